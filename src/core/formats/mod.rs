@@ -1,0 +1,242 @@
+//! One parser per input format (SPEC section 2), and detection of the format from the
+//! data's shape. Each parser turns `(answer, data)` into a [`Draft`].
+
+use crate::core::draft::Draft;
+use crate::core::error::ParseError;
+use crate::core::json::parse_json;
+use crate::core::model::Format;
+use crate::core::options::{FormatChoice, Options};
+use serde_json::Value;
+
+pub mod anthropic;
+pub mod canonical;
+pub mod citation_map;
+pub mod gemini;
+pub mod markdown;
+pub mod openai;
+pub mod payload;
+pub mod perplexity;
+pub mod posthoc;
+pub mod scintilla;
+pub mod sse;
+pub mod stored;
+
+/// The citation data that comes with an answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Data<'a> {
+    /// No data.
+    None,
+    /// Parsed JSON.
+    Json(&'a Value),
+    /// Text: JSON to be parsed, or an event stream (sse).
+    Text(&'a str),
+}
+
+/// Parses `answer` and `data` as `options.format` (or the detected format) into a draft.
+pub fn parse_draft(
+    answer: Option<&str>,
+    data: Data<'_>,
+    options: &Options,
+) -> Result<Draft, ParseError> {
+    let owned;
+    let data = match data {
+        Data::Text(t)
+            if !looks_like_sse(t) || options.format == FormatChoice::Given(Format::Markdown) =>
+        {
+            match options.format {
+                FormatChoice::Given(Format::Sse) => data,
+                _ if t.trim().is_empty() => Data::None,
+                _ => {
+                    owned = parse_json(t)?;
+                    Data::Json(&owned)
+                }
+            }
+        }
+        other => other,
+    };
+    let format = match options.format {
+        FormatChoice::Given(f) => f,
+        FormatChoice::Auto => detect(answer, data)?,
+    };
+    let json = |d: Data<'_>| -> Result<(), ParseError> {
+        match d {
+            Data::Text(_) => Err(ParseError::not_format(
+                format,
+                "$",
+                "expected JSON data, found an event stream",
+            )),
+            _ => Ok(()),
+        }
+    };
+    if format != Format::Sse {
+        json(data)?;
+    }
+    let v = match data {
+        Data::Json(v) => Some(v),
+        _ => None,
+    };
+    match format {
+        Format::Stored => stored::parse(answer, v, options),
+        Format::Posthoc => posthoc::parse(answer, v, options),
+        Format::CitationMap => citation_map::parse(answer, v, options),
+        Format::Sse => match data {
+            Data::Text(t) => sse::parse(t, options),
+            Data::Json(Value::String(t)) => sse::parse(t, options),
+            Data::None => sse::parse(answer.unwrap_or(""), options),
+            Data::Json(other) => Err(ParseError::not_format(
+                Format::Sse,
+                "$",
+                format!(
+                    "expected the event stream as text, found {}",
+                    crate::core::json::type_name(other)
+                ),
+            )),
+        },
+        Format::Scintilla => scintilla::parse(answer, v, options),
+        Format::Canonical => canonical::parse(answer, v, options),
+        Format::Payload => payload::parse(answer, v, options),
+        Format::Anthropic => anthropic::parse(answer, v, options),
+        Format::Openai => openai::parse(answer, v, options),
+        Format::Gemini => gemini::parse(answer, v, options),
+        Format::Perplexity => perplexity::parse(answer, v, options),
+        Format::Markdown => markdown::parse(answer, v, options),
+    }
+}
+
+/// Whether text looks like a server-sent event stream (`data:` lines).
+pub fn looks_like_sse(t: &str) -> bool {
+    let t = t.trim_start_matches('\u{feff}').trim_start();
+    t.starts_with("data:") || t.starts_with("event:") || t.starts_with(':') || t.starts_with("id:")
+}
+
+/// Detects the format from the shape of the data (SPEC section 2).
+pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError> {
+    let v = match data {
+        Data::None => {
+            return Ok(if answer.is_some_and(|a| a.contains('\u{e200}')) {
+                Format::Openai
+            } else {
+                Format::Markdown
+            })
+        }
+        Data::Text(t) if looks_like_sse(t) => return Ok(Format::Sse),
+        Data::Text(_) => {
+            return Err(ParseError::Undetected(
+                "the data is text but not an event stream".into(),
+            ))
+        }
+        Data::Json(v) => v,
+    };
+    let has = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).is_some_and(|v| !v.is_null());
+    match v {
+        Value::Null => Ok(Format::Markdown),
+        Value::String(s) if looks_like_sse(s) => Ok(Format::Sse),
+        Value::Object(o) => {
+            if has(o, "candidates") || has(o, "groundingMetadata") || has(o, "grounding_metadata") {
+                return Ok(Format::Gemini);
+            }
+            if has(o, "choices") {
+                return Ok(Format::Perplexity);
+            }
+            if has(o, "output")
+                || has(o, "annotations")
+                || has(o, "search_result_groups")
+                || has(o, "content_references")
+                || o.get("type").and_then(Value::as_str) == Some("output_text")
+                || o.get("object").and_then(Value::as_str) == Some("response")
+            {
+                return Ok(Format::Openai);
+            }
+            if o.get("content").is_some_and(Value::is_array)
+                && (o.get("role").and_then(Value::as_str) == Some("assistant")
+                    || o.get("type").and_then(Value::as_str) == Some("message")
+                    || has(o, "stop_reason"))
+            {
+                return Ok(Format::Anthropic);
+            }
+            if has(o, "references") {
+                return Ok(Format::Stored);
+            }
+            if o.get("citations")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|c| c.get("claim").is_some()))
+            {
+                return Ok(Format::Posthoc);
+            }
+            if has(o, "sources_used") || (has(o, "ok") && has(o, "content")) {
+                return Ok(Format::Canonical);
+            }
+            if o.get("sources").is_some()
+                && (has(o, "text")
+                    || o.get("sources").and_then(Value::as_array).is_some_and(|a| {
+                        a.iter().any(|s| {
+                            s.get("citedText").is_some()
+                                || s.get("location").is_some()
+                                || s.get("provider").is_some()
+                        })
+                    }))
+            {
+                return Ok(Format::Payload);
+            }
+            if !o.is_empty() && o.keys().all(|k| k.trim().parse::<u64>().is_ok()) {
+                return Ok(Format::CitationMap);
+            }
+            if o.get("sources")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|s| s.get("sid").is_some()))
+            {
+                return Ok(Format::Canonical);
+            }
+            if has(o, "sources")
+                && o.get("sources")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| a.iter().any(|s| s.get("id").is_some()))
+            {
+                return Ok(Format::Stored);
+            }
+            let keys: Vec<&str> = o.keys().map(String::as_str).take(8).collect();
+            Err(ParseError::Undetected(format!(
+                "no format has an object with the keys {keys:?}"
+            )))
+        }
+        Value::Array(a) => {
+            let first = a.iter().find(|x| x.is_object());
+            let Some(Value::Object(f)) = first else {
+                return if a.is_empty() {
+                    Ok(Format::Markdown)
+                } else {
+                    Err(ParseError::Undetected(
+                        "an array with no objects in it".into(),
+                    ))
+                };
+            };
+            if f.contains_key("sid") {
+                return Ok(Format::Canonical);
+            }
+            if ["urls", "titles", "identifiers", "source_type"]
+                .iter()
+                .any(|k| f.contains_key(*k))
+            {
+                return Ok(Format::Scintilla);
+            }
+            if f.get("type").and_then(Value::as_str).is_some()
+                && (f.contains_key("text") || f.contains_key("citations"))
+            {
+                if f.get("type").and_then(Value::as_str) == Some("output_text") {
+                    return Ok(Format::Openai);
+                }
+                return Ok(Format::Anthropic);
+            }
+            if f.contains_key("claim") {
+                return Ok(Format::Posthoc);
+            }
+            Err(ParseError::Undetected(
+                "an array whose items match no format".into(),
+            ))
+        }
+        other => Err(ParseError::Undetected(format!(
+            "the data is {}",
+            crate::core::json::type_name(other)
+        ))),
+    }
+}

@@ -1,0 +1,42 @@
+//! Bounds on input sizes (SPEC section 10). Going past one gives a diagnostic or an
+//! error that names the limit; the answer text still comes through.
+
+/// Largest answer text whose markers are scanned (bytes). A larger answer is shown as
+/// plain text with a `limit-exceeded` diagnostic.
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+/// Name of [`MAX_ANSWER_BYTES`] in diagnostics.
+pub const MAX_ANSWER_BYTES_NAME: &str = "max_answer_bytes";
+
+/// Largest citation data document (bytes of JSON or event-stream text).
+pub const MAX_DATA_BYTES: usize = 32 * 1024 * 1024;
+/// Name of [`MAX_DATA_BYTES`].
+pub const MAX_DATA_BYTES_NAME: &str = "max_data_bytes";
+
+/// Deepest nesting of arrays and objects in JSON data.
+pub const MAX_JSON_DEPTH: usize = 64;
+/// Name of [`MAX_JSON_DEPTH`].
+pub const MAX_JSON_DEPTH_NAME: &str = "max_json_depth";
+
+/// Most sources kept; more are dropped with a diagnostic.
+pub const MAX_SOURCES: usize = 10_000;
+/// Name of [`MAX_SOURCES`].
+pub const MAX_SOURCES_NAME: &str = "max_sources";
+
+/// Most markers recognized in one answer; past it, markers stay literal text.
+pub const MAX_MARKERS: usize = 100_000;
+/// Name of [`MAX_MARKERS`].
+pub const MAX_MARKERS_NAME: &str = "max_markers";
+
+/// Most explicit citations (spans) kept.
+pub const MAX_CITATIONS: usize = 100_000;
+/// Name of [`MAX_CITATIONS`].
+pub const MAX_CITATIONS_NAME: &str = "max_citations";
+
+/// Largest number a numeric marker may carry (`[123456]` is not a citation).
+pub const MAX_MARKER_NUMBER: u64 = 9_999;
+
+/// Most numbers a range marker (`[1-3]`, `[[S:2-4]]`) may expand to.
+pub const MAX_RANGE_LEN: u64 = 100;
+
+/// Longest snippet or cited text shown, in characters.
+pub const MAX_EXCERPT_CHARS: usize = 200;

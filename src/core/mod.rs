@@ -1,0 +1,57 @@
+//! The pure core: model, format parsers, marker scanner, offsets, resolution,
+//! sanitizing, export. Nothing here imports leptos, web-sys or wasm-bindgen; it is
+//! tested with plain `cargo test` on the host.
+
+pub mod draft;
+pub mod error;
+pub mod export;
+pub mod formats;
+pub mod json;
+pub mod limits;
+pub mod markers;
+pub mod model;
+pub mod offsets;
+pub mod options;
+pub mod output;
+pub mod resolve;
+pub mod sanitize;
+
+use error::ParseError;
+use formats::Data;
+use model::{CitedAnswer, ContentKind, Diagnostic, Format};
+use options::{FormatChoice, Options};
+
+/// Parses an answer and its citation data into the normalized model.
+///
+/// `answer` may be `None` when the data holds the text (sse, anthropic, gemini, ...).
+/// Errors only when the data is not the claimed (or detected) format at all; every
+/// other problem is a diagnostic on the result.
+pub fn parse(
+    answer: Option<&str>,
+    data: Data<'_>,
+    options: &Options,
+) -> Result<CitedAnswer, ParseError> {
+    let draft = formats::parse_draft(answer, data, options)?;
+    Ok(resolve::resolve(draft, options))
+}
+
+/// Like [`parse`], but never fails: on an error the answer text (if any) comes through
+/// as plain markdown with the error as an error-level diagnostic.
+pub fn parse_lenient(answer: Option<&str>, data: Data<'_>, options: &Options) -> CitedAnswer {
+    match parse(answer, data, options) {
+        Ok(a) => a,
+        Err(e) => CitedAnswer {
+            text: answer.unwrap_or("").to_string(),
+            format: match options.format {
+                FormatChoice::Given(f) => f,
+                FormatChoice::Auto => Format::Markdown,
+            },
+            content_kind: ContentKind::Markdown,
+            sources: Vec::new(),
+            citations: Vec::new(),
+            links: Vec::new(),
+            diagnostics: vec![Diagnostic::error(e.code(), e.to_string())],
+            show_citations: options.show_citations,
+        },
+    }
+}

@@ -1,0 +1,382 @@
+//! The normalized model every input format is parsed into (SPEC section 1).
+//!
+//! Offsets inside Rust are byte ranges into [`CitedAnswer::text`]; they are converted
+//! to the caller's unit only at the edges ([`crate::core::offsets`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The input formats citekit understands (SPEC section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Seed 000: `{sources, references}` with UTF-16 spans over the plain answer.
+    Stored,
+    /// Seed 000: the fast LLM's `{citations:[{claim,sourceIndex,confidence}]}` plus sources.
+    Posthoc,
+    /// Seed 001: `[1]` markers with `{"1": {text, source, title, score, metadata}}`.
+    CitationMap,
+    /// Seed 001: a server-sent event stream of tokens, sources and a citation map.
+    Sse,
+    /// Seed 002: `[n]` markers with a numbered list of tool metadata.
+    Scintilla,
+    /// Seed 003: `sid` sources with `[[S:n]]`, `<sup class="cite">` or a `_citations` sidecar.
+    Canonical,
+    /// Seed 004: `{text, sources:[{title,url,citedText,provider,location}]}`.
+    Payload,
+    /// Anthropic Messages API content blocks with `citations`.
+    Anthropic,
+    /// OpenAI Responses API `output_text` annotations, or the private-use marker grammar.
+    Openai,
+    /// Gemini `groundingMetadata` (UTF-8 byte offsets).
+    Gemini,
+    /// Perplexity chat completion with `citations` and `search_results`.
+    Perplexity,
+    /// A markdown answer with no citation data of its own (GFM footnotes still work).
+    Markdown,
+}
+
+impl Format {
+    /// Every format, in the order of SPEC section 2.
+    pub const ALL: [Format; 12] = [
+        Format::Stored,
+        Format::Posthoc,
+        Format::CitationMap,
+        Format::Sse,
+        Format::Scintilla,
+        Format::Canonical,
+        Format::Payload,
+        Format::Anthropic,
+        Format::Openai,
+        Format::Gemini,
+        Format::Perplexity,
+        Format::Markdown,
+    ];
+
+    /// The name used in options and JSON (`"citation_map"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Stored => "stored",
+            Format::Posthoc => "posthoc",
+            Format::CitationMap => "citation_map",
+            Format::Sse => "sse",
+            Format::Scintilla => "scintilla",
+            Format::Canonical => "canonical",
+            Format::Payload => "payload",
+            Format::Anthropic => "anthropic",
+            Format::Openai => "openai",
+            Format::Gemini => "gemini",
+            Format::Perplexity => "perplexity",
+            Format::Markdown => "markdown",
+        }
+    }
+
+    /// The format with this name, if any.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What kind of document the answer text is, which decides how it is rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContentKind {
+    /// CommonMark + GFM (the default).
+    #[default]
+    Markdown,
+    /// Plain text: shown as is, line breaks kept.
+    Plain,
+    /// HTML, shown through the allow-list sanitizer.
+    Html,
+    /// A JSON document, shown as a key/value view.
+    Json,
+    /// A YAML document, shown as a key/value view.
+    Yaml,
+}
+
+/// A source that supports statements of the answer.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    /// Stable key, unique within one answer.
+    pub id: String,
+    /// Display number: the same on the marker, the card, the panel and the footnotes.
+    pub number: u32,
+    /// Open string: `web`, `file`, `api`, `mcp`, `jira`, `github`, `document`, ...
+    pub kind: String,
+    /// Title, control characters stripped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Sanitized url (`http:`/`https:` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Host of the url without `www.`, or as the input gave it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Short preview, at most 200 characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<String>,
+    /// Full text, when the input carried it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// Page number (PDF sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u64>,
+    /// Relevance score as the input gave it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Objective relevance (seed 003).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective_relevance: Option<f64>,
+    /// Query relevance (seed 003): a number or per-query details.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query_relevance: Option<Value>,
+    /// Why the source is relevant (seed 003).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Publication time as given (ISO 8601 when the input used it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    /// Last modification time as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+    /// Provider or tool that produced the source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// Identifiers (ticket, PR ids) mapped to urls.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub identifiers: BTreeMap<String, String>,
+    /// Whether any citation names this source.
+    pub cited: bool,
+    /// How many citations name this source.
+    pub cite_count: u32,
+    /// Whether the answer's producer reported using it (`[[USAGE:...]]`, `sources_used`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub used: bool,
+    /// Every other field the input carried, untouched.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
+}
+
+/// Provider-specific location of a citation inside its source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Location {
+    /// Characters of a plain-text document (Anthropic).
+    CharLocation {
+        /// First character.
+        start: u64,
+        /// One past the last character.
+        end: u64,
+        /// Which document of the request.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        document_index: Option<u64>,
+    },
+    /// Pages of a PDF document (1-based, end exclusive as Anthropic sends it).
+    PageLocation {
+        /// First page.
+        start: u64,
+        /// End page.
+        end: u64,
+        /// Which document of the request.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        document_index: Option<u64>,
+    },
+    /// Content blocks of a custom-content document.
+    ContentBlockLocation {
+        /// First block.
+        start: u64,
+        /// End block.
+        end: u64,
+        /// Which document of the request.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        document_index: Option<u64>,
+    },
+    /// A web page (OpenAI url_citation, Anthropic web search results).
+    UrlCitation {
+        /// Start as the provider gave it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        start: Option<u64>,
+        /// End as the provider gave it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        end: Option<u64>,
+    },
+    /// A Gemini grounding chunk.
+    Grounding {
+        /// Index into `groundingChunks`.
+        chunk_index: u64,
+    },
+    /// A field of a JSON/YAML answer, by JSON Pointer.
+    JsonPointer {
+        /// The pointer, e.g. `/some/nested/field`.
+        path: String,
+    },
+}
+
+/// How a citation was written in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CitationOrigin {
+    /// A marker in the text (`[1]`, `[[S:1]]`, `<sup class="cite">`, ...).
+    Marker,
+    /// An explicit span given by the data (offsets, a located claim, a JSON Pointer).
+    Span,
+}
+
+/// One statement of the answer and the sources that support it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Citation {
+    /// Start of the supported span (bytes in Rust; the caller's unit in JSON).
+    pub start: usize,
+    /// End of the supported span; the marker stands here.
+    pub end: usize,
+    /// Ids of the supporting sources, in the order given.
+    pub sources: Vec<String>,
+    /// Where this came from.
+    pub origin: CitationOrigin,
+    /// The quoted text of the source, as the provider gave it (sanitized, 200 characters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cited_text: Option<String>,
+    /// Confidence as the input gave it (`"full"`, `0.9`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Value>,
+    /// Provider-specific location.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+/// A link citekit adds over a piece of the answer text (never inside code or links).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextLink {
+    /// Start of the linked text.
+    pub start: usize,
+    /// End of the linked text.
+    pub end: usize,
+    /// Sanitized target.
+    pub url: String,
+}
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Something was normalized; nothing lost.
+    Info,
+    /// Something was dropped or repaired.
+    Warning,
+    /// Something could not be used at all.
+    Error,
+}
+
+/// Everything that was dropped, repaired or could not be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// Stable kebab-case code, e.g. `unresolved-marker`.
+    pub code: String,
+    /// Human-readable explanation.
+    pub message: String,
+    /// How serious it is.
+    pub severity: Severity,
+    /// Start in the output text, when it has a position there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<usize>,
+    /// End in the output text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<usize>,
+    /// Where in the data it was (a JSON path like `sources[2].url`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with no position.
+    pub fn new(severity: Severity, code: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code: code.to_string(),
+            message: message.into(),
+            severity,
+            start: None,
+            end: None,
+            path: None,
+        }
+    }
+
+    /// A warning with no position.
+    pub fn warning(code: &str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+
+    /// An informational diagnostic with no position.
+    pub fn info(code: &str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Info, code, message)
+    }
+
+    /// An error-level diagnostic with no position.
+    pub fn error(code: &str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+
+    /// Sets the data path.
+    pub fn at_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Sets the byte range (in the raw text until resolution maps it to the output).
+    pub fn at(mut self, start: usize, end: usize) -> Self {
+        self.start = Some(start);
+        self.end = Some(end);
+        self
+    }
+}
+
+/// A parsed answer: text without markers, its sources, citations and diagnostics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CitedAnswer {
+    /// The answer text with the markers taken out.
+    pub text: String,
+    /// The format the input was read as.
+    pub format: Format,
+    /// How the text is to be rendered.
+    pub content_kind: ContentKind,
+    /// Sources in display order (cited first, by number), numbers 1..k.
+    pub sources: Vec<Source>,
+    /// Citations sorted by `end`, then `start`.
+    pub citations: Vec<Citation>,
+    /// Links citekit adds to the text (identifiers like `MKT-1183`, seed 002), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<TextLink>,
+    /// What was dropped, repaired or unresolved.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether citations are shown (SPEC 4, citations disabled). When false,
+    /// `citations` is empty and every source is uncited.
+    pub show_citations: bool,
+}
+
+impl CitedAnswer {
+    /// The source with this id.
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.iter().find(|s| s.id == id)
+    }
+
+    /// The source with this display number.
+    pub fn source_by_number(&self, number: u32) -> Option<&Source> {
+        self.sources.iter().find(|s| s.number == number)
+    }
+
+    /// Whether any diagnostic is of error level.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}

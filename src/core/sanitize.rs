@@ -1,0 +1,254 @@
+//! Sanitizing of untrusted text (SPEC section 8): url schemes, control characters,
+//! excerpts cut on a character boundary.
+
+use crate::core::limits::MAX_EXCERPT_CHARS;
+
+/// Which schemes a url may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlContext {
+    /// A source's url: `http:` and `https:` only.
+    Source,
+    /// A link inside answer markdown: also `mailto:`.
+    Answer,
+}
+
+/// The url if it is safe to link, else `None`. Tabs and line breaks inside the url are
+/// removed first (browsers do the same, so `java\nscript:` is `javascript:`); leading
+/// and trailing control characters and spaces are trimmed. Only `http:`, `https:` (and
+/// `mailto:` in answer context) with a host are accepted; scheme-relative urls
+/// (`//host`) and relative paths are not links.
+pub fn sanitize_url(raw: &str, context: UrlContext) -> Option<String> {
+    let cleaned: String = raw
+        .trim_matches(|c: char| c <= ' ' || c == '\u{7f}')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    if cleaned
+        .chars()
+        .any(|c| c.is_control() || is_bidi_control(c))
+    {
+        return None;
+    }
+    let colon = cleaned.find(':')?;
+    let scheme = cleaned[..colon].to_ascii_lowercase();
+    let rest = &cleaned[colon + 1..];
+    match scheme.as_str() {
+        "http" | "https" => {
+            let host = host_of_rest(rest)?;
+            if host.is_empty() {
+                return None;
+            }
+            Some(format!("{scheme}:{rest}"))
+        }
+        "mailto" if context == UrlContext::Answer && !rest.is_empty() => {
+            Some(format!("mailto:{rest}"))
+        }
+        _ => None,
+    }
+}
+
+/// After `scheme:`, the authority of `//host...`; `None` without `//`.
+fn host_of_rest(rest: &str) -> Option<&str> {
+    let after = rest
+        .strip_prefix("//")
+        .or_else(|| rest.strip_prefix("\\\\"))?;
+    let end = after.find(['/', '?', '#', '\\']).unwrap_or(after.len());
+    let authority = &after[..end];
+    let host_port = authority.rsplit('@').next().unwrap_or(authority);
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    Some(host)
+}
+
+/// The display domain of a url: its host, lowercased, without `www.` and port.
+pub fn domain_of(url: &str) -> Option<String> {
+    let colon = url.find(':')?;
+    let host = host_of_rest(&url[colon + 1..])?;
+    if host.is_empty() {
+        return None;
+    }
+    let host = host.to_ascii_lowercase();
+    Some(host.strip_prefix("www.").unwrap_or(&host).to_string())
+}
+
+/// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
+pub fn normalize_url(url: &str) -> String {
+    let no_fragment = url.split('#').next().unwrap_or(url);
+    let (scheme, rest) = match no_fragment.find("://") {
+        Some(i) => (&no_fragment[..i], &no_fragment[i + 3..]),
+        None => return no_fragment.trim_end_matches('/').to_string(),
+    };
+    let host_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let mut out = String::with_capacity(no_fragment.len());
+    out.push_str(&scheme.to_ascii_lowercase());
+    out.push_str("://");
+    out.push_str(&rest[..host_end].to_ascii_lowercase());
+    out.push_str(&rest[host_end..]);
+    while out.ends_with('/') && out.len() > scheme.len() + 3 {
+        out.pop();
+    }
+    out
+}
+
+/// Bidirectional-override and isolate controls, which can make text display in an
+/// order other than its own.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
+/// A title or excerpt fit for display: line breaks and tabs become spaces, other
+/// control characters (C0, DEL, C1) and bidi controls are removed, runs of spaces fold
+/// into one, ends trimmed.
+pub fn clean_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        let c = match c {
+            '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => ' ',
+            c if c.is_control() || is_bidi_control(c) => continue,
+            c => c,
+        };
+        if c == ' ' {
+            if !space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = true;
+        } else {
+            out.push(c);
+            space = false;
+        }
+    }
+    while out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+/// Whether `c` attaches to the character before it (combining marks, joiners,
+/// variation selectors, emoji modifiers and tags): an excerpt is never cut before one.
+pub fn is_continuation(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036f}'
+        | '\u{1ab0}'..='\u{1aff}'
+        | '\u{1dc0}'..='\u{1dff}'
+        | '\u{20d0}'..='\u{20ff}'
+        | '\u{fe20}'..='\u{fe2f}'
+        | '\u{200c}' | '\u{200d}'
+        | '\u{fe00}'..='\u{fe0f}'
+        | '\u{1f3fb}'..='\u{1f3ff}'
+        | '\u{e0020}'..='\u{e007f}'
+        | '\u{e0100}'..='\u{e01ef}')
+}
+
+/// [`clean_text`], then cut to at most `max` characters plus `…` when longer. The cut
+/// never splits a character nor separates a character from its combining marks or a
+/// ZWJ emoji sequence from its parts.
+pub fn excerpt(s: &str, max: usize) -> String {
+    let clean = clean_text(s);
+    let mut count = 0usize;
+    let mut cut = None;
+    for (i, c) in clean.char_indices() {
+        if count == max {
+            cut = Some(i);
+            break;
+        }
+        count += 1;
+        let _ = c;
+    }
+    let Some(mut cut) = cut else {
+        return clean;
+    };
+    // Back off so the character after the cut does not attach to the one before it.
+    loop {
+        let next = clean[cut..].chars().next();
+        let prev = clean[..cut].chars().next_back();
+        match (prev, next) {
+            (Some(p), Some(n)) if is_continuation(n) || p == '\u{200d}' => {
+                cut -= p.len_utf8();
+            }
+            _ => break,
+        }
+        if cut == 0 {
+            break;
+        }
+    }
+    let mut out = clean[..cut].trim_end().to_string();
+    out.push('…');
+    out
+}
+
+/// [`excerpt`] at the default 200 characters.
+pub fn excerpt200(s: &str) -> String {
+    excerpt(s, MAX_EXCERPT_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        let s = |u| sanitize_url(u, UrlContext::Source);
+        assert_eq!(
+            s("https://example.com/a"),
+            Some("https://example.com/a".into())
+        );
+        assert_eq!(s("HTTPS://Example.com"), Some("https://Example.com".into()));
+        assert_eq!(s("  http://x.org  "), Some("http://x.org".into()));
+        assert_eq!(s("javascript:alert(1)"), None);
+        assert_eq!(s("java\nscript:alert(1)"), None);
+        assert_eq!(s("JaVaScRiPt:alert(1)"), None);
+        assert_eq!(s("\u{1}javascript:alert(1)"), None);
+        assert_eq!(s("data:text/html,<script>"), None);
+        assert_eq!(s("vbscript:x"), None);
+        assert_eq!(s("//evil.com"), None);
+        assert_eq!(s("docs/CLAUDE.md"), None);
+        assert_eq!(s("http:///path"), None);
+        assert_eq!(s("mailto:a@b.c"), None);
+        assert_eq!(
+            sanitize_url("mailto:a@b.c", UrlContext::Answer),
+            Some("mailto:a@b.c".into())
+        );
+        assert_eq!(s("ht\ttps://x.org"), Some("https://x.org".into()));
+    }
+
+    #[test]
+    fn domains_and_normalization() {
+        assert_eq!(
+            domain_of("https://www.Example.com:8080/x"),
+            Some("example.com".into())
+        );
+        assert_eq!(
+            domain_of("https://user@react.dev/blog"),
+            Some("react.dev".into())
+        );
+        assert_eq!(
+            normalize_url("HTTPS://Example.COM/Path/#frag"),
+            "https://example.com/Path"
+        );
+        assert_eq!(normalize_url("https://example.com/"), "https://example.com");
+    }
+
+    #[test]
+    fn clean_and_excerpt() {
+        assert_eq!(clean_text(" a\n\tb\u{0}c\u{202e}d  "), "a bcd");
+        let long = "é".repeat(300);
+        let e = excerpt(&long, 200);
+        assert_eq!(e.chars().count(), 201);
+        assert!(e.ends_with('…'));
+        // A family emoji (ZWJ sequence) is not cut in the middle.
+        let fam = format!("{}👨\u{200d}👩\u{200d}👧 end", "x".repeat(198));
+        let e = excerpt(&fam, 200);
+        assert!(
+            !e.contains('\u{200d}') || e.contains("👨\u{200d}👩\u{200d}👧"),
+            "{e:?}"
+        );
+        let combining = format!("{}e\u{301}xyz", "x".repeat(199));
+        let e = excerpt(&combining, 200);
+        assert!(e.ends_with("x…"), "{e:?}");
+        assert_eq!(excerpt("short", 200), "short");
+    }
+}

@@ -1,0 +1,13 @@
+//! citekit shows which sources support which statements of an LLM answer.
+//!
+//! [`core`] parses an answer and its citation data (every format of the spec) into one
+//! normalized model; the browser parts (Leptos components, JS bindings) sit behind the
+//! `web` feature.
+#![deny(missing_docs)]
+
+pub mod core;
+
+pub use crate::core::formats::Data;
+pub use crate::core::model::{Citation, CitedAnswer, Diagnostic, Format, Severity, Source};
+pub use crate::core::options::Options;
+pub use crate::core::{parse, parse_lenient};
