@@ -1,20 +1,803 @@
-//! Resolution (SPEC section 4): markers to sources, dedupe, numbering, spans.
+//! Resolution (SPEC section 4, docs/resolution.md): markers come out of the text and
+//! name sources; sources are deduplicated and numbered; every citation gets its span.
 
-use crate::core::draft::Draft;
-use crate::core::model::CitedAnswer;
-use crate::core::options::Options;
+use crate::core::draft::{Draft, DraftSource, SourceRef};
+use crate::core::limits::{
+    MAX_ANSWER_BYTES, MAX_ANSWER_BYTES_NAME, MAX_CITATIONS, MAX_CITATIONS_NAME, MAX_SOURCES,
+    MAX_SOURCES_NAME,
+};
+use crate::core::markers::{self, Marker, MarkerKind, SourceKey, TextSyntax};
+use crate::core::model::{
+    Citation, CitationOrigin, CitedAnswer, ContentKind, Diagnostic, Severity, Source, TextLink,
+};
+use crate::core::options::{Numbering, Options, Unresolved};
+use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
+use std::collections::HashMap;
 
 /// Turns a draft into the normalized model.
 pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
-    let _ = options;
+    let Draft {
+        format,
+        content_kind,
+        text: raw,
+        grammar,
+        sources: draft_sources,
+        spans,
+        diagnostics: mut raw_diags,
+        used,
+    } = draft;
+
+    // 1. Scan for markers (unless the answer is too large to scan).
+    let scan = match grammar {
+        Some(_) if raw.len() > MAX_ANSWER_BYTES => {
+            raw_diags.push(Diagnostic::warning(
+                "limit-exceeded",
+                format!(
+                    "the answer is {} bytes, more than `{MAX_ANSWER_BYTES_NAME}` ({MAX_ANSWER_BYTES}); its markers were not read",
+                    raw.len()
+                ),
+            ));
+            markers::Scan::default()
+        }
+        Some(g) => markers::scan(&raw, &g),
+        None => markers::Scan::default(),
+    };
+    raw_diags.extend(scan.diagnostics);
+    let syntax = grammar.map(|g| g.syntax).unwrap_or(match content_kind {
+        ContentKind::Html => TextSyntax::Html,
+        ContentKind::Markdown => TextSyntax::Markdown,
+        _ => TextSyntax::Plain,
+    });
+
+    let mut diags: Vec<Diagnostic> = Vec::new();
+
+    // 2. Sources: footnote definitions join the draft's sources; limit; dedupe.
+    let mut all_sources = draft_sources;
+    for m in &scan.markers {
+        if let MarkerKind::FootnoteDef { body } = &m.kind {
+            if let Some(fs) = footnote_source(&raw, m, body.clone()) {
+                all_sources.push(fs);
+            }
+        }
+    }
+    if all_sources.len() > MAX_SOURCES {
+        diags.push(Diagnostic::warning(
+            "limit-exceeded",
+            format!(
+                "{} sources, more than `{MAX_SOURCES_NAME}` ({MAX_SOURCES}); the rest were dropped",
+                all_sources.len()
+            ),
+        ));
+        all_sources.truncate(MAX_SOURCES);
+    }
+    let mut pool = SourcePool::build(all_sources, &mut diags);
+
+    // 3. Take the markers out of the text.
+    let mut out = String::with_capacity(raw.len());
+    let mut removals = Removals::default();
+    let mut groups: Vec<Group> = Vec::new();
+    let mut last = 0usize;
+    let mut span_open: Option<usize> = None;
+    let mut span_close: Option<usize> = None;
+    let mut used_keys: Vec<SourceKey> = used;
+    for m in &scan.markers {
+        if m.range.start < last || m.range.end > raw.len() {
+            continue; // defensive: the scanner promises sorted, disjoint ranges
+        }
+        let (remove, cite) = match &m.kind {
+            MarkerKind::FootnoteDef { .. } | MarkerKind::OpenaiOther { .. } => (true, None),
+            MarkerKind::Usage => {
+                used_keys.extend(m.keys.iter().cloned());
+                (true, None)
+            }
+            MarkerKind::OpenaiSpanOpen | MarkerKind::OpenaiSpanClose => (true, None),
+            _ => {
+                let mut resolved = Vec::new();
+                let mut missing = Vec::new();
+                for k in &m.keys {
+                    match pool.by_key.get(k) {
+                        Some(&i) => {
+                            if !resolved.contains(&i) {
+                                resolved.push(i)
+                            }
+                        }
+                        None => missing.push(k),
+                    }
+                }
+                if !missing.is_empty() {
+                    let literal = &raw[m.syntax.clone()];
+                    let names: Vec<String> = missing.iter().map(|k| key_name(k)).collect();
+                    let kept = resolved.is_empty() && options.unresolved == Unresolved::Keep;
+                    let what = if kept {
+                        "kept as text"
+                    } else if resolved.is_empty() {
+                        "removed"
+                    } else {
+                        "cites the others"
+                    };
+                    raw_diags.push(
+                        Diagnostic::warning(
+                            "unresolved-marker",
+                            format!(
+                                "marker `{}` names no source ({}); {what}",
+                                literal.escape_debug(),
+                                names.join(", ")
+                            ),
+                        )
+                        .at(m.syntax.start, m.syntax.end),
+                    );
+                }
+                if resolved.is_empty() {
+                    (options.unresolved == Unresolved::Drop, None)
+                } else {
+                    (true, Some(resolved))
+                }
+            }
+        };
+        if !remove {
+            continue;
+        }
+        out.push_str(&raw[last..m.range.start]);
+        removals.push(m.range.start, m.range.end, out.len());
+        last = m.range.end;
+        match &m.kind {
+            MarkerKind::OpenaiSpanOpen => span_open = Some(out.len()),
+            MarkerKind::OpenaiSpanClose => span_close = Some(out.len()),
+            _ => {}
+        }
+        if let Some(resolved) = cite {
+            let pos = out.len();
+            match groups.last_mut() {
+                Some(g) if g.end == pos => {
+                    for i in resolved {
+                        if !g.sources.contains(&i) {
+                            g.sources.push(i);
+                        }
+                    }
+                }
+                _ => {
+                    let start = match (span_open, span_close) {
+                        (Some(o), Some(c)) if c == pos && o <= c => Some(o),
+                        _ => None,
+                    };
+                    if start.is_some() {
+                        span_open = None;
+                        span_close = None;
+                    }
+                    groups.push(Group {
+                        end: pos,
+                        start,
+                        sources: resolved,
+                    })
+                }
+            }
+        }
+    }
+    out.push_str(&raw[last..]);
+    drop(raw);
+
+    // 4. Citations: marker groups, then explicit spans.
+    let mut citations: Vec<(Citation, Vec<usize>)> = Vec::new();
+    let mut prev_end = 0usize;
+    for g in groups {
+        let start = match g.start {
+            Some(s) => s,
+            None => span_start(&out, g.end, prev_end),
+        };
+        prev_end = g.end;
+        citations.push((
+            Citation {
+                start,
+                end: g.end,
+                sources: Vec::new(),
+                origin: CitationOrigin::Marker,
+                cited_text: None,
+                confidence: None,
+                location: None,
+            },
+            g.sources,
+        ));
+    }
+    for (n, span) in spans.into_iter().enumerate() {
+        let mut start = removals.map(span.start).min(out.len());
+        let mut end = removals.map(span.end).min(out.len());
+        if start > end {
+            diags.push(
+                Diagnostic::warning(
+                    "span-empty",
+                    format!("citation {n} has its start after its end; swapped"),
+                )
+                .at(end, start),
+            );
+            std::mem::swap(&mut start, &mut end);
+        }
+        let mut idx = Vec::new();
+        for r in &span.sources {
+            let hit = match r {
+                SourceRef::Index(i) => pool.canon.get(*i).copied(),
+                SourceRef::Key(k) => pool.by_key.get(k).copied(),
+            };
+            match hit {
+                Some(i) => {
+                    if !idx.contains(&i) {
+                        idx.push(i)
+                    }
+                }
+                None => diags.push(
+                    Diagnostic::warning(
+                        "unknown-source",
+                        format!(
+                            "citation {n} names a source that does not exist ({})",
+                            match r {
+                                SourceRef::Index(i) => format!("#{i}"),
+                                SourceRef::Key(k) => key_name(k),
+                            }
+                        ),
+                    )
+                    .at(start, end),
+                ),
+            }
+        }
+        if idx.is_empty() {
+            continue;
+        }
+        citations.push((
+            Citation {
+                start,
+                end,
+                sources: Vec::new(),
+                origin: CitationOrigin::Span,
+                cited_text: span.cited_text,
+                confidence: span.confidence,
+                location: span.location,
+            },
+            idx,
+        ));
+    }
+    citations.sort_by_key(|(c, _)| (c.end, c.start));
+    if citations.len() > MAX_CITATIONS {
+        diags.push(Diagnostic::warning(
+            "limit-exceeded",
+            format!(
+                "{} citations, more than `{MAX_CITATIONS_NAME}` ({MAX_CITATIONS}); the rest were dropped",
+                citations.len()
+            ),
+        ));
+        citations.truncate(MAX_CITATIONS);
+    }
+    if !options.show_citations {
+        citations.clear();
+    }
+
+    // 5. Cited, counts, used, numbers.
+    for (_, idx) in &citations {
+        for &i in idx {
+            pool.items[i].source.cited = true;
+            pool.items[i].source.cite_count += 1;
+        }
+    }
+    for k in &used_keys {
+        if let Some(&i) = pool.by_key.get(k) {
+            pool.items[i].source.used = true;
+        }
+    }
+    let order: Vec<usize> = citations
+        .iter()
+        .flat_map(|(_, idx)| idx.iter().copied())
+        .collect();
+    pool.number(&order, options.numbering);
+    let citations: Vec<Citation> = citations
+        .into_iter()
+        .map(|(mut c, idx)| {
+            c.sources = idx
+                .iter()
+                .map(|&i| pool.items[i].source.id.clone())
+                .collect();
+            c
+        })
+        .collect();
+
+    // 6. Identifier links (seed 002), outside code and existing links.
+    let links = if options.link_identifiers {
+        identifier_links(&out, &pool.items, syntax)
+    } else {
+        Vec::new()
+    };
+
+    // 7. Diagnostics from the raw text get output positions.
+    let mut all_diags: Vec<Diagnostic> = raw_diags
+        .into_iter()
+        .map(|mut d| {
+            d.start = d.start.map(|s| removals.map(s).min(out.len()));
+            d.end = d.end.map(|s| removals.map(s).min(out.len()));
+            d
+        })
+        .collect();
+    all_diags.extend(diags);
+
+    let mut sources: Vec<Source> = pool.items.into_iter().map(|s| s.source).collect();
+    sources.sort_by_key(|s| s.number);
     CitedAnswer {
-        text: draft.text,
-        format: draft.format,
-        content_kind: draft.content_kind,
-        sources: Vec::new(),
-        citations: Vec::new(),
-        links: Vec::new(),
-        diagnostics: draft.diagnostics,
+        text: out,
+        format,
+        content_kind,
+        sources,
+        citations,
+        links,
+        diagnostics: all_diags,
         show_citations: options.show_citations,
+    }
+}
+
+/// A run of touching markers, which makes one citation.
+struct Group {
+    end: usize,
+    start: Option<usize>,
+    sources: Vec<usize>,
+}
+
+fn key_name(k: &SourceKey) -> String {
+    match k {
+        SourceKey::Num(n) => n.to_string(),
+        SourceKey::Name(s) => s.clone(),
+    }
+}
+
+/// Byte ranges removed from the raw text, to map raw positions to output positions.
+#[derive(Default)]
+struct Removals {
+    /// (raw start, raw end, output position, bytes removed up to and including this one)
+    cuts: Vec<(usize, usize, usize, usize)>,
+}
+
+impl Removals {
+    fn push(&mut self, start: usize, end: usize, out_pos: usize) {
+        let before = self.cuts.last().map_or(0, |c| c.3);
+        self.cuts
+            .push((start, end, out_pos, before + (end - start)));
+    }
+
+    /// The output position of raw position `p`; a position inside a removed range maps to
+    /// where that range was.
+    fn map(&self, p: usize) -> usize {
+        let i = self.cuts.partition_point(|c| c.0 <= p);
+        if i == 0 {
+            return p;
+        }
+        let (_, end, out_pos, removed) = self.cuts[i - 1];
+        if p < end {
+            out_pos
+        } else {
+            p - removed
+        }
+    }
+}
+
+/// The start of the span a marker at `end` supports: back to the start of its sentence,
+/// list item, table cell or line, never before `floor`; then whitespace and `,;:` skipped.
+pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
+    let floor = floor.min(end);
+    let head = &text[floor..end];
+    let mut boundary = floor;
+    let mut line_start = floor == 0;
+    let mut after: Option<char> = None; // the char following the one being looked at
+    for (i, c) in head.char_indices().rev() {
+        let next_is_space = after.is_some_and(char::is_whitespace);
+        let stop = match c {
+            '\n' => {
+                line_start = true;
+                true
+            }
+            '|' | '。' | '！' | '？' => true,
+            '.' | '!' | '?' | '…' => next_is_space,
+            _ => false,
+        };
+        if stop {
+            boundary = floor + i + c.len_utf8();
+            break;
+        }
+        after = Some(c);
+    }
+    if boundary == floor && floor > 0 {
+        line_start = text[..floor].ends_with('\n');
+    }
+    let mut s = boundary;
+    if line_start {
+        s += line_prefix_len(&text[s..end]);
+    }
+    let rest = &text[s..end];
+    let skip = rest.len()
+        - rest
+            .trim_start_matches(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | ';' | ':' | '、' | '，')
+            })
+            .len();
+    s + skip
+}
+
+/// Length of a markdown line prefix: indentation, blockquote `>`, a list bullet or
+/// number, a heading's `#`s, a task box.
+fn line_prefix_len(line: &str) -> usize {
+    let b = line.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'>' {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if i + 1 < b.len() && matches!(b[i], b'-' | b'*' | b'+') && b[i + 1] == b' ' {
+        i += 2;
+    } else {
+        let d = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if d > 0
+            && d <= 9
+            && i + d + 1 < b.len()
+            && matches!(b[i + d], b'.' | b')')
+            && b[i + d + 1] == b' '
+        {
+            i += d + 2;
+        } else {
+            let h = b[i..].iter().take_while(|&&c| c == b'#').count();
+            if (1..=6).contains(&h) && i + h < b.len() && b[i + h] == b' ' {
+                i += h + 1;
+            }
+        }
+    }
+    while i < b.len() && b[i] == b' ' {
+        i += 1;
+    }
+    if b.len() >= i + 4
+        && b[i] == b'['
+        && matches!(b[i + 1], b' ' | b'x' | b'X')
+        && b[i + 2] == b']'
+        && b[i + 3] == b' '
+    {
+        i += 4;
+    }
+    i
+}
+
+/// A source made from a GFM footnote definition.
+fn footnote_source(raw: &str, m: &Marker, body: std::ops::Range<usize>) -> Option<DraftSource> {
+    let key = m.keys.first()?.clone();
+    let label = match &key {
+        SourceKey::Name(n) => n.trim_start_matches('^').to_string(),
+        SourceKey::Num(n) => n.to_string(),
+    };
+    let body = raw.get(body)?;
+    let url = first_url(body);
+    let title = clean_text(&strip_link_syntax(body));
+    Some(DraftSource {
+        source: Source {
+            id: format!("fn-{label}"),
+            kind: "footnote".into(),
+            title: if title.is_empty() { None } else { Some(title) },
+            domain: url.as_deref().and_then(crate::core::sanitize::domain_of),
+            url,
+            ..Source::default()
+        },
+        keys: vec![key],
+        given_number: label.parse().ok(),
+    })
+}
+
+/// The first `http(s)://` url in a piece of markdown (inside `(...)`, `<...>` or bare).
+fn first_url(s: &str) -> Option<String> {
+    let i = s
+        .find("http://")
+        .into_iter()
+        .chain(s.find("https://"))
+        .min()?;
+    let end = s[i..]
+        .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"' | '\'' | ']'))
+        .map_or(s.len(), |e| i + e);
+    let url = s[i..end].trim_end_matches(['.', ',', ';']);
+    sanitize_url(url, UrlContext::Source)
+}
+
+/// `[label](url)` → `label`, `<url>` → ``; the rest as is.
+fn strip_link_syntax(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(['[', '<']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with('<') {
+            match tail.find('>') {
+                Some(e) if tail[1..e].contains("://") => {
+                    rest = &tail[e + 1..];
+                }
+                _ => {
+                    out.push('<');
+                    rest = &tail[1..];
+                }
+            }
+        } else if let Some(close) = tail.find("](") {
+            match tail[close..].find(')') {
+                Some(p) => {
+                    out.push_str(&tail[1..close]);
+                    rest = &tail[close + p + 1..];
+                }
+                None => {
+                    out.push('[');
+                    rest = &tail[1..];
+                }
+            }
+        } else {
+            out.push('[');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+struct PoolItem {
+    source: Source,
+    keys: Vec<SourceKey>,
+    given_number: Option<u32>,
+}
+
+/// The deduplicated sources, with lookups by key and by draft index.
+struct SourcePool {
+    items: Vec<PoolItem>,
+    /// Draft index → item index.
+    canon: Vec<usize>,
+    by_key: HashMap<SourceKey, usize>,
+}
+
+impl SourcePool {
+    fn build(sources: Vec<DraftSource>, diags: &mut Vec<Diagnostic>) -> Self {
+        let mut items: Vec<PoolItem> = Vec::with_capacity(sources.len());
+        let mut canon = Vec::with_capacity(sources.len());
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let mut by_url: HashMap<String, usize> = HashMap::new();
+        for (n, ds) in sources.into_iter().enumerate() {
+            let DraftSource {
+                mut source,
+                keys,
+                given_number,
+            } = ds;
+            if source.id.is_empty() {
+                source.id = format!("source-{}", n + 1);
+            }
+            let url_key = source.url.as_deref().map(normalize_url);
+            let hit = by_id
+                .get(&source.id)
+                .or_else(|| url_key.as_ref().and_then(|u| by_url.get(u)))
+                .copied();
+            match hit {
+                Some(i) => {
+                    let why = if items[i].source.id == source.id {
+                        format!("id `{}`", source.id)
+                    } else {
+                        format!("url {}", url_key.as_deref().unwrap_or(""))
+                    };
+                    diags.push(Diagnostic::new(
+                        Severity::Info,
+                        "duplicate-source",
+                        format!(
+                            "source `{}` is the same as `{}` (same {why}); merged",
+                            source.id, items[i].source.id
+                        ),
+                    ));
+                    by_id.entry(source.id.clone()).or_insert(i);
+                    let item = &mut items[i];
+                    merge_source(&mut item.source, source);
+                    for k in keys {
+                        if !item.keys.contains(&k) {
+                            item.keys.push(k);
+                        }
+                    }
+                    if item.given_number.is_none() {
+                        item.given_number = given_number;
+                    }
+                    canon.push(i);
+                }
+                None => {
+                    let i = items.len();
+                    by_id.insert(source.id.clone(), i);
+                    if let Some(u) = url_key {
+                        by_url.insert(u, i);
+                    }
+                    items.push(PoolItem {
+                        source,
+                        keys,
+                        given_number,
+                    });
+                    canon.push(i);
+                }
+            }
+        }
+        let mut by_key = HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            for k in &item.keys {
+                by_key.entry(k.clone()).or_insert(i);
+            }
+        }
+        SourcePool {
+            items,
+            canon,
+            by_key,
+        }
+    }
+
+    /// Assigns display numbers. `order` lists item indices in citation order.
+    fn number(&mut self, order: &[usize], numbering: Numbering) {
+        let n = self.items.len();
+        let mut numbers: Vec<u32> = vec![0; n];
+        match numbering {
+            Numbering::FirstCited => {
+                let mut next = 1u32;
+                for i in order.iter().copied().chain(0..n) {
+                    if numbers[i] == 0 {
+                        numbers[i] = next;
+                        next += 1;
+                    }
+                }
+            }
+            Numbering::Given => {
+                let mut taken = std::collections::HashSet::new();
+                for (i, item) in self.items.iter().enumerate() {
+                    let given = item.given_number.or_else(|| {
+                        item.keys.iter().find_map(|k| match k {
+                            SourceKey::Num(n) => u32::try_from(*n).ok(),
+                            _ => None,
+                        })
+                    });
+                    if let Some(g) = given.filter(|g| *g > 0) {
+                        if taken.insert(g) {
+                            numbers[i] = g;
+                        }
+                    }
+                }
+                let mut next = taken.iter().max().copied().unwrap_or(0) + 1;
+                for num in numbers.iter_mut() {
+                    if *num == 0 {
+                        *num = next;
+                        next += 1;
+                    }
+                }
+            }
+        }
+        for (item, num) in self.items.iter_mut().zip(numbers) {
+            item.source.number = num;
+        }
+    }
+}
+
+/// Fills what `into` lacks from `from`.
+fn merge_source(into: &mut Source, from: Source) {
+    macro_rules! fill {
+        ($($f:ident),*) => {$(
+            if into.$f.is_none() {
+                into.$f = from.$f;
+            }
+        )*};
+    }
+    fill!(
+        title,
+        url,
+        domain,
+        snippet,
+        content,
+        page,
+        score,
+        objective_relevance,
+        query_relevance,
+        reasoning,
+        published,
+        modified,
+        provider
+    );
+    if into.kind.is_empty() {
+        into.kind = from.kind;
+    }
+    for (k, v) in from.identifiers {
+        into.identifiers.entry(k).or_insert(v);
+    }
+    for (k, v) in from.metadata {
+        into.metadata.entry(k).or_insert(v);
+    }
+    into.used |= from.used;
+}
+
+/// Links every occurrence of a source identifier (`MKT-1183`) outside protected regions.
+fn identifier_links(text: &str, items: &[PoolItem], syntax: TextSyntax) -> Vec<TextLink> {
+    let mut pairs: Vec<(&str, &str)> = items
+        .iter()
+        .flat_map(|it| it.source.identifiers.iter())
+        .filter(|(k, _)| !k.trim().is_empty())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    // Longer identifiers first, so `PR #123` wins over `#123`.
+    pairs.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+    let protected = markers::protected_regions(text, syntax);
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let mut links: Vec<TextLink> = Vec::new();
+    for (ident, url) in pairs {
+        for (i, _) in text.match_indices(ident) {
+            let end = i + ident.len();
+            if text[..i].chars().next_back().is_some_and(is_word)
+                || text[end..].chars().next().is_some_and(is_word)
+            {
+                continue;
+            }
+            let inside = |r: &std::ops::Range<usize>| r.start < end && i < r.end;
+            let pi = protected.partition_point(|r| r.end <= i);
+            if protected.get(pi).is_some_and(inside) {
+                continue;
+            }
+            if links.iter().any(|l| l.start < end && i < l.end) {
+                continue;
+            }
+            links.push(TextLink {
+                start: i,
+                end,
+                url: url.to_string(),
+            });
+        }
+    }
+    links.sort_by_key(|l| l.start);
+    links
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn span_start_rules() {
+        let t = "The capital of France is Paris, which is located in northern France.";
+        assert_eq!(span_start(t, 30, 0), 0);
+        assert_eq!(
+            &t[span_start(t, 67, 30)..67],
+            "which is located in northern France"
+        );
+        let t = "First. Second one";
+        assert_eq!(&t[span_start(t, t.len(), 0)..], "Second one");
+        let t = "Intro\n- item one\n- item two";
+        assert_eq!(&t[span_start(t, t.len(), 0)..], "item two");
+        let t = "| a | b cell |";
+        assert_eq!(&t[span_start(t, 12, 0)..12], "b cell");
+        let t = "東京は首都です。大阪は都市です";
+        assert_eq!(&t[span_start(t, t.len(), 0)..], "大阪は都市です");
+        let t = "v3.5 is out.";
+        assert_eq!(span_start(t, t.len(), 0), 0);
+        let t = "> ## Heading here";
+        assert_eq!(&t[span_start(t, t.len(), 0)..], "Heading here");
+        let t = "- [x] done thing";
+        assert_eq!(&t[span_start(t, t.len(), 0)..], "done thing");
+    }
+
+    #[test]
+    fn removals_map_positions() {
+        let mut r = Removals::default();
+        r.push(5, 9, 5); // "Paris [1]." → " [1]" removed at 5..9
+        assert_eq!(r.map(3), 3);
+        assert_eq!(r.map(6), 5);
+        assert_eq!(r.map(9), 5);
+        assert_eq!(r.map(10), 6);
+    }
+
+    #[test]
+    fn footnote_link_syntax() {
+        assert_eq!(
+            strip_link_syntax("See [the docs](https://x.org) now"),
+            "See the docs now"
+        );
+        assert_eq!(
+            first_url("See <https://x.org/a>."),
+            Some("https://x.org/a".into())
+        );
+        assert_eq!(first_url("no url"), None);
     }
 }
