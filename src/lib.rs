@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod core;
+pub mod render;
 
 pub use crate::core::formats::Data;
 pub use crate::core::model::{Citation, CitedAnswer, Diagnostic, Format, Severity, Source};

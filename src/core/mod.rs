@@ -52,6 +52,7 @@ pub fn parse_lenient(answer: Option<&str>, data: Data<'_>, options: &Options) ->
             links: Vec::new(),
             diagnostics: vec![Diagnostic::error(e.code(), e.to_string())],
             show_citations: options.show_citations,
+            metadata: Default::default(),
         },
     }
 }

@@ -360,6 +360,10 @@ pub struct CitedAnswer {
     /// Whether citations are shown (SPEC 4, citations disabled). When false,
     /// `citations` is empty and every source is uncited.
     pub show_citations: bool,
+    /// Fields of the input about the answer as a whole (an envelope's `stats`, a
+    /// response's `id`, `model`, `usage`), kept untouched.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
 }
 
 impl CitedAnswer {

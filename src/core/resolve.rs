@@ -25,6 +25,7 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
         spans,
         diagnostics: mut raw_diags,
         used,
+        metadata,
     } = draft;
 
     // 1. Scan for markers (unless the answer is too large to scan).
@@ -326,6 +327,7 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
         links,
         diagnostics: all_diags,
         show_citations: options.show_citations,
+        metadata,
     }
 }
 

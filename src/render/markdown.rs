@@ -1,0 +1,459 @@
+//! Markdown answers (CommonMark + GFM tables, strikethrough, task lists, footnotes) to
+//! HTML blocks, from pulldown-cmark events with their source ranges. Raw HTML in the
+//! answer is shown as text; links and images only keep safe urls.
+
+use super::writer::Inline;
+use super::{Block, MarkerSet};
+use crate::core::model::CitedAnswer;
+use crate::core::sanitize::{sanitize_url, UrlContext};
+use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// The markdown extensions citekit renders.
+pub fn parser_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
+/// A url from the answer as an `href`: absolute urls must be http(s) or mailto;
+/// relative ones (no scheme) are kept. Percent-encodes what an href must not hold raw.
+pub fn safe_href(dest: &str) -> Option<String> {
+    let scheme_end = dest.find(':');
+    let first_sep = dest.find(['/', '?', '#']);
+    let has_scheme = match (scheme_end, first_sep) {
+        (Some(c), Some(s)) => c < s,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    let url = if has_scheme {
+        sanitize_url(dest, UrlContext::Answer)?
+    } else {
+        if dest.chars().any(|c| c.is_control()) {
+            return None;
+        }
+        dest.to_string()
+    };
+    Some(encode_href(&url))
+}
+
+/// Percent-encodes bytes outside the set an href keeps as is (like CommonMark renderers).
+fn encode_href(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let b = url.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let keep = c.is_ascii_alphanumeric() || b"-_.!~*'();/?:@&=+$,#".contains(&c);
+        if keep {
+            out.push(c as char);
+        } else if c == b'%'
+                        && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            out.push('%');
+        } else {
+            out.push_str(&format!("%{c:02X}"));
+        }
+        i += 1;
+    }
+    out
+}
+
+fn is_block(tag: &TagEnd) -> bool {
+    !matches!(
+        tag,
+        TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Superscript
+            | TagEnd::Subscript
+            | TagEnd::Link
+            | TagEnd::Image
+    )
+}
+
+fn is_block_start(tag: &Tag) -> bool {
+    !matches!(
+        tag,
+        Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+    )
+}
+
+fn heading(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+/// Renders a markdown answer as top-level blocks.
+pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+    render_range(&answer.text, 0..answer.text.len(), markers, true)
+}
+
+/// Renders the part `range` of the answer `full` as blocks (the parser sees only that
+/// part; positions stay those of the whole answer). `last` says whether markers
+/// standing at the very end belong to this call.
+pub fn render_range(full: &str, range: std::ops::Range<usize>, markers: &MarkerSet, last: bool) -> Vec<Block> {
+    let base = range.start;
+    let full_end = range.end;
+    let text = full.get(range).unwrap_or("");
+    let mut w = Inline::new(full, markers);
+    w.skip_before(base);
+    let mut blocks = Vec::new();
+    let mut depth = 0usize;
+    let mut block_start = 0usize;
+    let mut in_code = false;
+    let mut image_alt: Option<(String, String, String)> = None; // (src, title, alt)
+    let mut table_align: Vec<Alignment> = Vec::new();
+    let mut cell = 0usize;
+    let mut in_head = false;
+    let mut list_stack: Vec<bool> = Vec::new();
+    let parser = Parser::new_ext(text, parser_options()).into_offset_iter();
+    for (ev, r) in parser {
+        let r = (r.start + base)..(r.end + base);
+        if let Some((_, _, alt)) = image_alt.as_mut() {
+            match &ev {
+                Event::End(TagEnd::Image) => {}
+                Event::Text(t) | Event::Code(t) | Event::InlineHtml(t) | Event::Html(t) => {
+                    alt.push_str(t);
+                    continue;
+                }
+                Event::SoftBreak | Event::HardBreak => {
+                    alt.push(' ');
+                    continue;
+                }
+                _ => continue,
+            }
+        }
+        match ev {
+            Event::Start(tag) => {
+                if depth == 0 {
+                    block_start = r.start;
+                }
+                depth += 1;
+                w.flush_markers(r.start, !is_block_start(&tag));
+                match tag {
+                    Tag::Paragraph => w.raw("<p>"),
+                    Tag::Heading { level, .. } => w.raw(&format!("<h{}>", heading(level))),
+                    Tag::BlockQuote(_) => w.raw("<blockquote>\n"),
+                    Tag::CodeBlock(kind) => {
+                        in_code = true;
+                        match kind {
+                            CodeBlockKind::Fenced(info) => {
+                                let lang = info.split_whitespace().next().unwrap_or("");
+                                if lang.is_empty() {
+                                    w.raw("<pre><code>");
+                                } else {
+                                    w.raw("<pre><code class=\"language-");
+                                    w.escaped(lang);
+                                    w.raw("\">");
+                                }
+                            }
+                            CodeBlockKind::Indented => w.raw("<pre><code>"),
+                        }
+                    }
+                    Tag::HtmlBlock => {
+                        in_code = true;
+                        w.raw("<div class=\"cite-raw-html\">");
+                    }
+                    Tag::List(start) => {
+                        list_stack.push(start.is_some());
+                        match start {
+                            Some(1) => w.raw("<ol>\n"),
+                            Some(n) => w.raw(&format!("<ol start=\"{n}\">\n")),
+                            None => w.raw("<ul>\n"),
+                        }
+                    }
+                    Tag::Item => w.raw("<li>"),
+                    Tag::FootnoteDefinition(label) => {
+                        w.raw("<div class=\"cite-md-footnote\"><sup>");
+                        w.escaped(&label);
+                        w.raw("</sup> ");
+                    }
+                    Tag::Table(al) => {
+                        table_align = al;
+                        w.raw("<table>");
+                    }
+                    Tag::TableHead => {
+                        in_head = true;
+                        cell = 0;
+                        w.raw("<thead><tr>");
+                    }
+                    Tag::TableRow => {
+                        cell = 0;
+                        w.raw("<tr>");
+                    }
+                    Tag::TableCell => {
+                        let t = if in_head { "th" } else { "td" };
+                        let style = match table_align.get(cell) {
+                            Some(Alignment::Left) => " style=\"text-align: left\"",
+                            Some(Alignment::Center) => " style=\"text-align: center\"",
+                            Some(Alignment::Right) => " style=\"text-align: right\"",
+                            _ => "",
+                        };
+                        w.raw(&format!("<{t}{style}>"));
+                    }
+                    Tag::Emphasis => w.raw("<em>"),
+                    Tag::Strong => w.raw("<strong>"),
+                    Tag::Strikethrough => w.raw("<del>"),
+                    Tag::Superscript => w.raw("<sup>"),
+                    Tag::Subscript => w.raw("<sub>"),
+                    Tag::Link {
+                        dest_url, title, ..
+                    } => match safe_href(&dest_url) {
+                        Some(href) => {
+                            w.raw("<a href=\"");
+                            w.escaped(&href);
+                            w.raw("\"");
+                            if !title.is_empty() {
+                                w.raw(" title=\"");
+                                w.escaped(&title);
+                                w.raw("\"");
+                            }
+                            w.raw(" rel=\"noopener noreferrer nofollow\" target=\"_blank\">");
+                        }
+                        None => w.raw("<a class=\"cite-link-blocked\">"),
+                    },
+                    Tag::Image {
+                        dest_url, title, ..
+                    } => {
+                        image_alt = Some((
+                            safe_href(&dest_url).unwrap_or_default(),
+                            title.to_string(),
+                            String::new(),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            Event::End(tag) => {
+                w.flush_markers(r.end, is_block(&tag));
+                match tag {
+                    TagEnd::Paragraph => w.raw("</p>\n"),
+                    TagEnd::Heading(level) => w.raw(&format!("</h{}>\n", heading(level))),
+                    TagEnd::BlockQuote(_) => w.raw("</blockquote>\n"),
+                    TagEnd::CodeBlock => {
+                        in_code = false;
+                        w.raw("</code></pre>\n");
+                    }
+                    TagEnd::HtmlBlock => {
+                        in_code = false;
+                        w.raw("</div>\n");
+                    }
+                    TagEnd::List(_) => {
+                        let ordered = list_stack.pop().unwrap_or(false);
+                        w.raw(if ordered { "</ol>\n" } else { "</ul>\n" });
+                    }
+                    TagEnd::Item => w.raw("</li>\n"),
+                    TagEnd::FootnoteDefinition => w.raw("</div>\n"),
+                    TagEnd::Table => w.raw("</tbody></table>\n"),
+                    TagEnd::TableHead => {
+                        in_head = false;
+                        w.raw("</tr></thead><tbody>\n");
+                    }
+                    TagEnd::TableRow => w.raw("</tr>\n"),
+                    TagEnd::TableCell => {
+                        cell += 1;
+                        w.raw(if in_head { "</th>" } else { "</td>" });
+                    }
+                    TagEnd::Emphasis => w.raw("</em>"),
+                    TagEnd::Strong => w.raw("</strong>"),
+                    TagEnd::Strikethrough => w.raw("</del>"),
+                    TagEnd::Superscript => w.raw("</sup>"),
+                    TagEnd::Subscript => w.raw("</sub>"),
+                    TagEnd::Link => w.raw("</a>"),
+                    TagEnd::Image => {
+                        if let Some((src, title, alt)) = image_alt.take() {
+                            if src.is_empty() {
+                                w.raw("<span class=\"cite-image-blocked\">");
+                                w.escaped(&alt);
+                                w.raw("</span>");
+                            } else {
+                                w.raw("<img src=\"");
+                                w.escaped(&src);
+                                w.raw("\" alt=\"");
+                                w.escaped(&alt);
+                                w.raw("\"");
+                                if !title.is_empty() {
+                                    w.raw(" title=\"");
+                                    w.escaped(&title);
+                                    w.raw("\"");
+                                }
+                                w.raw(" loading=\"lazy\" referrerpolicy=\"no-referrer\">");
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    let html = w.take();
+                    blocks.push(Block {
+                        range: block_start..r.end,
+                        html,
+                    });
+                }
+            }
+            Event::Text(t) => {
+                let same = w.slice(r.clone()) == Some(&*t);
+                if in_code {
+                    w.escaped(&t);
+                } else if same {
+                    w.text(r, true);
+                } else {
+                    w.literal(&t, r.start);
+                }
+            }
+            Event::Code(t) => {
+                w.flush_markers(r.start, true);
+                w.raw("<code>");
+                w.escaped(&t);
+                w.raw("</code>");
+            }
+            Event::InlineMath(t) | Event::DisplayMath(t) => {
+                w.raw("<code class=\"cite-math\">");
+                w.escaped(&t);
+                w.raw("</code>");
+            }
+            Event::Html(t) => w.escaped(&t),
+            Event::InlineHtml(t) => {
+                if in_code {
+                    w.escaped(&t);
+                } else {
+                    w.literal(&t, r.start);
+                }
+            }
+            Event::FootnoteReference(label) => {
+                w.raw("<sup class=\"cite-md-fnref\">");
+                w.escaped(&label);
+                w.raw("</sup>");
+            }
+            Event::SoftBreak => w.raw("\n"),
+            Event::HardBreak => w.raw("<br>\n"),
+            Event::Rule => {
+                w.raw("<hr>\n");
+                if depth == 0 {
+                    let html = w.take();
+                    blocks.push(Block {
+                        range: r.clone(),
+                        html,
+                    });
+                }
+            }
+            Event::TaskListMarker(checked) => {
+                w.raw(if checked {
+                    "<input type=\"checkbox\" disabled checked> "
+                } else {
+                    "<input type=\"checkbox\" disabled> "
+                });
+            }
+        }
+    }
+    if last {
+        w.flush_markers(usize::MAX, true);
+    }
+    let rest = w.take();
+    if !rest.is_empty() {
+        match blocks.last_mut() {
+            Some(b) => b.html.push_str(&rest),
+            None => blocks.push(Block {
+                range: base..full_end,
+                html: format!("<p>{rest}</p>"),
+            }),
+        }
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hrefs() {
+        assert_eq!(safe_href("https://x.org/a b"), Some("https://x.org/a%20b".into()));
+        assert_eq!(safe_href("javascript:alert(1)"), None);
+        assert_eq!(safe_href("/relative?q=1"), Some("/relative?q=1".into()));
+        assert_eq!(safe_href("mailto:a@b.c"), Some("mailto:a@b.c".into()));
+        assert_eq!(safe_href("%41"), Some("%41".into()));
+        assert_eq!(safe_href("a\"b"), Some("a%22b".into()));
+    }
+}
+
+#[cfg(test)]
+mod render_tests {
+    use crate::core::model::*;
+    use crate::render::{answer_html, RenderOptions};
+
+    fn answer(text: &str, cites: &[(usize, usize, &[&str])]) -> CitedAnswer {
+        let ids: Vec<&str> = cites.iter().flat_map(|c| c.2.iter().copied()).collect();
+        let mut sources: Vec<Source> = Vec::new();
+        for id in ids {
+            if !sources.iter().any(|s| s.id == id) {
+                sources.push(Source {
+                    id: id.into(),
+                    number: sources.len() as u32 + 1,
+                    title: Some(format!("T<{id}>")),
+                    cited: true,
+                    ..Default::default()
+                });
+            }
+        }
+        CitedAnswer {
+            text: text.into(),
+            format: Format::Markdown,
+            content_kind: ContentKind::Markdown,
+            sources,
+            citations: cites
+                .iter()
+                .map(|(s, e, ids)| Citation {
+                    start: *s,
+                    end: *e,
+                    sources: ids.iter().map(|x| x.to_string()).collect(),
+                    origin: CitationOrigin::Marker,
+                    cited_text: None,
+                    confidence: None,
+                    location: None,
+                })
+                .collect(),
+            links: vec![],
+            diagnostics: vec![],
+            show_citations: true,
+            metadata: Default::default(),
+        }
+    }
+
+    #[test]
+    fn markers_land_on_the_right_words() {
+        let a = answer("Paris is **big**. Lyon is small.\n\nNext `[1]` para.", &[(0, 16, &["a"]), (18, 32, &["b"])]);
+        let html = answer_html(&a, &RenderOptions::default());
+        assert!(html.starts_with("<p><span class=\"cite-span\" data-c=\"0\">Paris is </span><strong><span class=\"cite-span\" data-c=\"0\">big</span></strong><sup class=\"cite-marker"), "{html}");
+        assert!(html.contains("Lyon is small.</span><sup"), "{html}");
+        assert!(html.contains("aria-label=\"Source 1: T&lt;a&gt;\""), "{html}");
+        assert!(html.contains("<code>[1]</code>"), "{html}");
+        let second_p = html.split("</p>").nth(1).unwrap();
+        assert!(!second_p.contains("cite-marker"), "{html}");
+    }
+
+    #[test]
+    fn raw_html_is_text() {
+        let a = answer("<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> [x](javascript:alert(1))", &[]);
+        let html = answer_html(&a, &RenderOptions::default());
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(!html.contains("javascript:"), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+    }
+}

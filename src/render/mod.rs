@@ -1,0 +1,700 @@
+//! The HTML renderer: turns a [`CitedAnswer`] into HTML strings for the answer (block by
+//! block), the hover card, the source panel and the footnotes.
+//!
+//! Every piece of input text is escaped ([`escape`]); every tag, attribute and class
+//! comes from citekit. The Leptos components put these strings into the DOM and add
+//! behaviour by event delegation; `renderToString` returns them as they are. Pure Rust,
+//! tested on the host.
+
+pub mod escape;
+pub mod html;
+pub mod json_view;
+pub mod markdown;
+mod writer;
+
+use crate::core::model::{CitedAnswer, ContentKind, Source};
+use crate::core::options::{MarkerStyle, Options, Uncited};
+use escape::push_escaped;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::ops::Range;
+
+/// Texts shown to users, replaceable for other languages (`labels` option).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Labels(BTreeMap<String, String>);
+
+/// The label keys and their English defaults. `{n}`, `{i}`, `{total}`, `{title}` are
+/// filled in where they appear.
+pub const DEFAULT_LABELS: &[(&str, &str)] = &[
+    ("sources", "Sources"),
+    ("references", "References"),
+    ("source", "Source {n}"),
+    ("sourceTitled", "Source {n}: {title}"),
+    ("sourcesList", "Sources {list}"),
+    ("opensInNewTab", "(opens in a new tab)"),
+    ("open", "Open source"),
+    ("previous", "Previous source"),
+    ("next", "Next source"),
+    ("pager", "{i}/{total}"),
+    ("citedTimes", "cited {n}×"),
+    ("uncited", "not cited"),
+    ("backToCitation", "Back to citation {label}"),
+    ("page", "Page"),
+    ("score", "Score"),
+    ("published", "Published"),
+    ("modified", "Updated"),
+    ("details", "Details"),
+    ("copy", "Copy with citations"),
+    ("copied", "Copied"),
+    ("pending", "Source not loaded yet"),
+    ("untitled", "Untitled source"),
+];
+
+impl Default for Labels {
+    fn default() -> Self {
+        Labels(
+            DEFAULT_LABELS
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+}
+
+impl Labels {
+    /// The defaults with `overrides` replacing some of them (unknown keys ignored).
+    pub fn with(overrides: &BTreeMap<String, String>) -> Self {
+        let mut l = Labels::default();
+        for (k, v) in overrides {
+            if l.0.contains_key(k) {
+                l.0.insert(k.clone(), v.clone());
+            }
+        }
+        l
+    }
+
+    /// The text of `key`.
+    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
+        self.0.get(key).map(String::as_str).unwrap_or(key)
+    }
+
+    /// The text of `key` with `{name}` placeholders filled.
+    pub fn fill(&self, key: &str, vars: &[(&str, &str)]) -> String {
+        let mut s = self.get(key).to_string();
+        for (k, v) in vars {
+            s = s.replace(&format!("{{{k}}}"), v);
+        }
+        s
+    }
+}
+
+/// How to render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// Prefix of every element id, unique per answer on a page. Defaults to `cite`.
+    pub id_prefix: String,
+    /// Marker look. Defaults to numbers.
+    pub marker_style: MarkerStyle,
+    /// Uncited sources in the panel. Defaults to dimmed.
+    pub uncited: Uncited,
+    /// Texts.
+    pub labels: Labels,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            id_prefix: "cite".into(),
+            marker_style: MarkerStyle::Number,
+            uncited: Uncited::Dim,
+            labels: Labels::default(),
+        }
+    }
+}
+
+impl RenderOptions {
+    /// Render options from parse options, with an id prefix.
+    pub fn from_options(options: &Options, id_prefix: &str) -> Self {
+        RenderOptions {
+            id_prefix: sanitize_prefix(id_prefix),
+            marker_style: options.marker_style,
+            uncited: options.uncited,
+            labels: Labels::with(&options.labels),
+        }
+    }
+}
+
+/// An id prefix reduced to `[A-Za-z0-9_-]`, starting with a letter.
+pub fn sanitize_prefix(p: &str) -> String {
+    let s: String = p
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(40)
+        .collect();
+    if s.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        s
+    } else {
+        format!("c{s}")
+    }
+}
+
+/// One top-level block of the rendered answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// Byte range of the answer text this block comes from.
+    pub range: Range<usize>,
+    /// The block's HTML.
+    pub html: String,
+}
+
+/// The answer as HTML blocks, markers inline, cited spans wrapped for highlighting.
+pub fn answer_blocks(answer: &CitedAnswer, opts: &RenderOptions) -> Vec<Block> {
+    let markers = MarkerSet::new(answer, opts);
+    match answer.content_kind {
+        ContentKind::Markdown => markdown::blocks(answer, &markers),
+        ContentKind::Html => html::blocks(answer, &markers),
+        ContentKind::Json => json_view::blocks(answer, &markers),
+        ContentKind::Plain | ContentKind::Yaml => plain_blocks(answer, &markers),
+    }
+}
+
+/// The answer as one HTML string (`<div class="cite-answer__body">` of its blocks).
+pub fn answer_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+    let mut out = String::new();
+    for b in answer_blocks(answer, opts) {
+        out.push_str(&b.html);
+    }
+    out
+}
+
+/// Plain text (and YAML): one `<div class="cite-plain">` per paragraph, line breaks
+/// kept by CSS (`white-space: pre-wrap`).
+fn plain_blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+    let text = &answer.text;
+    let mut w = writer::Inline::new(text, markers);
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    let class = if answer.content_kind == ContentKind::Yaml {
+        "cite-plain cite-plain--yaml"
+    } else {
+        "cite-plain"
+    };
+    let push_block = |w: &mut writer::Inline, start: usize, end: usize, last: bool| {
+        let mut html = format!("<div class=\"{class}\">");
+        w.text(start..end, true);
+        w.flush_markers(end, last);
+        html.push_str(&w.take());
+        html.push_str("</div>");
+        Block {
+            range: start..end,
+            html,
+        }
+    };
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(p) = memchr::memmem::find(&bytes[i..], b"\n\n") {
+        let end = i + p;
+        let mut next = end;
+        while next < bytes.len() && bytes[next] == b'\n' {
+            next += 1;
+        }
+        blocks.push(push_block(&mut w, start, end, false));
+        start = next;
+        i = next;
+    }
+    if start < text.len() || blocks.is_empty() || !answer.citations.is_empty() {
+        blocks.push(push_block(&mut w, start, text.len(), true));
+    }
+    blocks
+}
+
+/// Precomputed marker HTML per citation and the cited-span segments.
+pub struct MarkerSet {
+    /// (position, citation index), sorted by position.
+    pub(crate) at: Vec<(usize, usize)>,
+    /// HTML of each citation's marker.
+    pub(crate) html: Vec<String>,
+    /// Elementary segments: (start, `data-c` value or empty), sorted.
+    pub(crate) segments: Vec<(usize, String)>,
+}
+
+impl MarkerSet {
+    /// Marker HTML for every citation of `answer`.
+    pub fn new(answer: &CitedAnswer, opts: &RenderOptions) -> Self {
+        let mut at: Vec<(usize, usize)> = answer
+            .citations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.end, i))
+            .collect();
+        at.sort();
+        let html = answer
+            .citations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| marker_html(answer, i, &c.sources, opts))
+            .collect();
+        // Segments: every start/end is a boundary; the active set between boundaries.
+        let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(answer.citations.len() * 2);
+        for (i, c) in answer.citations.iter().enumerate() {
+            if c.start < c.end {
+                events.push((c.start, true, i));
+                events.push((c.end, false, i));
+            }
+        }
+        events.sort_by_key(|e| (e.0, e.1));
+        let mut segments: Vec<(usize, String)> = vec![(0, String::new())];
+        let mut active: Vec<usize> = Vec::new();
+        let mut k = 0;
+        while k < events.len() {
+            let pos = events[k].0;
+            while k < events.len() && events[k].0 == pos {
+                let (_, open, i) = events[k];
+                if open {
+                    active.push(i);
+                } else {
+                    active.retain(|&a| a != i);
+                }
+                k += 1;
+            }
+            let mut ids = String::new();
+            for (n, a) in active.iter().enumerate() {
+                if n > 0 {
+                    ids.push(' ');
+                }
+                let _ = write!(ids, "{a}");
+            }
+            if segments.last().is_some_and(|s| s.0 == pos) {
+                segments.pop();
+            }
+            segments.push((pos, ids));
+        }
+        MarkerSet { at, html, segments }
+    }
+
+    /// The `data-c` value at byte `pos`.
+    pub(crate) fn active_at(&self, pos: usize) -> &str {
+        let i = self.segments.partition_point(|s| s.0 <= pos);
+        if i == 0 {
+            ""
+        } else {
+            &self.segments[i - 1].1
+        }
+    }
+
+    /// The next segment boundary after `pos`.
+    pub(crate) fn next_boundary(&self, pos: usize) -> Option<usize> {
+        let i = self.segments.partition_point(|s| s.0 <= pos);
+        self.segments.get(i).map(|s| s.0)
+    }
+}
+
+/// Sorted source numbers compressed for display: `1–3`, `2, 5`.
+pub fn compress_numbers(nums: &[u32]) -> String {
+    let mut v = nums.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}–{}", v[i], v[j]));
+        } else {
+            for n in &v[i..=j] {
+                parts.push(n.to_string());
+            }
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+fn source_label(s: &Source, opts: &RenderOptions) -> String {
+    let n = s.number.to_string();
+    match &s.title {
+        Some(t) => opts.labels.fill("sourceTitled", &[("n", &n), ("title", t)]),
+        None => opts.labels.fill("source", &[("n", &n)]),
+    }
+}
+
+/// The id of marker link `k` of citation `ci`.
+pub fn ref_id(opts: &RenderOptions, ci: usize, k: usize) -> String {
+    format!("{}-ref-{ci}-{k}", opts.id_prefix)
+}
+
+/// The id of the footnote of source number `n`.
+pub fn footnote_id(opts: &RenderOptions, n: u32) -> String {
+    format!("{}-fn-{n}", opts.id_prefix)
+}
+
+/// The id of the panel entry of source number `n`.
+pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
+    format!("{}-src-{n}", opts.id_prefix)
+}
+
+/// The HTML of citation `ci`'s marker.
+fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOptions) -> String {
+    let sources: Vec<&Source> = ids.iter().filter_map(|id| answer.source(id)).collect();
+    let mut out = String::with_capacity(160);
+    let _ = write!(
+        out,
+        "<sup class=\"cite-marker cite-marker--{}\" data-cite=\"{ci}\" data-state=\"closed\">",
+        match opts.marker_style {
+            MarkerStyle::Number => "number",
+            MarkerStyle::Grouped => "grouped",
+            MarkerStyle::Domain => "domain",
+        }
+    );
+    let nums: Vec<String> = sources.iter().map(|s| s.number.to_string()).collect();
+    let data_sources = nums.join(" ");
+    let link = |out: &mut String, k: usize, target: u32, label: &str, text: &str| {
+        let _ = write!(
+            out,
+            "<a class=\"cite-marker__link\" id=\"{}\" href=\"#{}\" role=\"doc-noteref\" data-cite=\"{ci}\" data-k=\"{k}\" data-sources=\"{data_sources}\" aria-label=\"",
+            ref_id(opts, ci, k),
+            footnote_id(opts, target),
+        );
+        push_escaped(out, label);
+        out.push_str("\">");
+        push_escaped(out, text);
+        out.push_str("</a>");
+    };
+    match opts.marker_style {
+        MarkerStyle::Number => {
+            for (k, s) in sources.iter().enumerate() {
+                link(&mut out, k, s.number, &source_label(s, opts), &s.number.to_string());
+            }
+        }
+        MarkerStyle::Grouped | MarkerStyle::Domain => {
+            if let Some(first) = sources.first() {
+                let n: Vec<u32> = sources.iter().map(|s| s.number).collect();
+                let label = if sources.len() == 1 {
+                    source_label(first, opts)
+                } else {
+                    opts.labels.fill("sourcesList", &[("list", &compress_numbers(&n))])
+                };
+                let text = if opts.marker_style == MarkerStyle::Grouped {
+                    compress_numbers(&n)
+                } else {
+                    let name = first
+                        .domain
+                        .clone()
+                        .or_else(|| first.title.clone())
+                        .unwrap_or_else(|| first.number.to_string());
+                    let name = crate::core::sanitize::excerpt(&name, 28);
+                    if sources.len() > 1 {
+                        format!("{name} +{}", sources.len() - 1)
+                    } else {
+                        name
+                    }
+                };
+                link(&mut out, 0, first.number, &label, &text);
+            }
+        }
+    }
+    out.push_str("</sup>");
+    out
+}
+
+/// A link that opens in a new tab, with an accessible note saying so.
+fn external_link(out: &mut String, class: &str, url: &str, text: &str, opts: &RenderOptions) {
+    let _ = write!(out, "<a class=\"{class}\" href=\"");
+    push_escaped(out, url);
+    out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\">");
+    push_escaped(out, text);
+    out.push_str("<span class=\"cite-visually-hidden\"> ");
+    push_escaped(out, opts.labels.get("opensInNewTab"));
+    out.push_str("</span></a>");
+}
+
+/// Page, score and dates of a source as a `<dl>` (empty when it has none).
+fn meta_html(s: &Source, opts: &RenderOptions, class: &str) -> String {
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    if let Some(p) = s.page {
+        rows.push(("page", p.to_string()));
+    }
+    if let Some(sc) = s.score {
+        rows.push(("score", format!("{}", (sc * 1000.0).round() / 1000.0)));
+    }
+    if let Some(d) = &s.published {
+        rows.push(("published", short_date(d)));
+    }
+    if let Some(d) = &s.modified {
+        rows.push(("modified", short_date(d)));
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("<dl class=\"{class}\">");
+    for (k, v) in rows {
+        out.push_str("<div><dt>");
+        push_escaped(&mut out, opts.labels.get(k));
+        out.push_str("</dt><dd>");
+        push_escaped(&mut out, &v);
+        out.push_str("</dd></div>");
+    }
+    out.push_str("</dl>");
+    out
+}
+
+/// `2025-01-02T12:34:56Z` → `2025-01-02`; other forms as given (cleaned, short).
+fn short_date(d: &str) -> String {
+    let d = crate::core::sanitize::clean_text(d);
+    let b = d.as_bytes();
+    if b.len() >= 10 && b[4] == b'-' && b[7] == b'-' && b[..4].iter().all(u8::is_ascii_digit) {
+        d[..10].to_string()
+    } else {
+        crate::core::sanitize::excerpt(&d, 40)
+    }
+}
+
+/// The body of the hover card for page `index` of citation `ci`.
+pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOptions) -> String {
+    let Some(c) = answer.citations.get(ci) else {
+        return String::new();
+    };
+    let total = c.sources.len();
+    let index = index.min(total.saturating_sub(1));
+    let Some(s) = c.sources.get(index).and_then(|id| answer.source(id)) else {
+        return String::new();
+    };
+    let mut out = String::with_capacity(600);
+    let _ = write!(
+        out,
+        "<div class=\"cite-card__body\" data-source=\"{}\"><p class=\"cite-card__head\"><span class=\"cite-card__number\">{}</span>",
+        s.number, s.number
+    );
+    if let Some(d) = &s.domain {
+        out.push_str("<span class=\"cite-card__domain\">");
+        push_escaped(&mut out, d);
+        out.push_str("</span>");
+    }
+    out.push_str("</p><p class=\"cite-card__title\">");
+    push_escaped(
+        &mut out,
+        s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
+    );
+    out.push_str("</p>");
+    let quote = if total == 1 { c.cited_text.as_deref() } else { None }.or(s.snippet.as_deref());
+    if let Some(q) = quote {
+        out.push_str("<p class=\"cite-card__snippet\">");
+        push_escaped(&mut out, &crate::core::sanitize::excerpt200(q));
+        out.push_str("</p>");
+    }
+    out.push_str(&meta_html(s, opts, "cite-card__meta"));
+    out.push_str("<div class=\"cite-card__foot\">");
+    if let Some(u) = &s.url {
+        external_link(&mut out, "cite-card__link", u, opts.labels.get("open"), opts);
+    }
+    if total > 1 {
+        let _ = write!(
+            out,
+            "<span class=\"cite-card__pager\"><button type=\"button\" class=\"cite-card__nav\" data-nav=\"prev\" aria-label=\"{}\"{}>‹</button><span class=\"cite-card__count\" aria-live=\"polite\">{}</span><button type=\"button\" class=\"cite-card__nav\" data-nav=\"next\" aria-label=\"{}\"{}>›</button></span>",
+            escape::escape(opts.labels.get("previous")),
+            if index == 0 { " disabled" } else { "" },
+            escape::escape(&opts.labels.fill(
+                "pager",
+                &[("i", &(index + 1).to_string()), ("total", &total.to_string())]
+            )),
+            escape::escape(opts.labels.get("next")),
+            if index + 1 == total { " disabled" } else { "" },
+        );
+    }
+    out.push_str("</div></div>");
+    out
+}
+
+/// The source panel's list: cited sources first, uncited after (dimmed or hidden).
+pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+    let p = &opts.id_prefix;
+    let mut out = String::with_capacity(256 + answer.sources.len() * 400);
+    let _ = write!(
+        out,
+        "<h2 class=\"cite-panel__title\" id=\"{p}-panel-title\">{}</h2><ol class=\"cite-panel__list\">",
+        escape::escape(opts.labels.get("sources"))
+    );
+    let cited = answer.sources.iter().filter(|s| s.cited);
+    let uncited = answer.sources.iter().filter(|s| !s.cited);
+    let list: Vec<&Source> = if opts.uncited == Uncited::Hide {
+        cited.collect()
+    } else {
+        cited.chain(uncited).collect()
+    };
+    for s in list {
+        let n = s.number;
+        let dim = !s.cited && opts.uncited == Uncited::Dim;
+        let _ = write!(
+            out,
+            "<li class=\"cite-source{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"cite-source__toggle\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\">",
+            if dim { " cite-source--uncited" } else { "" },
+            panel_item_id(opts, n),
+            s.cited,
+            panel_item_id(opts, n),
+        );
+        push_escaped(&mut out, s.title.as_deref().unwrap_or(opts.labels.get("untitled")));
+        out.push_str("</span>");
+        if let Some(d) = &s.domain {
+            out.push_str("<span class=\"cite-source__domain\">");
+            push_escaped(&mut out, d);
+            out.push_str("</span>");
+        }
+        out.push_str("</span><span class=\"cite-source__count\">");
+        if s.cited {
+            push_escaped(&mut out, &opts.labels.fill("citedTimes", &[("n", &s.cite_count.to_string())]));
+        } else {
+            push_escaped(&mut out, opts.labels.get("uncited"));
+        }
+        out.push_str("</span></button>");
+        if let Some(sn) = &s.snippet {
+            out.push_str("<p class=\"cite-source__snippet\">");
+            push_escaped(&mut out, &crate::core::sanitize::excerpt200(sn));
+            out.push_str("</p>");
+        }
+        let _ = write!(
+            out,
+            "<div class=\"cite-source__details\" id=\"{}-details\" hidden>",
+            panel_item_id(opts, n)
+        );
+        out.push_str(&meta_html(s, opts, "cite-source__meta"));
+        if let Some(u) = &s.url {
+            external_link(&mut out, "cite-source__link", u, opts.labels.get("open"), opts);
+        }
+        out.push_str("</div></li>");
+    }
+    out.push_str("</ol>");
+    out
+}
+
+/// The footnotes: cited sources with back-links to every marker (a, b, c ...).
+pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+    // Back-link targets per source number, in text order.
+    let mut backs: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for (ci, c) in answer.citations.iter().enumerate() {
+        for (k, id) in c.sources.iter().enumerate() {
+            if let Some(s) = answer.source(id) {
+                let k = if opts.marker_style == MarkerStyle::Number { k } else { 0 };
+                backs.entry(s.number).or_default().push(ref_id(opts, ci, k));
+            }
+        }
+    }
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<h2 class=\"cite-footnotes__title\" id=\"{}-fn-title\">{}</h2><ol class=\"cite-footnotes__list\">",
+        opts.id_prefix,
+        escape::escape(opts.labels.get("references"))
+    );
+    for s in answer.sources.iter().filter(|s| s.cited) {
+        let n = s.number;
+        let _ = write!(
+            out,
+            "<li class=\"cite-footnote\" id=\"{}\" value=\"{n}\" data-source=\"{n}\"><span class=\"cite-footnote__backlinks\">",
+            footnote_id(opts, n)
+        );
+        let targets = backs.get(&n).cloned().unwrap_or_default();
+        for (j, t) in targets.iter().enumerate() {
+            let letter = if targets.len() == 1 { "^".to_string() } else { backlink_letter(j) };
+            let label = opts.labels.fill("backToCitation", &[("label", &format!("{n}{}", if targets.len() == 1 { String::new() } else { backlink_letter(j) }))]);
+            let _ = write!(out, "<a class=\"cite-footnote__back\" href=\"#{t}\" role=\"doc-backlink\" aria-label=\"");
+            push_escaped(&mut out, &label);
+            out.push_str("\">");
+            push_escaped(&mut out, &letter);
+            out.push_str("</a>");
+        }
+        out.push_str("</span> ");
+        let title = s.title.as_deref().unwrap_or(opts.labels.get("untitled"));
+        match &s.url {
+            Some(u) => external_link(&mut out, "cite-footnote__title", u, title, opts),
+            None => {
+                out.push_str("<span class=\"cite-footnote__title\">");
+                push_escaped(&mut out, title);
+                out.push_str("</span>");
+            }
+        }
+        if let Some(d) = &s.domain {
+            out.push_str(" <span class=\"cite-footnote__domain\">");
+            push_escaped(&mut out, d);
+            out.push_str("</span>");
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ol>");
+    out
+}
+
+/// `a`, `b`, ... `z`, `aa`, `ab` ...
+fn backlink_letter(j: usize) -> String {
+    let mut j = j;
+    let mut s = Vec::new();
+    loop {
+        s.push(b'a' + (j % 26) as u8);
+        if j < 26 {
+            break;
+        }
+        j = j / 26 - 1;
+    }
+    s.reverse();
+    String::from_utf8(s).unwrap_or_default()
+}
+
+/// A whole static rendering: answer, footnotes and panel, for `renderToString`.
+pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<div class=\"cite-root\" id=\"{}\"><div class=\"cite-answer\"><div class=\"cite-answer__body\">",
+        opts.id_prefix
+    );
+    out.push_str(&answer_html(answer, opts));
+    out.push_str("</div>");
+    if answer.show_citations && answer.sources.iter().any(|s| s.cited) {
+        let _ = write!(
+            out,
+            "<section class=\"cite-footnotes\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">",
+            opts.id_prefix
+        );
+        out.push_str(&footnotes_html(answer, opts));
+        out.push_str("</section>");
+    }
+    out.push_str("</div>");
+    if panel && answer.show_citations && !answer.sources.is_empty() {
+        let _ = write!(
+            out,
+            "<aside class=\"cite-panel\" aria-labelledby=\"{}-panel-title\">",
+            opts.id_prefix
+        );
+        out.push_str(&panel_html(answer, opts));
+        out.push_str("</aside>");
+    }
+    out.push_str("</div>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_compress() {
+        assert_eq!(compress_numbers(&[1, 2, 3]), "1–3");
+        assert_eq!(compress_numbers(&[5, 2]), "2, 5");
+        assert_eq!(compress_numbers(&[1, 2, 4, 5, 6]), "1, 2, 4–6");
+    }
+
+    #[test]
+    fn letters() {
+        assert_eq!(backlink_letter(0), "a");
+        assert_eq!(backlink_letter(25), "z");
+        assert_eq!(backlink_letter(26), "aa");
+    }
+
+    #[test]
+    fn prefixes_are_safe() {
+        assert_eq!(sanitize_prefix("a\"><script>"), "ascript");
+        assert_eq!(sanitize_prefix("9x"), "c9x");
+    }
+}

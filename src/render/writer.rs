@@ -1,0 +1,127 @@
+//! Writes answer text with markers and cited-span wrappers inserted at byte positions.
+
+use super::escape::push_escaped;
+use super::MarkerSet;
+use std::ops::Range;
+
+/// An output buffer over the answer text that knows where markers and spans go.
+pub(crate) struct Inline<'a> {
+    text: &'a str,
+    m: &'a MarkerSet,
+    next: usize,
+    out: String,
+}
+
+impl<'a> Inline<'a> {
+    pub(crate) fn new(text: &'a str, m: &'a MarkerSet) -> Self {
+        Inline {
+            text,
+            m,
+            next: 0,
+            out: String::with_capacity(text.len() + text.len() / 2),
+        }
+    }
+
+    /// Skips the markers standing before `pos` (rendering starts there).
+    pub(crate) fn skip_before(&mut self, pos: usize) {
+        self.next = self.m.at.partition_point(|&(p, _)| p < pos);
+    }
+
+    /// The answer text of `r`, if `r` is a valid range.
+    pub(crate) fn slice(&self, r: Range<usize>) -> Option<&'a str> {
+        self.text.get(r)
+    }
+
+    /// Writes every marker standing before `pos` (or at it, when `inclusive`).
+    pub(crate) fn flush_markers(&mut self, pos: usize, inclusive: bool) {
+        while let Some(&(p, ci)) = self.m.at.get(self.next) {
+            if p < pos || (inclusive && p == pos) {
+                self.out.push_str(&self.m.html[ci]);
+                self.next += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Writes `text[r]` escaped. When `splittable`, markers standing inside the range
+    /// are inserted where they stand and cited spans are wrapped for highlighting;
+    /// otherwise (code, or event text that differs from the source) it is written whole.
+    pub(crate) fn text(&mut self, r: Range<usize>, splittable: bool) {
+        let Some(s) = self.text.get(r.clone()) else {
+            return;
+        };
+        if !splittable {
+            push_escaped(&mut self.out, s);
+            return;
+        }
+        self.flush_markers(r.start, true);
+        let mut a = r.start;
+        while a < r.end {
+            let mut b = r.end;
+            if let Some(&(p, _)) = self.m.at.get(self.next) {
+                if p > a && p < b {
+                    b = p;
+                }
+            }
+            if let Some(nb) = self.m.next_boundary(a) {
+                if nb > a && nb < b {
+                    b = nb;
+                }
+            }
+            while !self.text.is_char_boundary(b) {
+                b += 1;
+            }
+            self.piece(a..b);
+            a = b;
+            if a < r.end {
+                self.flush_markers(a, true);
+            }
+        }
+    }
+
+    /// Writes `s` (not a slice of the answer, e.g. an entity's expansion) escaped, inside
+    /// the cited span active at `at`.
+    pub(crate) fn literal(&mut self, s: &str, at: usize) {
+        self.flush_markers(at, true);
+        let active = self.m.active_at(at);
+        if active.is_empty() {
+            push_escaped(&mut self.out, s);
+        } else {
+            self.out.push_str("<span class=\"cite-span\" data-c=\"");
+            self.out.push_str(active);
+            self.out.push_str("\">");
+            push_escaped(&mut self.out, s);
+            self.out.push_str("</span>");
+        }
+    }
+
+    fn piece(&mut self, r: Range<usize>) {
+        let s = &self.text[r.clone()];
+        let active = self.m.active_at(r.start);
+        if active.is_empty() || s.trim().is_empty() {
+            push_escaped(&mut self.out, s);
+        } else {
+            self.out.push_str("<span class=\"cite-span\" data-c=\"");
+            self.out.push_str(active);
+            self.out.push_str("\">");
+            push_escaped(&mut self.out, s);
+            self.out.push_str("</span>");
+        }
+    }
+
+    /// Appends HTML that citekit made (tags, attributes from citekit only).
+    pub(crate) fn raw(&mut self, html: &str) {
+        self.out.push_str(html);
+    }
+
+    /// Appends escaped text that is not part of the answer's cited spans.
+    pub(crate) fn escaped(&mut self, s: &str) {
+        push_escaped(&mut self.out, s);
+    }
+
+    /// Takes what was written so far.
+    pub(crate) fn take(&mut self) -> String {
+        std::mem::take(&mut self.out)
+    }
+}
