@@ -6,7 +6,7 @@
 
 use crate::core::markers::{Grammar, SourceKey};
 use crate::core::model::{ContentKind, Diagnostic, Format, Location, Source};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A source as a format parser found it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -79,6 +79,9 @@ pub struct Draft {
     pub diagnostics: Vec<Diagnostic>,
     /// Sources the producer reported as used (`sources_used`, `[[USAGE:...]]`).
     pub used: Vec<SourceKey>,
+    /// Fields of the input that belong to the answer as a whole (an envelope's `ok`,
+    /// `stats`; a response's `id`, `model`, `usage`), kept untouched.
+    pub metadata: Map<String, Value>,
 }
 
 impl Draft {
@@ -93,6 +96,7 @@ impl Draft {
             spans: Vec::new(),
             diagnostics: Vec::new(),
             used: Vec::new(),
+            metadata: Map::new(),
         }
     }
 }
