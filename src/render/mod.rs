@@ -350,8 +350,14 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
         }
     );
     let nums: Vec<String> = sources.iter().map(|s| s.number.to_string()).collect();
-    let data_sources = nums.join(" ");
+    let all_sources = nums.join(" ");
+    // `data-sources`: the sources a link stands for (its own in number style).
     let link = |out: &mut String, k: usize, target: u32, label: &str, text: &str| {
+        let data_sources = if opts.marker_style == MarkerStyle::Number {
+            target.to_string()
+        } else {
+            all_sources.clone()
+        };
         let _ = write!(
             out,
             "<a class=\"cite-marker__link\" id=\"{}\" href=\"#{}\" role=\"doc-noteref\" data-cite=\"{ci}\" data-k=\"{k}\" data-sources=\"{data_sources}\" aria-label=\"",
@@ -366,7 +372,13 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
     match opts.marker_style {
         MarkerStyle::Number => {
             for (k, s) in sources.iter().enumerate() {
-                link(&mut out, k, s.number, &source_label(s, opts), &s.number.to_string());
+                link(
+                    &mut out,
+                    k,
+                    s.number,
+                    &source_label(s, opts),
+                    &s.number.to_string(),
+                );
             }
         }
         MarkerStyle::Grouped | MarkerStyle::Domain => {
@@ -375,7 +387,8 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
                 let label = if sources.len() == 1 {
                     source_label(first, opts)
                 } else {
-                    opts.labels.fill("sourcesList", &[("list", &compress_numbers(&n))])
+                    opts.labels
+                        .fill("sourcesList", &[("list", &compress_numbers(&n))])
                 };
                 let text = if opts.marker_style == MarkerStyle::Grouped {
                     compress_numbers(&n)
@@ -479,7 +492,12 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
         s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
     );
     out.push_str("</p>");
-    let quote = if total == 1 { c.cited_text.as_deref() } else { None }.or(s.snippet.as_deref());
+    let quote = if total == 1 {
+        c.cited_text.as_deref()
+    } else {
+        None
+    }
+    .or(s.snippet.as_deref());
     if let Some(q) = quote {
         out.push_str("<p class=\"cite-card__snippet\">");
         push_escaped(&mut out, &crate::core::sanitize::excerpt200(q));
@@ -488,7 +506,13 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
     out.push_str(&meta_html(s, opts, "cite-card__meta"));
     out.push_str("<div class=\"cite-card__foot\">");
     if let Some(u) = &s.url {
-        external_link(&mut out, "cite-card__link", u, opts.labels.get("open"), opts);
+        external_link(
+            &mut out,
+            "cite-card__link",
+            u,
+            opts.labels.get("open"),
+            opts,
+        );
     }
     if total > 1 {
         let _ = write!(
@@ -535,7 +559,10 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             s.cited,
             panel_item_id(opts, n),
         );
-        push_escaped(&mut out, s.title.as_deref().unwrap_or(opts.labels.get("untitled")));
+        push_escaped(
+            &mut out,
+            s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
+        );
         out.push_str("</span>");
         if let Some(d) = &s.domain {
             out.push_str("<span class=\"cite-source__domain\">");
@@ -544,7 +571,12 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         }
         out.push_str("</span><span class=\"cite-source__count\">");
         if s.cited {
-            push_escaped(&mut out, &opts.labels.fill("citedTimes", &[("n", &s.cite_count.to_string())]));
+            push_escaped(
+                &mut out,
+                &opts
+                    .labels
+                    .fill("citedTimes", &[("n", &s.cite_count.to_string())]),
+            );
         } else {
             push_escaped(&mut out, opts.labels.get("uncited"));
         }
@@ -561,7 +593,13 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         );
         out.push_str(&meta_html(s, opts, "cite-source__meta"));
         if let Some(u) = &s.url {
-            external_link(&mut out, "cite-source__link", u, opts.labels.get("open"), opts);
+            external_link(
+                &mut out,
+                "cite-source__link",
+                u,
+                opts.labels.get("open"),
+                opts,
+            );
         }
         out.push_str("</div></li>");
     }
@@ -576,7 +614,11 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     for (ci, c) in answer.citations.iter().enumerate() {
         for (k, id) in c.sources.iter().enumerate() {
             if let Some(s) = answer.source(id) {
-                let k = if opts.marker_style == MarkerStyle::Number { k } else { 0 };
+                let k = if opts.marker_style == MarkerStyle::Number {
+                    k
+                } else {
+                    0
+                };
                 backs.entry(s.number).or_default().push(ref_id(opts, ci, k));
             }
         }
@@ -597,8 +639,25 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         );
         let targets = backs.get(&n).cloned().unwrap_or_default();
         for (j, t) in targets.iter().enumerate() {
-            let letter = if targets.len() == 1 { "^".to_string() } else { backlink_letter(j) };
-            let label = opts.labels.fill("backToCitation", &[("label", &format!("{n}{}", if targets.len() == 1 { String::new() } else { backlink_letter(j) }))]);
+            let letter = if targets.len() == 1 {
+                "^".to_string()
+            } else {
+                backlink_letter(j)
+            };
+            let label = opts.labels.fill(
+                "backToCitation",
+                &[(
+                    "label",
+                    &format!(
+                        "{n}{}",
+                        if targets.len() == 1 {
+                            String::new()
+                        } else {
+                            backlink_letter(j)
+                        }
+                    ),
+                )],
+            );
             let _ = write!(out, "<a class=\"cite-footnote__back\" href=\"#{t}\" role=\"doc-backlink\" aria-label=\"");
             push_escaped(&mut out, &label);
             out.push_str("\">");

@@ -1,0 +1,206 @@
+//! Parse throughput: `cargo bench --bench parse`.
+//!
+//! Generates a realistic markdown answer (headings, paragraphs, lists, a table, a fenced
+//! code block with bracket text, inline code, emoji and CJK, a `[n]` marker about every
+//! 130 bytes, 20 sources) of about 20 KB and 1 MB with a citation_map data map, and
+//! times `citekit::parse` (format parse + resolution) and `markers::scan` alone. Each
+//! measurement runs for at least one second (`CITEKIT_BENCH_SECS` changes that) and
+//! prints bytes, iterations, the median time and MB/s. Target: >= 100 MB/s on 1 MB.
+
+use citekit::core::markers::{scan, Grammar};
+use citekit::core::model::Format;
+use citekit::core::options::FormatChoice;
+use citekit::{Data, Options};
+use serde_json::{json, Map, Value};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const SOURCES: u64 = 20;
+
+/// A small deterministic generator (xorshift), so every run benches the same text.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+#[rustfmt::skip]
+const WORDS: &[&str] = &[
+    "the", "system", "uses", "graph", "retrieval", "with", "vector", "search", "and",
+    "agents", "that", "combine", "results", "from", "several", "sources", "into", "one",
+    "answer", "latency", "is", "measured", "per", "request", "**bold**", "_emphasis_",
+    "`inline[2]`", "LangGraph", "Neo4j", "中文文本", "検索", "😀", "naïve", "café", "Qdrant",
+    "[a link](https://example.com/docs)", "pipeline", "orchestration", "~~old~~",
+];
+
+/// A citation marker: mostly `[n]`, sometimes adjacent or a list.
+fn marker(rng: &mut Rng) -> String {
+    let n = rng.below(SOURCES) + 1;
+    match rng.below(10) {
+        0 => format!("[{n}][{}]", rng.below(SOURCES) + 1),
+        1 => format!("[{n}, {}]", rng.below(SOURCES) + 1),
+        _ => format!("[{n}]"),
+    }
+}
+
+/// A sentence of about 130 bytes ending in a marker.
+fn sentence(rng: &mut Rng, out: &mut String) {
+    let start = out.len();
+    let mut first = true;
+    while out.len() - start < 110 {
+        if !first {
+            out.push(' ');
+        }
+        let w = rng.pick(WORDS);
+        if first {
+            let mut cs = w.chars();
+            if let Some(c) = cs.next() {
+                out.extend(c.to_uppercase());
+                out.push_str(cs.as_str());
+            }
+        } else {
+            out.push_str(w);
+        }
+        first = false;
+    }
+    out.push(' ');
+    out.push_str(&marker(rng));
+    out.push_str(rng.pick(&[".", ".", ".", "!", ";"]));
+}
+
+fn answer(target_bytes: usize) -> String {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut out = String::with_capacity(target_bytes + 4096);
+    let mut section = 0;
+    while out.len() < target_bytes {
+        section += 1;
+        out.push_str(&format!("## Section {section}: findings\n\n"));
+        for _ in 0..3 {
+            for _ in 0..4 {
+                sentence(&mut rng, &mut out);
+                out.push(' ');
+            }
+            out.push_str("\n\n");
+        }
+        for i in 0..4 {
+            out.push_str(if i % 2 == 0 { "- " } else { "1. " });
+            sentence(&mut rng, &mut out);
+            out.push('\n');
+        }
+        out.push_str("\n| component | role | note |\n|---|---|---|\n");
+        for _ in 0..3 {
+            out.push_str(&format!(
+                "| {} | {} {} | {} {} |\n",
+                rng.pick(WORDS),
+                rng.pick(WORDS),
+                marker(&mut rng),
+                rng.pick(WORDS),
+                marker(&mut rng)
+            ));
+        }
+        out.push_str(
+            "\n```python\nitems = results[1]\nbest = scores[2:4]  # [3] is not a citation\n```\n\n",
+        );
+        out.push_str("> 引用: ");
+        sentence(&mut rng, &mut out);
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn citation_map() -> Value {
+    let mut m = Map::new();
+    for i in 1..=SOURCES {
+        m.insert(
+            i.to_string(),
+            json!({
+                "text": format!("Source {i}: an excerpt of the retrieved document that supports a statement."),
+                "source": format!("docs/part{i}.md"),
+                "title": format!("Document {i}"),
+                "score": 1.0 - i as f64 / 40.0,
+                "metadata": {"page": i, "section": "results"}
+            }),
+        );
+    }
+    Value::Object(m)
+}
+
+/// Runs `f` for at least `min` (and 5 iterations), returning (iterations, median).
+fn time<F: FnMut()>(min: Duration, mut f: F) -> (usize, Duration) {
+    f(); // warm-up
+    let mut times = Vec::new();
+    let t0 = Instant::now();
+    while t0.elapsed() < min || times.len() < 5 {
+        let t = Instant::now();
+        f();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    (times.len(), times[times.len() / 2])
+}
+
+fn report(what: &str, bytes: usize, iterations: usize, median: Duration) -> f64 {
+    let mbs = bytes as f64 / 1e6 / median.as_secs_f64();
+    println!(
+        "{what:<14} {bytes:>9} bytes {iterations:>7} iterations  median {:>10.3} ms  {mbs:>8.1} MB/s",
+        median.as_secs_f64() * 1e3
+    );
+    mbs
+}
+
+fn main() {
+    let secs: f64 = std::env::var("CITEKIT_BENCH_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    let min = Duration::from_secs_f64(secs);
+    let data = citation_map();
+    let options = Options {
+        format: FormatChoice::Given(Format::CitationMap),
+        ..Options::default()
+    };
+    let mut big_mbs = 0.0;
+    for (label, size) in [("20 KB", 20 * 1024), ("1 MB", 1024 * 1024)] {
+        let text = answer(size);
+        match citekit::parse(Some(&text), Data::Json(&data), &options) {
+            Ok(a) => println!(
+                "{label}: {} bytes, {} sources, {} citations, {} diagnostics",
+                text.len(),
+                a.sources.len(),
+                a.citations.len(),
+                a.diagnostics.len()
+            ),
+            Err(e) => println!("{label}: parse failed ({e}); timing it anyway"),
+        }
+        let (n, m) = time(min, || {
+            let _ = black_box(citekit::parse(
+                Some(black_box(&text)),
+                Data::Json(&data),
+                &options,
+            ));
+        });
+        let mbs = report(&format!("parse {label}"), text.len(), n, m);
+        let (n, m) = time(min, || {
+            black_box(scan(black_box(&text), &Grammar::NUMERIC));
+        });
+        report(&format!("scan {label}"), text.len(), n, m);
+        if size > 100_000 {
+            big_mbs = mbs;
+        }
+    }
+    println!(
+        "target: parse >= 100 MB/s on 1 MB: {} ({big_mbs:.1} MB/s)",
+        if big_mbs >= 100.0 { "met" } else { "NOT met" }
+    );
+}

@@ -1,0 +1,115 @@
+//! Small DOM helpers over web-sys. Every failure is swallowed: a missing element or
+//! a refused call leaves the page as it was, it never panics.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlElement};
+
+/// The document, if there is one.
+pub fn document() -> Option<Document> {
+    web_sys::window()?.document()
+}
+
+/// The element with this id.
+pub fn by_id(id: &str) -> Option<Element> {
+    document()?.get_element_by_id(id)
+}
+
+/// `el.closest(selector)`.
+pub fn closest(target: Option<web_sys::EventTarget>, selector: &str) -> Option<Element> {
+    let el: Element = target?.dyn_into().ok()?;
+    el.closest(selector).ok().flatten()
+}
+
+/// Every element matching `selector` under `root`.
+pub fn query_all(root: &Element, selector: &str) -> Vec<Element> {
+    let mut out = Vec::new();
+    if let Ok(list) = root.query_selector_all(selector) {
+        for i in 0..list.length() {
+            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                out.push(el);
+            }
+        }
+    }
+    out
+}
+
+/// The data attribute `data-<name>` parsed as a number.
+pub fn data_num<T: std::str::FromStr>(el: &Element, name: &str) -> Option<T> {
+    el.get_attribute(&format!("data-{name}"))?.parse().ok()
+}
+
+/// Focuses an element.
+pub fn focus(el: &Element) {
+    if let Some(h) = el.dyn_ref::<HtmlElement>() {
+        let _ = h.focus();
+    }
+}
+
+/// Whether the user asked for reduced motion.
+pub fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// Scrolls `el` into view (nearest edge), smoothly unless reduced motion is asked for.
+pub fn scroll_into_view(el: &Element) {
+    let opts = web_sys::ScrollIntoViewOptions::new();
+    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    opts.set_behavior(if reduced_motion() {
+        web_sys::ScrollBehavior::Auto
+    } else {
+        web_sys::ScrollBehavior::Smooth
+    });
+    el.scroll_into_view_with_scroll_into_view_options(&opts);
+}
+
+/// Adds the CSS once to the document head (id `citekit-css`).
+pub fn inject_css(css: &str) {
+    let Some(doc) = document() else { return };
+    if doc.get_element_by_id("citekit-css").is_some() {
+        return;
+    }
+    let Ok(style) = doc.create_element("style") else {
+        return;
+    };
+    style.set_id("citekit-css");
+    style.set_text_content(Some(css));
+    if let Some(head) = doc.head() {
+        let _ = head.append_child(&style);
+    }
+}
+
+/// Where a card of size `card` (w, h) goes next to an anchor rect, inside a viewport of
+/// `view` (w, h): below the anchor, or above when there is no room below; shifted
+/// sideways to stay inside. Returns (left, top, placed above).
+pub fn place_card(
+    anchor: (f64, f64, f64, f64),
+    card: (f64, f64),
+    view: (f64, f64),
+) -> (f64, f64, bool) {
+    let (ax, ay, aw, ah) = anchor;
+    let (cw, ch) = card;
+    let (vw, vh) = view;
+    let gap = 6.0;
+    let margin = 8.0;
+    let below = ay + ah + gap;
+    let above = ay - gap - ch;
+    let (top, flipped) = if below + ch <= vh - margin || above < margin {
+        (below, false)
+    } else {
+        (above, true)
+    };
+    let mut left = ax + aw / 2.0 - cw / 2.0;
+    if left + cw > vw - margin {
+        left = vw - margin - cw;
+    }
+    if left < margin {
+        left = margin;
+    }
+    (left, top, flipped)
+}

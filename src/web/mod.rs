@@ -1,0 +1,793 @@
+//! Leptos components (CSR): the answer with inline markers and hover cards, the source
+//! panel and the footnotes, tied together by a [`CiteContext`].
+//!
+//! The HTML comes from [`crate::render`] (every input text escaped, every tag ours);
+//! behaviour is added by event delegation on the component roots, with state in
+//! signals. Usage:
+//!
+//! ```ignore
+//! use citekit::web::{CitedAnswer, CiteData};
+//! view! { <CitedAnswer answer="Paris is the capital [1]." data=CiteData::json(map) /> }
+//! ```
+
+mod dom;
+
+use crate::core::formats::Data;
+use crate::core::model::CitedAnswer as Model;
+use crate::core::options::Options;
+use crate::render::{self, RenderOptions};
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+pub use dom::place_card;
+
+/// The stylesheet of every component (`--cite-*` custom properties, light and dark).
+pub const CSS: &str = include_str!("../../style/citekit.css");
+
+/// Citation data for a component: none, JSON, or text (JSON text or an event stream).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum CiteData {
+    /// No data.
+    #[default]
+    None,
+    /// Parsed JSON.
+    Json(Value),
+    /// JSON text or an sse event stream.
+    Text(String),
+}
+
+impl CiteData {
+    /// JSON data.
+    pub fn json(v: Value) -> Self {
+        CiteData::Json(v)
+    }
+
+    fn as_data(&self) -> Data<'_> {
+        match self {
+            CiteData::None => Data::None,
+            CiteData::Json(v) => Data::Json(v),
+            CiteData::Text(t) => Data::Text(t),
+        }
+    }
+}
+
+/// What is highlighted in the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Highlight {
+    /// Nothing.
+    #[default]
+    None,
+    /// One citation's marker and span (marker hovered or focused).
+    Citation(usize),
+    /// Every marker and span of one source (panel entry hovered or focused).
+    Source(u32),
+}
+
+/// The open hover card: citation `ci`, showing its source at `page`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Card {
+    /// Citation index.
+    pub ci: usize,
+    /// Which of the citation's sources is shown.
+    pub page: usize,
+    /// Which marker link opened it (its `data-k`).
+    pub k: usize,
+}
+
+/// State shared by the components of one answer: the parsed answer and what is
+/// highlighted, selected and open. Provide it with [`CitationProvider`] to place the
+/// panel and footnotes anywhere; [`CitedAnswer`] makes its own when there is none.
+#[derive(Clone, Copy)]
+pub struct CiteContext {
+    /// The parsed answer.
+    pub answer: RwSignal<Arc<Model>>,
+    /// Render options (id prefix, marker style, labels).
+    pub render: RwSignal<Arc<RenderOptions>>,
+    /// What is highlighted.
+    pub highlight: RwSignal<Highlight>,
+    /// The source selected in the panel (its number).
+    pub selected: RwSignal<Option<u32>>,
+    /// The open card.
+    pub card: RwSignal<Option<Card>>,
+}
+
+static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
+
+impl CiteContext {
+    /// A fresh context with an empty answer and a unique id prefix.
+    pub fn new() -> Self {
+        let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let opts = RenderOptions {
+            id_prefix: format!("cite{n}"),
+            ..RenderOptions::default()
+        };
+        let empty = crate::core::parse_lenient(Some(""), Data::None, &Options::default());
+        CiteContext {
+            answer: RwSignal::new(Arc::new(empty)),
+            render: RwSignal::new(Arc::new(opts)),
+            highlight: RwSignal::new(Highlight::None),
+            selected: RwSignal::new(None),
+            card: RwSignal::new(None),
+        }
+    }
+
+    /// The context of the enclosing provider, or a new one provided here.
+    pub fn use_or_provide() -> Self {
+        match use_context::<CiteContext>() {
+            Some(c) => c,
+            None => {
+                let c = CiteContext::new();
+                provide_context(c);
+                c
+            }
+        }
+    }
+
+    fn prefix(&self) -> String {
+        self.render.with_untracked(|r| r.id_prefix.clone())
+    }
+
+    /// Citation indices that name source number `n`.
+    fn citations_of(&self, n: u32) -> Vec<usize> {
+        self.answer.with_untracked(|a| {
+            let Some(id) = a.source_by_number(n).map(|s| s.id.clone()) else {
+                return Vec::new();
+            };
+            a.citations
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.sources.contains(&id))
+                .map(|(i, _)| i)
+                .collect()
+        })
+    }
+
+    /// The source numbers of citation `ci`.
+    fn sources_of(&self, ci: usize) -> Vec<u32> {
+        self.answer.with_untracked(|a| {
+            a.citations
+                .get(ci)
+                .map(|c| {
+                    c.sources
+                        .iter()
+                        .filter_map(|id| a.source(id).map(|s| s.number))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    }
+}
+
+impl Default for CiteContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Provides one [`CiteContext`] to its children, so a [`CitedAnswer`], a
+/// [`SourcePanel`] and [`Footnotes`] placed anywhere inside share one answer.
+#[component]
+pub fn CitationProvider(
+    /// The components to connect.
+    children: Children,
+) -> impl IntoView {
+    provide_context(CiteContext::new());
+    children()
+}
+
+/// Timers of one answer's hover card (open delay, close grace).
+#[derive(Default)]
+struct Timers {
+    open: RefCell<Option<TimeoutHandle>>,
+    close: RefCell<Option<TimeoutHandle>>,
+    touch: Cell<bool>,
+}
+
+impl Timers {
+    fn cancel_open(&self) {
+        if let Some(h) = self.open.borrow_mut().take() {
+            h.clear();
+        }
+    }
+    fn cancel_close(&self) {
+        if let Some(h) = self.close.borrow_mut().take() {
+            h.clear();
+        }
+    }
+}
+
+/// Delay before a hovered marker opens its card.
+const OPEN_DELAY: Duration = Duration::from_millis(120);
+/// Grace time for the pointer to move from the marker into the card.
+const CLOSE_DELAY: Duration = Duration::from_millis(180);
+
+/// An answer with inline citation markers, hover cards, and (by option) its source
+/// panel and footnotes.
+///
+/// Hover or focus a marker to open its card (Escape closes it, Enter moves focus into
+/// it); click or tap a marker to select its source in the panel. The markup is built
+/// from escaped text only: nothing in the answer or the sources can inject HTML.
+#[component]
+pub fn CitedAnswer(
+    /// The answer text (markdown, plain text, HTML or JSON as the format says).
+    /// Defaults to empty (for formats whose data holds the text).
+    #[prop(into, optional)]
+    answer: Signal<String>,
+    /// The citation data stored with the answer. Defaults to none.
+    #[prop(into, optional)]
+    data: Signal<CiteData>,
+    /// Parse and display options. Defaults to [`Options::default`].
+    #[prop(into, optional)]
+    options: Signal<Options>,
+    /// Show the source panel beside the answer. Defaults to `false`.
+    #[prop(optional)]
+    panel: bool,
+    /// Show footnotes under the answer. Defaults to `true`.
+    #[prop(default = true)]
+    footnotes: bool,
+    /// Show a button that copies the answer with its citations as markdown. Defaults
+    /// to `false`.
+    #[prop(optional)]
+    copy_button: bool,
+    /// Add citekit's stylesheet to the document head. Defaults to `true`.
+    #[prop(default = true)]
+    inject_css: bool,
+) -> impl IntoView {
+    let ctx = CiteContext::use_or_provide();
+    if inject_css {
+        dom::inject_css(CSS);
+    }
+    // Parse whenever the inputs change.
+    Effect::new(move |_| {
+        let opts = options.get();
+        let parsed =
+            answer.with(|a| data.with(|d| crate::core::parse_lenient(Some(a), d.as_data(), &opts)));
+        let prefix = ctx.prefix();
+        ctx.render
+            .set(Arc::new(RenderOptions::from_options(&opts, &prefix)));
+        ctx.card.set(None);
+        ctx.answer.set(Arc::new(parsed));
+    });
+    let prefix = ctx.prefix();
+    let body: NodeRef<leptos::html::Div> = NodeRef::new();
+    let blocks: Rc<RefCell<Vec<(String, Element)>>> = Rc::new(RefCell::new(Vec::new()));
+    {
+        let blocks = blocks.clone();
+        Effect::new(move |_| {
+            let a = ctx.answer.get();
+            let r = ctx.render.get();
+            if let Some(el) = body.get() {
+                patch_blocks(&el, &mut blocks.borrow_mut(), render::answer_blocks(&a, &r));
+            }
+        });
+    }
+    let timers = Rc::new(Timers::default());
+    wire_card(ctx, timers.clone());
+    wire_highlight(ctx);
+
+    let root_id = prefix.clone();
+    let card_id = format!("{prefix}-card");
+    let show_notes = move || {
+        footnotes
+            && ctx
+                .answer
+                .with(|a| a.show_citations && a.sources.iter().any(|s| s.cited))
+    };
+    let show_panel = move || {
+        panel
+            && ctx
+                .answer
+                .with(|a| a.show_citations && !a.sources.is_empty())
+    };
+    let theme_class = move || match options.with(|o| o.theme) {
+        crate::core::options::Theme::Auto => "cite-root",
+        crate::core::options::Theme::Light => "cite-root cite-theme-light",
+        crate::core::options::Theme::Dark => "cite-root cite-theme-dark",
+    };
+    let copied = RwSignal::new(false);
+    let on_copy = move |_| {
+        let md = ctx
+            .answer
+            .with_untracked(|a| crate::core::export::to_markdown(a));
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&md);
+            copied.set(true);
+            set_timeout(move || copied.set(false), Duration::from_millis(1500));
+        }
+    };
+    let t = timers.clone();
+    let on_over = move |ev: web_sys::PointerEvent| on_pointer_over(ctx, &t, ev);
+    let t = timers.clone();
+    let on_out = move |ev: web_sys::PointerEvent| on_pointer_out(ctx, &t, ev);
+    let t = timers.clone();
+    let on_down = move |ev: web_sys::PointerEvent| t.touch.set(ev.pointer_type() == "touch");
+    let t = timers.clone();
+    let on_click = move |ev: web_sys::MouseEvent| on_answer_click(ctx, &t, panel, ev);
+    let t = timers.clone();
+    let on_focus_in = move |ev: web_sys::FocusEvent| on_focus_in(ctx, &t, ev);
+    let t = timers.clone();
+    let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(ctx, &t, ev);
+    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(ctx, ev);
+    // A tap outside closes the card (touch has no pointer-leave).
+    let outside = window_event_listener(leptos::ev::pointerdown, move |ev| {
+        if ctx.card.get_untracked().is_none() {
+            return;
+        }
+        let inside = dom::closest(ev.target(), ".cite-marker__link, .cite-card").is_some();
+        if !inside {
+            ctx.card.set(None);
+        }
+    });
+    on_cleanup(move || outside.remove());
+
+    view! {
+        <div class=theme_class id=root_id data-marker-style=move || format!("{:?}", options.with(|o| o.marker_style)).to_lowercase()
+            class:cite-root--with-panel=show_panel
+            on:pointerover=on_over on:pointerout=on_out on:pointerdown=on_down on:click=on_click
+            on:focusin=on_focus_in on:focusout=on_focus_out on:keydown=on_key>
+            <div class="cite-answer">
+                {copy_button.then(|| view! {
+                    <button type="button" class="cite-copy" on:click=on_copy data-state=move || if copied.get() { "copied" } else { "idle" }>
+                        {move || {
+                            let r = ctx.render.get();
+                            if copied.get() { r.labels.get("copied").to_string() } else { r.labels.get("copy").to_string() }
+                        }}
+                    </button>
+                })}
+                <div class="cite-answer__body" node_ref=body></div>
+                <Show when=show_notes><Footnotes/></Show>
+            </div>
+            <Show when=show_panel><SourcePanel/></Show>
+            <div class="cite-card" id=card_id role="tooltip" data-state="closed" hidden></div>
+        </div>
+    }
+}
+
+/// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
+fn patch_blocks(body: &Element, old: &mut Vec<(String, Element)>, new: Vec<render::Block>) {
+    let Some(doc) = dom::document() else { return };
+    let count = new.len();
+    for (i, b) in new.into_iter().enumerate() {
+        if let Some((html, el)) = old.get_mut(i) {
+            if *html != b.html {
+                el.set_inner_html(&b.html);
+                *html = b.html;
+            }
+            continue;
+        }
+        let Ok(el) = doc.create_element("div") else {
+            return;
+        };
+        el.set_class_name("cite-block");
+        el.set_inner_html(&b.html);
+        let _ = body.append_child(&el);
+        old.push((b.html, el));
+    }
+    while old.len() > count {
+        if let Some((_, el)) = old.pop() {
+            el.remove();
+        }
+    }
+}
+
+fn marker_of(ev_target: Option<web_sys::EventTarget>) -> Option<(Element, usize, usize)> {
+    let link = dom::closest(ev_target, ".cite-marker__link")?;
+    let ci = dom::data_num(&link, "cite")?;
+    let k = dom::data_num(&link, "k").unwrap_or(0);
+    Some((link, ci, k))
+}
+
+fn open_card(ctx: CiteContext, ci: usize, k: usize) {
+    let page = k.min(ctx.sources_of(ci).len().saturating_sub(1));
+    ctx.card.set(Some(Card { ci, page, k }));
+}
+
+fn on_pointer_over(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::PointerEvent) {
+    if ev.pointer_type() == "touch" {
+        return;
+    }
+    if dom::closest(ev.target(), ".cite-card").is_some() {
+        t.cancel_close();
+        return;
+    }
+    if let Some((_, ci, k)) = marker_of(ev.target()) {
+        t.cancel_close();
+        ctx.highlight.set(Highlight::Citation(ci));
+        if ctx
+            .card
+            .get_untracked()
+            .is_some_and(|c| c.ci == ci && c.k == k)
+        {
+            return;
+        }
+        t.cancel_open();
+        let handle = set_timeout_with_handle(move || open_card(ctx, ci, k), OPEN_DELAY).ok();
+        *t.open.borrow_mut() = handle;
+    }
+}
+
+fn on_pointer_out(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::PointerEvent) {
+    if ev.pointer_type() == "touch" {
+        return;
+    }
+    let from_marker = marker_of(ev.target()).is_some();
+    let from_card = dom::closest(ev.target(), ".cite-card").is_some();
+    if !from_marker && !from_card {
+        return;
+    }
+    let to = ev.related_target();
+    let to_card = dom::closest(to.clone(), ".cite-card").is_some();
+    let to_marker = marker_of(to).is_some();
+    if to_card || (from_card && to_marker) {
+        return;
+    }
+    if from_marker {
+        t.cancel_open();
+        ctx.highlight.set(Highlight::None);
+    }
+    // Keep the card while it or its marker has focus.
+    let focused_inside = dom::document()
+        .and_then(|d| d.active_element())
+        .is_some_and(|el| el.closest(".cite-card").ok().flatten().is_some());
+    if focused_inside {
+        return;
+    }
+    t.cancel_close();
+    let handle = set_timeout_with_handle(move || ctx.card.set(None), CLOSE_DELAY).ok();
+    *t.close.borrow_mut() = handle;
+}
+
+fn on_focus_in(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::FocusEvent) {
+    if dom::closest(ev.target(), ".cite-card").is_some() {
+        t.cancel_close();
+        return;
+    }
+    if let Some((_, ci, k)) = marker_of(ev.target()) {
+        t.cancel_open();
+        t.cancel_close();
+        ctx.highlight.set(Highlight::Citation(ci));
+        if !ctx
+            .card
+            .get_untracked()
+            .is_some_and(|c| c.ci == ci && c.k == k)
+        {
+            open_card(ctx, ci, k);
+        }
+    }
+}
+
+thread_local! {
+    /// True while the card's content is being replaced (its blur is not a leave).
+    static REPLACING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn on_focus_out(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::FocusEvent) {
+    if REPLACING.with(Cell::get) {
+        return;
+    }
+    let from_marker = marker_of(ev.target()).is_some();
+    let from_card = dom::closest(ev.target(), ".cite-card").is_some();
+    if !from_marker && !from_card {
+        return;
+    }
+    let to = ev.related_target();
+    if dom::closest(to.clone(), ".cite-card").is_some() || (from_card && marker_of(to).is_some()) {
+        return;
+    }
+    if from_marker {
+        ctx.highlight.set(Highlight::None);
+    }
+    t.cancel_open();
+    ctx.card.set(None);
+}
+
+fn on_answer_click(ctx: CiteContext, t: &Rc<Timers>, panel: bool, ev: web_sys::MouseEvent) {
+    // Pager buttons in the card.
+    if let Some(btn) = dom::closest(ev.target(), ".cite-card__nav") {
+        let step: isize = if btn.get_attribute("data-nav").as_deref() == Some("prev") {
+            -1
+        } else {
+            1
+        };
+        if let Some(mut c) = ctx.card.get_untracked() {
+            let total = ctx.sources_of(c.ci).len();
+            let next = c.page as isize + step;
+            if next >= 0 && (next as usize) < total {
+                c.page = next as usize;
+                ctx.card.set(Some(c));
+            }
+        }
+        return;
+    }
+    let Some((_, ci, k)) = marker_of(ev.target()) else {
+        return;
+    };
+    let touch = t.touch.replace(false);
+    let sources = ctx.sources_of(ci);
+    let n = sources.get(k).copied().or(sources.first().copied());
+    if touch {
+        ev.prevent_default();
+        if ctx
+            .card
+            .get_untracked()
+            .is_some_and(|c| c.ci == ci && c.k == k)
+        {
+            ctx.card.set(None);
+            ctx.highlight.set(Highlight::None);
+        } else {
+            ctx.highlight.set(Highlight::Citation(ci));
+            open_card(ctx, ci, k);
+        }
+    }
+    if panel || use_context::<PanelPresent>().is_some() {
+        if !touch {
+            ev.prevent_default();
+        }
+        ctx.selected.set(None);
+        ctx.selected.set(n);
+    }
+}
+
+fn on_key_down(ctx: CiteContext, ev: web_sys::KeyboardEvent) {
+    match ev.key().as_str() {
+        "Escape" => {
+            if let Some(c) = ctx.card.get_untracked() {
+                ev.prevent_default();
+                ctx.card.set(None);
+                let id = render::ref_id(&ctx.render.get_untracked(), c.ci, c.k);
+                if let Some(el) = dom::by_id(&id) {
+                    dom::focus(&el);
+                }
+            }
+        }
+        "Enter" => {
+            if let Some((_, ci, k)) = marker_of(ev.target()) {
+                ev.prevent_default();
+                open_card(ctx, ci, k);
+                let card_id = format!("{}-card", ctx.prefix());
+                // Focus moves into the card once the effect has filled it.
+                set_timeout(move || {
+                    if let Some(card) = dom::by_id(&card_id) {
+                        if let Ok(Some(first)) = card.query_selector("a, button:not([disabled])") {
+                            dom::focus(&first);
+                        }
+                    }
+                }, Duration::ZERO);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Keeps the card element in step with `ctx.card`: content, visibility, position,
+/// `data-state` of the marker and its `aria-describedby`.
+fn wire_card(ctx: CiteContext, _t: Rc<Timers>) {
+    let last: Rc<RefCell<Option<Element>>> = Rc::new(RefCell::new(None));
+    let last = SendWrapper::new(last);
+    Effect::new(move |_| {
+        let card = ctx.card.get();
+        let a = ctx.answer.get_untracked();
+        let r = ctx.render.get_untracked();
+        let card_id = format!("{}-card", r.id_prefix);
+        let Some(el) = dom::by_id(&card_id) else {
+            return;
+        };
+        if let Some(prev) = last.borrow_mut().take() {
+            let _ = prev.remove_attribute("aria-describedby");
+            if let Ok(Some(sup)) = prev.closest(".cite-marker") {
+                let _ = sup.set_attribute("data-state", "closed");
+            }
+        }
+        let Some(c) = card else {
+            let _ = el.set_attribute("hidden", "");
+            let _ = el.set_attribute("data-state", "closed");
+            el.set_inner_html("");
+            return;
+        };
+        // Replacing the content would blur a focused pager button and close the card:
+        // remember what had focus, ignore that blur, and focus its twin afterwards.
+        let focused = dom::document()
+            .and_then(|d| d.active_element())
+            .filter(|f| el.contains(Some(f)));
+        let nav = focused.as_ref().and_then(|f| f.get_attribute("data-nav"));
+        REPLACING.with(|r| r.set(true));
+        el.set_inner_html(&render::card_html(&a, c.ci, c.page, &r));
+        REPLACING.with(|r| r.set(false));
+        if focused.is_some() {
+            let sel = match &nav {
+                Some(n) => format!("[data-nav=\"{n}\"]:not([disabled]), button:not([disabled]), a"),
+                None => "a, button:not([disabled])".to_string(),
+            };
+            if let Ok(Some(f)) = el.query_selector(&sel) {
+                dom::focus(&f);
+            }
+        }
+        let _ = el.remove_attribute("hidden");
+        let _ = el.set_attribute("data-state", "open");
+        let Some(link) = dom::by_id(&render::ref_id(&r, c.ci, c.k)) else {
+            return;
+        };
+        let _ = link.set_attribute("aria-describedby", &card_id);
+        if let Ok(Some(sup)) = link.closest(".cite-marker") {
+            let _ = sup.set_attribute("data-state", "open");
+        }
+        position_card(&el, &link);
+        *last.borrow_mut() = Some(link);
+    });
+}
+
+fn position_card(card: &Element, anchor: &Element) {
+    let Some(w) = web_sys::window() else { return };
+    let vw = w
+        .inner_width()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1024.0);
+    let vh = w
+        .inner_height()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(768.0);
+    let a = anchor.get_bounding_client_rect();
+    let c = card.get_bounding_client_rect();
+    let (left, top, above) = dom::place_card(
+        (a.left(), a.top(), a.width(), a.height()),
+        (c.width(), c.height()),
+        (vw, vh),
+    );
+    if let Some(h) = card.dyn_ref::<web_sys::HtmlElement>() {
+        let s = h.style();
+        let _ = s.set_property("left", &format!("{left:.0}px"));
+        let _ = s.set_property("top", &format!("{top:.0}px"));
+    }
+    let _ = card.set_attribute("data-side", if above { "top" } else { "bottom" });
+}
+
+/// Applies `ctx.highlight` to markers and spans, and to panel entries.
+fn wire_highlight(ctx: CiteContext) {
+    Effect::new(move |_| {
+        let h = ctx.highlight.get();
+        let _ = ctx.answer.get();
+        let Some(doc) = dom::document() else { return };
+        let prefix = ctx.prefix();
+        let Some(root) = doc.get_element_by_id(&prefix) else {
+            return;
+        };
+        for el in dom::query_all(&root, ".cite-active") {
+            let _ = el.class_list().remove_1("cite-active");
+        }
+        let cis: Vec<usize> = match h {
+            Highlight::None => Vec::new(),
+            Highlight::Citation(ci) => vec![ci],
+            Highlight::Source(n) => ctx.citations_of(n),
+        };
+        for ci in cis {
+            for el in dom::query_all(
+                &root,
+                &format!("[data-c~=\"{ci}\"], .cite-marker[data-cite=\"{ci}\"]"),
+            ) {
+                let _ = el.class_list().add_1("cite-active");
+            }
+        }
+        if let Highlight::Source(n) = h {
+            for el in dom::query_all(&root, &format!(".cite-marker__link[data-sources~=\"{n}\"]")) {
+                let _ = el.class_list().add_1("cite-active");
+            }
+        }
+    });
+}
+
+/// Marks that a [`SourcePanel`] is mounted under this context (clicks select in it).
+#[derive(Clone, Copy)]
+struct PanelPresent;
+
+/// The source panel: every source with number, title, domain and snippet; cited ones
+/// first with how often they are cited, uncited ones dimmed or hidden (`uncited`
+/// option). Hover or focus a source to highlight its markers and spans; click it to
+/// expand its details. A marker click selects its source here.
+#[component]
+pub fn SourcePanel() -> impl IntoView {
+    let ctx = CiteContext::use_or_provide();
+    provide_context(PanelPresent);
+    let html = move || {
+        let a = ctx.answer.get();
+        let r = ctx.render.get();
+        render::panel_html(&a, &r)
+    };
+    let prefix = ctx.prefix();
+    let panel_id = format!("{prefix}-panel");
+    let title_id = format!("{prefix}-panel-title");
+    let expanded: Rc<RefCell<Option<u32>>> = Rc::new(RefCell::new(None));
+    let expanded = SendWrapper::new(expanded);
+    // Selection: expand and scroll to the selected source.
+    Effect::new(move |_| {
+        let sel = ctx.selected.get();
+        let _ = ctx.answer.get();
+        let r = ctx.render.get_untracked();
+        let mut prev = expanded.borrow_mut();
+        if let Some(p) = prev.take() {
+            set_expanded(&r, p, false);
+        }
+        if let Some(n) = sel {
+            set_expanded(&r, n, true);
+            if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
+                dom::scroll_into_view(&el);
+            }
+            *prev = Some(n);
+        }
+    });
+    let hover =
+        move |target: Option<web_sys::EventTarget>| match dom::closest(target, ".cite-source")
+            .and_then(|el| dom::data_num::<u32>(&el, "source"))
+        {
+            Some(n) => ctx.highlight.set(Highlight::Source(n)),
+            None => {
+                if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) {
+                    ctx.highlight.set(Highlight::None)
+                }
+            }
+        };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if let Some(btn) = dom::closest(ev.target(), ".cite-source__toggle") {
+            let n = dom::data_num::<u32>(&btn, "source");
+            if n.is_some() && ctx.selected.get_untracked() == n {
+                ctx.selected.set(None);
+            } else {
+                ctx.selected.set(n);
+            }
+        }
+    };
+    view! {
+        <aside class="cite-panel" id=panel_id aria-labelledby=title_id
+            on:pointerover=move |ev: web_sys::PointerEvent| hover(ev.target())
+            on:pointerleave=move |_| if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) { ctx.highlight.set(Highlight::None) }
+            on:focusin=move |ev: web_sys::FocusEvent| hover(ev.target())
+            on:focusout=move |_| if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) { ctx.highlight.set(Highlight::None) }
+            on:click=on_click
+            inner_html=html>
+        </aside>
+    }
+}
+
+fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
+    let id = render::panel_item_id(r, n);
+    let Some(li) = dom::by_id(&id) else { return };
+    let _ = li.set_attribute("data-state", if open { "expanded" } else { "collapsed" });
+    let _ = if open {
+        li.class_list().add_1("cite-selected")
+    } else {
+        li.class_list().remove_1("cite-selected")
+    };
+    if let Ok(Some(btn)) = li.query_selector(".cite-source__toggle") {
+        let _ = btn.set_attribute("aria-expanded", if open { "true" } else { "false" });
+    }
+    if let Some(d) = dom::by_id(&format!("{id}-details")) {
+        let _ = if open {
+            d.remove_attribute("hidden")
+        } else {
+            d.set_attribute("hidden", "")
+        };
+    }
+}
+
+/// Footnotes: an ordered list of the cited sources with back-links to every marker
+/// (a, b, c when a source is cited more than once), `role="doc-endnotes"`.
+#[component]
+pub fn Footnotes() -> impl IntoView {
+    let ctx = CiteContext::use_or_provide();
+    let html = move || {
+        let a = ctx.answer.get();
+        let r = ctx.render.get();
+        render::footnotes_html(&a, &r)
+    };
+    let title_id = format!("{}-fn-title", ctx.prefix());
+    view! { <section class="cite-footnotes" role="doc-endnotes" aria-labelledby=title_id inner_html=html></section> }
+}

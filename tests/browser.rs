@@ -1,0 +1,391 @@
+//! Browser tests of the Leptos components in headless Chromium: mount, act as a user
+//! (hover, focus, keys, click, tap), assert on the DOM.
+#![cfg(all(target_arch = "wasm32", feature = "web"))]
+
+use citekit::core::options::Options;
+use citekit::web::{CiteData, CitedAnswer};
+use leptos::prelude::*;
+use serde_json::json;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Waits `ms` milliseconds (lets Leptos effects and timers run).
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+fn doc() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// A fresh container in the body.
+fn container() -> HtmlElement {
+    let el: HtmlElement = doc().create_element("div").unwrap().dyn_into().unwrap();
+    doc().body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+fn all(root: &Element, sel: &str) -> Vec<Element> {
+    let list = root.query_selector_all(sel).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap())
+        .collect()
+}
+
+fn one(root: &Element, sel: &str) -> Element {
+    root.query_selector(sel)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {sel}"))
+}
+
+fn pointer(el: &Element, kind: &str, pointer_type: &str, related: Option<&Element>) {
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_pointer_type(pointer_type);
+    if let Some(r) = related {
+        init.set_related_target(Some(r));
+    }
+    let ev = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+}
+
+fn click(el: &Element) -> bool {
+    let init = web_sys::MouseEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+    ev.default_prevented()
+}
+
+fn key(el: &Element, k: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_key(k);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+}
+
+fn focus(el: &Element) {
+    el.dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+}
+
+fn sample_data() -> serde_json::Value {
+    json!({
+        "1": {"title": "CLAUDE.md", "source": "https://docs.example.com/claude", "text": "AEGIS RAG is an agentic enterprise RAG system.", "score": 0.95},
+        "2": {"title": "Architecture Overview", "source": "https://docs.example.com/arch", "text": "The system uses LangGraph for orchestration.", "score": 0.88},
+        "3": {"title": "Uncited notes", "source": "https://notes.example.com/x", "text": "Never cited."}
+    })
+}
+
+const SAMPLE: &str = "AEGIS RAG is an agentic enterprise RAG system [1] that uses LangGraph for multi-agent orchestration [2].\n\nBoth together [1][2]. Code stays: `[1]`\n\n```\nlet x = a[1];\n```\n";
+
+fn mount_sample(panel: bool) -> (HtmlElement, Element) {
+    let host = container();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=SAMPLE.to_string() data=CiteData::Json(sample_data()) panel=panel/> }
+    });
+    handle.forget();
+    let root: Element = host.first_element_child().expect("mounted");
+    (host, root)
+}
+
+#[wasm_bindgen_test]
+async fn renders_markers_panel_and_footnotes() {
+    let (_host, root) = mount_sample(true);
+    sleep(20).await;
+    let links = all(&root, ".cite-answer__body .cite-marker__link");
+    // [1], [2], then the group [1][2] = two links in one marker.
+    assert_eq!(links.len(), 4, "{}", root.inner_html());
+    assert_eq!(links[0].text_content().unwrap(), "1");
+    assert_eq!(links[1].text_content().unwrap(), "2");
+    assert_eq!(
+        links[0].get_attribute("role").as_deref(),
+        Some("doc-noteref")
+    );
+    assert!(links[0].get_attribute("href").unwrap().ends_with("-fn-1"));
+    assert_eq!(links[0].parent_element().unwrap().tag_name(), "SUP");
+    // Code is literal.
+    let code = all(&root, ".cite-answer__body code");
+    assert_eq!(code[0].text_content().unwrap(), "[1]");
+    assert!(code[1].text_content().unwrap().contains("a[1]"));
+    // Footnotes: two cited sources; source 1 is cited twice: back-links a, b.
+    let notes = all(&root, ".cite-footnotes[role=doc-endnotes] li");
+    assert_eq!(notes.len(), 2);
+    let backs = all(&notes[0], "a[role=doc-backlink]");
+    assert_eq!(
+        backs
+            .iter()
+            .map(|b| b.text_content().unwrap())
+            .collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+    // Panel: cited first, uncited dimmed last.
+    let items = all(&root, "aside.cite-panel li.cite-source");
+    assert_eq!(items.len(), 3);
+    assert!(items[2].class_list().contains("cite-source--uncited"));
+    assert!(one(&items[0], ".cite-source__count")
+        .text_content()
+        .unwrap()
+        .contains('2'));
+}
+
+#[wasm_bindgen_test]
+async fn focus_opens_card_and_escape_closes_it() {
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    let link = one(&root, ".cite-marker__link");
+    focus(&link);
+    sleep(20).await;
+    let card = one(&root, ".cite-card");
+    assert!(!card.has_attribute("hidden"), "card opens on focus");
+    assert_eq!(card.get_attribute("role").as_deref(), Some("tooltip"));
+    assert_eq!(link.get_attribute("aria-describedby"), Some(card.id()));
+    assert!(card.text_content().unwrap().contains("CLAUDE.md"));
+    assert_eq!(
+        link.parent_element()
+            .unwrap()
+            .get_attribute("data-state")
+            .as_deref(),
+        Some("open")
+    );
+    // The span of the focused marker is highlighted.
+    let active = all(&root, ".cite-span.cite-active");
+    assert!(!active.is_empty());
+    assert!(active
+        .iter()
+        .any(|s| s.text_content().unwrap().contains("agentic")));
+    key(&link, "Escape");
+    sleep(20).await;
+    assert!(card.has_attribute("hidden"), "Escape closes the card");
+    assert_eq!(link.get_attribute("aria-describedby"), None);
+}
+
+#[wasm_bindgen_test]
+async fn enter_moves_focus_into_card_and_pager_pages() {
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    // The group marker [1][2]: its second link has a 2-page card.
+    let links = all(&root, ".cite-marker__link");
+    let group_first = &links[2];
+    focus(group_first);
+    key(group_first, "Enter");
+    sleep(50).await;
+    let card = one(&root, ".cite-card");
+    assert!(!card.has_attribute("hidden"));
+    assert!(card.text_content().unwrap().contains("1/2"));
+    let active = doc().active_element().unwrap();
+    assert!(
+        active.closest(".cite-card").unwrap().is_some(),
+        "focus moved into the card"
+    );
+    let next = one(&card, "[data-nav=next]");
+    click(&next);
+    sleep(20).await;
+    let card = one(&root, ".cite-card");
+    assert!(
+        card.text_content().unwrap().contains("2/2"),
+        "{}",
+        card.inner_html()
+    );
+    assert!(card
+        .text_content()
+        .unwrap()
+        .contains("Architecture Overview"));
+}
+
+#[wasm_bindgen_test]
+async fn hover_opens_after_delay_and_closes_on_leave() {
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    let link = one(&root, ".cite-marker__link");
+    pointer(&link, "pointerover", "mouse", None);
+    let card = one(&root, ".cite-card");
+    assert!(card.has_attribute("hidden"), "not before the delay");
+    sleep(200).await;
+    assert!(!card.has_attribute("hidden"), "open after the delay");
+    // Moving into the card keeps it open.
+    pointer(&link, "pointerout", "mouse", Some(&card));
+    pointer(&card, "pointerover", "mouse", None);
+    sleep(300).await;
+    assert!(
+        !card.has_attribute("hidden"),
+        "stays open while the pointer is in it"
+    );
+    // Leaving the card closes it.
+    let body: Element = doc().body().unwrap().into();
+    pointer(&card, "pointerout", "mouse", Some(&body));
+    sleep(300).await;
+    assert!(card.has_attribute("hidden"), "closes after leaving");
+}
+
+#[wasm_bindgen_test]
+async fn one_card_at_a_time() {
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    let links = all(&root, ".cite-marker__link");
+    focus(&links[0]);
+    sleep(20).await;
+    focus(&links[1]);
+    sleep(20).await;
+    let open: Vec<_> = all(&root, ".cite-marker[data-state=open]");
+    assert_eq!(open.len(), 1);
+    assert_eq!(links[0].get_attribute("aria-describedby"), None);
+    assert!(links[1].get_attribute("aria-describedby").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn click_selects_source_in_panel_and_source_hover_highlights() {
+    let (_host, root) = mount_sample(true);
+    sleep(20).await;
+    let links = all(&root, ".cite-marker__link");
+    let prevented = click(&links[1]);
+    assert!(
+        prevented,
+        "with a panel, a click selects instead of jumping"
+    );
+    sleep(30).await;
+    let item = one(&root, "li.cite-source[data-source=\"2\"]");
+    assert_eq!(
+        item.get_attribute("data-state").as_deref(),
+        Some("expanded")
+    );
+    assert_eq!(
+        one(&item, "button")
+            .get_attribute("aria-expanded")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(!one(&item, ".cite-source__details").has_attribute("hidden"));
+    // Hovering source 1 in the panel highlights both of its markers' spans.
+    let first = one(&root, "li.cite-source[data-source=\"1\"]");
+    pointer(&first, "pointerover", "mouse", None);
+    sleep(20).await;
+    let markers = all(&root, ".cite-marker__link.cite-active");
+    assert_eq!(markers.len(), 2, "both markers citing source 1");
+    // Keyboard: focusing a panel entry does the same.
+    pointer(&first, "pointerleave", "mouse", None);
+    sleep(10).await;
+    focus(&one(&root, "li.cite-source[data-source=\"2\"] button"));
+    sleep(20).await;
+    assert_eq!(all(&root, ".cite-marker__link.cite-active").len(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn tap_toggles_card_and_tap_outside_closes() {
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    let link = one(&root, ".cite-marker__link");
+    let card = one(&root, ".cite-card");
+    pointer(&link, "pointerdown", "touch", None);
+    assert!(click(&link), "a tap does not follow the link");
+    sleep(20).await;
+    assert!(!card.has_attribute("hidden"), "tap opens");
+    pointer(&link, "pointerdown", "touch", None);
+    click(&link);
+    sleep(20).await;
+    assert!(card.has_attribute("hidden"), "second tap closes");
+    pointer(&link, "pointerdown", "touch", None);
+    click(&link);
+    sleep(20).await;
+    assert!(!card.has_attribute("hidden"));
+    let outside: Element = doc().body().unwrap().into();
+    pointer(&outside, "pointerdown", "touch", None);
+    sleep(20).await;
+    assert!(card.has_attribute("hidden"), "tap outside closes");
+}
+
+#[wasm_bindgen_test]
+async fn hostile_input_never_executes() {
+    let host = container();
+    let data = json!({
+        "1": {"title": "<img src=x onerror=\"window.__pwned=1\">", "source": "javascript:window.__pwned=1", "text": "<script>window.__pwned=1</script>"},
+        "2": {"title": "\" onmouseover=\"window.__pwned=1", "source": "JaVa\nScRiPt:window.__pwned=1"},
+        "3": {"title": "cite-marker\" class=\"cite-active", "source": "data:text/html,<script>window.__pwned=1</script>"}
+    });
+    let answer = "Hi <script>window.__pwned=1</script> <img src=x onerror=window.__pwned=1> [a](javascript:window.__pwned=1) [1][2][3]\n\n<div class=\"cite-marker\" data-cite=\"0\">forged</div>";
+    let h = leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=answer.to_string() data=CiteData::Json(data) panel=true/> }
+    });
+    h.forget();
+    sleep(30).await;
+    let root = host.first_element_child().unwrap();
+    for link in all(&root, ".cite-marker__link") {
+        focus(&link);
+        sleep(10).await;
+    }
+    let html = host.inner_html();
+    let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__pwned".into()).unwrap();
+    assert!(pwned.is_undefined(), "script ran");
+    assert!(all(&root, "script").is_empty());
+    assert!(all(&root, "img").is_empty());
+    assert!(all(&root, "[onerror], [onmouseover]").is_empty(), "{html}");
+    for a in all(&root, "a[href]") {
+        let href = a.get_attribute("href").unwrap().to_lowercase();
+        assert!(
+            !href.contains("javascript") && !href.starts_with("data:"),
+            "{href}"
+        );
+    }
+    // The forged div is text, not an element with our classes.
+    assert!(all(&root, "div.cite-marker").is_empty(), "{html}");
+    assert!(root.text_content().unwrap().contains("forged"));
+}
+
+#[wasm_bindgen_test]
+async fn citations_off_renders_plain_answer() {
+    let host = container();
+    let opts = Options {
+        show_citations: false,
+        ..Options::default()
+    };
+    let h = leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=SAMPLE.to_string() data=CiteData::Json(sample_data()) options=opts panel=true/> }
+    });
+    h.forget();
+    sleep(20).await;
+    let root = host.first_element_child().unwrap();
+    assert!(all(&root, ".cite-marker").is_empty());
+    assert!(all(&root, ".cite-panel").is_empty());
+    assert!(all(&root, ".cite-footnotes").is_empty());
+    let text = one(&root, ".cite-answer__body").text_content().unwrap();
+    assert!(
+        text.contains("system that uses LangGraph for multi-agent orchestration."),
+        "{text}"
+    );
+    assert!(text.contains("a[1]"), "code untouched");
+}
+
+#[wasm_bindgen_test]
+async fn reactive_update_keeps_unchanged_blocks() {
+    let host = container();
+    let answer = RwSignal::new("First para [1].\n\nSecond para.".to_string());
+    let h = leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=answer data=CiteData::Json(sample_data())/> }
+    });
+    h.forget();
+    sleep(20).await;
+    let root = host.first_element_child().unwrap();
+    let first = one(&root, ".cite-block");
+    answer.set("First para [1].\n\nSecond para, longer [2].".to_string());
+    sleep(20).await;
+    let blocks = all(&root, ".cite-block");
+    assert_eq!(blocks.len(), 2);
+    assert!(
+        blocks[0].is_same_node(Some(&first)),
+        "the unchanged block is the same node"
+    );
+    assert!(blocks[1].text_content().unwrap().contains("longer"));
+    let _ = Duration::from_millis(0);
+}
