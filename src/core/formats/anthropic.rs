@@ -1,10 +1,37 @@
-//! The `anthropic` format (SPEC section 2).
+//! The `anthropic` format: a Messages API response `{id, type: "message", role,
+//! content: [...], model, stop_reason, usage}`, or just its `content` array.
+//!
+//! The text is every `text` block's `text`, concatenated in order; other blocks
+//! (`tool_use`, `server_tool_use`, `thinking`, ...) are not text, and text after one of
+//! them starts a new paragraph (`\n\n` is put between when neither side has
+//! whitespace: `I'll search.` + tool use + `Based on...`). A text block with
+//! `citations` becomes one explicit span over that block, naming one source per cited
+//! document:
+//! - `char_location`, `page_location`, `content_block_location`: the document at
+//!   `document_index` (id `doc-<index>`, kind `document`, title `document_title`,
+//!   given number index + 1), one source however often it is cited;
+//! - `web_search_result_location`: the page at `url` (id = the normalized url, kind
+//!   `web`), merged with the `web_search_tool_result` entry for the same url, which also
+//!   makes every search result a source (cited or not, titles and `page_age` from it);
+//! - `search_result_location`: the search result's `source` (a url or a name).
+//!
+//! `cited_text` becomes the citation's `citedText` (several joined with ` … `, then
+//! cut to 200 characters) and the snippet of a source that has none. The first
+//! citation's location becomes the citation's `location`. Fields citekit does not read
+//! go to the source's `metadata`; the message's own fields to the answer's.
 
-use crate::core::draft::Draft;
+use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
-use crate::core::model::Format;
+use crate::core::formats::support::{self, classify_link, Link};
+use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::options::Options;
-use serde_json::Value;
+use crate::core::sanitize::{domain_of, excerpt200, normalize_url};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The provider name set on every source.
+const PROVIDER: &str = "anthropic";
 
 /// Parses `anthropic` data into a draft.
 pub fn parse(
@@ -12,10 +39,530 @@ pub fn parse(
     data: Option<&Value>,
     options: &Options,
 ) -> Result<Draft, ParseError> {
-    let _ = (answer, data, options);
-    Err(ParseError::not_format(
-        Format::Anthropic,
-        "$",
-        "not implemented yet",
-    ))
+    let _ = options;
+    let not_format = |msg: String| Err(ParseError::not_format(Format::Anthropic, "$", msg));
+    let mut meta = Map::new();
+    let (blocks, prefix): (Vec<&Value>, &str) = match data {
+        None | Some(Value::Null) => {
+            return not_format(
+                "expected a Messages API response or its content array, found no data".into(),
+            )
+        }
+        Some(Value::Array(a)) => {
+            if !a.is_empty() && !a.iter().any(is_block) {
+                return not_format("expected content blocks with a `type`, found none".into());
+            }
+            (a.iter().collect(), "content")
+        }
+        Some(whole @ Value::Object(o)) => {
+            if let Some(content) = o.get("content") {
+                let mut f = Fields::new(o, "");
+                f.value("content");
+                meta = f.rest();
+                match content {
+                    Value::Array(a) => (a.iter().collect(), "content"),
+                    Value::String(s) => {
+                        // A plain string content (as in requests): text, no citations.
+                        let mut draft = Draft::new(Format::Anthropic, s.clone());
+                        draft.metadata = meta;
+                        return Ok(draft);
+                    }
+                    other => {
+                        return not_format(format!(
+                            "expected `content` to be an array of blocks, found {}",
+                            type_name(other)
+                        ))
+                    }
+                }
+            } else if is_block(whole) {
+                (vec![whole], "")
+            } else {
+                return not_format(
+                    "expected a message with `content` blocks, or a text block".into(),
+                );
+            }
+        }
+        Some(other) => {
+            return not_format(format!(
+                "expected a message object or a content array, found {}",
+                type_name(other)
+            ))
+        }
+    };
+    let _ = answer;
+
+    let mut p = Parser {
+        text: String::new(),
+        sources: Vec::new(),
+        by_doc: HashMap::new(),
+        by_id: HashMap::new(),
+        spans: Vec::new(),
+        diags: Vec::new(),
+        gap: false,
+    };
+    let path_of = |i: usize| {
+        if prefix.is_empty() {
+            "$".to_string()
+        } else {
+            format!("{prefix}[{i}]")
+        }
+    };
+    // Search results first, so citations of their pages merge into them.
+    for (i, block) in blocks.iter().enumerate() {
+        if block.get("type").and_then(Value::as_str) == Some("web_search_tool_result") {
+            p.search_results(block, &path_of(i));
+        }
+    }
+    for (i, block) in blocks.iter().enumerate() {
+        p.block(block, &path_of(i));
+    }
+    let mut draft = Draft::new(Format::Anthropic, p.text);
+    draft.sources = p.sources;
+    draft.spans = p.spans;
+    draft.diagnostics = p.diags;
+    draft.metadata = meta;
+    support::cap_sources(&mut draft);
+    support::cap_spans(&mut draft);
+    Ok(draft)
+}
+
+/// Whether a value looks like a content block.
+fn is_block(v: &Value) -> bool {
+    v.as_object().is_some_and(|o| {
+        o.get("type").is_some_and(Value::is_string) || o.get("text").is_some_and(Value::is_string)
+    })
+}
+
+struct Parser {
+    text: String,
+    sources: Vec<DraftSource>,
+    /// document_index → index into `sources`.
+    by_doc: HashMap<u64, usize>,
+    /// source id → index into `sources`.
+    by_id: HashMap<String, usize>,
+    spans: Vec<DraftSpan>,
+    diags: Vec<Diagnostic>,
+    /// A block that is not text came since the last text block.
+    gap: bool,
+}
+
+impl Parser {
+    fn block(&mut self, block: &Value, path: &str) {
+        let Value::Object(o) = block else {
+            self.diags.push(wrong_type(path, "a content block", block));
+            return;
+        };
+        match o.get("type").and_then(Value::as_str) {
+            Some("text") => {}
+            None if o.get("text").is_some_and(Value::is_string) => {}
+            // tool_use, server_tool_use, web_search_tool_result, thinking, ...: not text,
+            // but what comes after them starts a new paragraph.
+            _ => {
+                self.gap = true;
+                return;
+            }
+        }
+        let mut f = Fields::new(o, path);
+        let text = match f.value("text") {
+            Some(Value::String(s)) => s.as_str(),
+            Some(other) => {
+                self.diags
+                    .push(wrong_type(&f.path_of("text"), "a string", other));
+                return;
+            }
+            None => {
+                let p = f.path_of("text");
+                self.diags.push(
+                    Diagnostic::warning(
+                        "missing-field",
+                        format!("`{p}` is missing; the block is skipped"),
+                    )
+                    .at_path(p),
+                );
+                return;
+            }
+        };
+        if std::mem::take(&mut self.gap)
+            && !self.text.is_empty()
+            && !self.text.ends_with(char::is_whitespace)
+            && !text.starts_with(char::is_whitespace)
+        {
+            self.text.push_str("\n\n");
+        }
+        let start = self.text.len();
+        self.text.push_str(text);
+        let end = self.text.len();
+        let citations = match f.value("citations") {
+            None => return,
+            Some(Value::Array(a)) => a,
+            Some(other) => {
+                self.diags
+                    .push(wrong_type(&f.path_of("citations"), "an array", other));
+                return;
+            }
+        };
+        let mut refs: Vec<SourceRef> = Vec::new();
+        let mut ref_seen = HashSet::new();
+        let mut cited: Vec<String> = Vec::new();
+        let mut cited_seen = HashSet::new();
+        let mut location = None;
+        for (j, c) in citations.iter().enumerate() {
+            let cpath = format!("{path}.citations[{j}]");
+            let Some((idx, cited_text, loc)) = self.citation(c, &cpath) else {
+                continue;
+            };
+            if ref_seen.insert(idx) {
+                refs.push(SourceRef::Index(idx));
+            }
+            if let Some(t) = cited_text {
+                if cited_seen.insert(t.clone()) {
+                    cited.push(t);
+                }
+            }
+            if location.is_none() {
+                location = loc;
+            }
+        }
+        if refs.is_empty() {
+            return;
+        }
+        let mut span = DraftSpan::new(start, end, refs);
+        if !cited.is_empty() {
+            span.cited_text = Some(excerpt200(&cited.join(" … ")));
+        }
+        span.location = location;
+        self.spans.push(span);
+    }
+
+    /// One citation object: the source it names, its cited text, its location.
+    fn citation(
+        &mut self,
+        c: &Value,
+        path: &str,
+    ) -> Option<(usize, Option<String>, Option<Location>)> {
+        let Value::Object(o) = c else {
+            self.diags.push(wrong_type(path, "a citation object", c));
+            return None;
+        };
+        let mut f = Fields::new(o, path);
+        let ty = f.string("type", &mut self.diags);
+        let cited_text = f
+            .string("cited_text", &mut self.diags)
+            .filter(|t| !t.trim().is_empty());
+        let (idx, location) = match ty.as_deref() {
+            Some(ty @ ("char_location" | "page_location" | "content_block_location")) => {
+                let Some(doc) = f.uint("document_index", &mut self.diags) else {
+                    if o.get("document_index").is_none_or(Value::is_null) {
+                        self.diags.push(missing(&f.path_of("document_index")));
+                    }
+                    return None;
+                };
+                let title = f.string("document_title", &mut self.diags);
+                let (sk, ek) = match ty {
+                    "char_location" => ("start_char_index", "end_char_index"),
+                    "page_location" => ("start_page_number", "end_page_number"),
+                    _ => ("start_block_index", "end_block_index"),
+                };
+                let s = f.uint(sk, &mut self.diags);
+                let e = f.uint(ek, &mut self.diags);
+                let location = match (s, e) {
+                    (Some(start), Some(end)) => Some(match ty {
+                        "char_location" => Location::CharLocation {
+                            start,
+                            end,
+                            document_index: Some(doc),
+                        },
+                        "page_location" => Location::PageLocation {
+                            start,
+                            end,
+                            document_index: Some(doc),
+                        },
+                        _ => Location::ContentBlockLocation {
+                            start,
+                            end,
+                            document_index: Some(doc),
+                        },
+                    }),
+                    _ => None,
+                };
+                let idx = self.document(doc, title.as_deref());
+                (idx, location)
+            }
+            Some("web_search_result_location") => {
+                let title = f.string("title", &mut self.diags);
+                let url = f.string("url", &mut self.diags);
+                let idx = match url {
+                    Some(u) => self.web(&u, title.as_deref(), &f.path_of("url"))?,
+                    None => {
+                        self.diags.push(missing(&f.path_of("url")));
+                        return None;
+                    }
+                };
+                (
+                    idx,
+                    Some(Location::UrlCitation {
+                        start: None,
+                        end: None,
+                    }),
+                )
+            }
+            Some("search_result_location") => {
+                let title = f.string("title", &mut self.diags);
+                let source = f.string("source", &mut self.diags);
+                let index = f.uint("search_result_index", &mut self.diags);
+                let s = f.uint("start_block_index", &mut self.diags);
+                let e = f.uint("end_block_index", &mut self.diags);
+                let idx = match (&source, index) {
+                    (Some(src), _) if matches!(classify_link(src), Link::Url(_)) => {
+                        self.web(src, title.as_deref(), &f.path_of("source"))?
+                    }
+                    (Some(src), _) => self.named(
+                        format!("search-{}", src.trim()),
+                        "search_result",
+                        title.as_deref(),
+                        Some(("source", src)),
+                    ),
+                    (None, Some(n)) => self.named(
+                        format!("search-{n}"),
+                        "search_result",
+                        title.as_deref(),
+                        None,
+                    ),
+                    (None, None) => {
+                        self.diags.push(missing(&f.path_of("source")));
+                        return None;
+                    }
+                };
+                let location = match (s, e) {
+                    (Some(start), Some(end)) => Some(Location::ContentBlockLocation {
+                        start,
+                        end,
+                        document_index: None,
+                    }),
+                    _ => None,
+                };
+                (idx, location)
+            }
+            Some(other) => {
+                self.diags.push(
+                    Diagnostic::info(
+                        "unsupported-item",
+                        format!("`{path}` is a `{other}` citation, which citekit does not read; skipped"),
+                    )
+                    .at_path(path),
+                );
+                return None;
+            }
+            None => {
+                self.diags.push(missing(&f.path_of("type")));
+                return None;
+            }
+        };
+        let src = &mut self.sources[idx].source;
+        if let Some(t) = &cited_text {
+            if src.snippet.is_none() {
+                src.snippet = Some(excerpt200(t)).filter(|s| !s.is_empty());
+            }
+        }
+        for (k, v) in f.rest() {
+            src.metadata.entry(k).or_insert(v);
+        }
+        Some((idx, cited_text, location))
+    }
+
+    /// The source of document `doc`, created on first sight.
+    fn document(&mut self, doc: u64, title: Option<&str>) -> usize {
+        if let Some(&i) = self.by_doc.get(&doc) {
+            let src = &mut self.sources[i].source;
+            if src.title.is_none() {
+                src.title = title.and_then(support::title);
+            }
+            return i;
+        }
+        let src = Source {
+            id: format!("doc-{doc}"),
+            kind: "document".to_string(),
+            title: title.and_then(support::title),
+            provider: Some(PROVIDER.to_string()),
+            ..Source::default()
+        };
+        let i = self.sources.len();
+        self.sources.push(DraftSource {
+            source: src,
+            keys: Vec::new(),
+            given_number: doc.checked_add(1).and_then(|n| u32::try_from(n).ok()),
+        });
+        self.by_doc.insert(doc, i);
+        self.by_id.insert(format!("doc-{doc}"), i);
+        i
+    }
+
+    /// A source that is not a url, by id.
+    fn named(
+        &mut self,
+        id: String,
+        kind: &str,
+        title: Option<&str>,
+        keep: Option<(&str, &str)>,
+    ) -> usize {
+        if let Some(&i) = self.by_id.get(&id) {
+            let src = &mut self.sources[i].source;
+            if src.title.is_none() {
+                src.title = title.and_then(support::title);
+            }
+            return i;
+        }
+        let mut src = Source {
+            id: id.clone(),
+            kind: kind.to_string(),
+            title: title.and_then(support::title),
+            provider: Some(PROVIDER.to_string()),
+            ..Source::default()
+        };
+        if let Some((k, v)) = keep {
+            src.metadata
+                .insert(k.to_string(), Value::String(v.to_string()));
+        }
+        let i = self.sources.len();
+        self.sources.push(DraftSource {
+            source: src,
+            keys: Vec::new(),
+            given_number: None,
+        });
+        self.by_id.insert(id, i);
+        i
+    }
+
+    /// The web source for `raw_url`, created on first sight; `None` (with a
+    /// diagnostic) when the url is unsafe or empty.
+    fn web(&mut self, raw_url: &str, title: Option<&str>, path: &str) -> Option<usize> {
+        let url = match classify_link(raw_url) {
+            Link::Url(u) => u,
+            Link::Unsafe(scheme) => {
+                self.diags.push(support::unsafe_url(path, &scheme));
+                return None;
+            }
+            Link::Path(_) | Link::Empty => {
+                self.diags.push(
+                    Diagnostic::warning("wrong-type", format!("`{path}` is not a url; ignored"))
+                        .at_path(path),
+                );
+                return None;
+            }
+        };
+        let id = normalize_url(&url);
+        if let Some(&i) = self.by_id.get(&id) {
+            let src = &mut self.sources[i].source;
+            if src.title.is_none() {
+                src.title = title.and_then(support::title);
+            }
+            return Some(i);
+        }
+        let src = Source {
+            id: id.clone(),
+            kind: "web".to_string(),
+            title: title.and_then(support::title),
+            domain: domain_of(&url),
+            url: Some(url),
+            provider: Some(PROVIDER.to_string()),
+            ..Source::default()
+        };
+        let i = self.sources.len();
+        self.sources.push(DraftSource {
+            source: src,
+            keys: Vec::new(),
+            given_number: None,
+        });
+        self.by_id.insert(id, i);
+        Some(i)
+    }
+
+    /// The results of a `web_search_tool_result` block become web sources.
+    fn search_results(&mut self, block: &Value, path: &str) {
+        let Some(Value::Array(results)) = block.get("content") else {
+            // An error result (`web_search_tool_result_error`): nothing to show.
+            return;
+        };
+        for (i, r) in results.iter().enumerate() {
+            let rpath = format!("{path}.content[{i}]");
+            let Value::Object(o) = r else {
+                self.diags.push(wrong_type(&rpath, "a search result", r));
+                continue;
+            };
+            let mut f = Fields::new(o, rpath.as_str());
+            f.value("type");
+            let title = f.string("title", &mut self.diags);
+            let Some(url) = f.string("url", &mut self.diags) else {
+                self.diags.push(missing(&f.path_of("url")));
+                continue;
+            };
+            let Some(idx) = self.web(&url, title.as_deref(), &f.path_of("url")) else {
+                continue;
+            };
+            let page_age = f.string("page_age", &mut self.diags);
+            let src = &mut self.sources[idx].source;
+            if src.published.is_none() {
+                src.published = page_age.as_deref().and_then(support::title);
+            }
+            for (k, v) in f.rest() {
+                src.metadata.entry(k).or_insert(v);
+            }
+        }
+    }
+}
+
+/// A `missing-field` warning for a skipped item.
+fn missing(path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "missing-field",
+        format!("`{path}` is missing; the item is skipped"),
+    )
+    .at_path(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn draft(v: Value) -> Draft {
+        parse(None, Some(&v), &Options::default()).unwrap()
+    }
+
+    #[test]
+    fn blocks_concatenate_and_cited_blocks_become_spans() {
+        let d = draft(json!({"type": "message", "role": "assistant", "content": [
+            {"type": "text", "text": "According to the report, "},
+            {"type": "text", "text": "revenue grew 12%", "citations": [
+                {"type": "char_location", "cited_text": "Revenue grew 12% year over year.",
+                 "document_index": 0, "document_title": "Q3 report", "start_char_index": 10, "end_char_index": 42},
+                {"type": "page_location", "cited_text": "12%", "document_index": 0,
+                 "document_title": "Q3 report", "start_page_number": 2, "end_page_number": 3}]},
+            {"type": "text", "text": "."}], "model": "claude-sonnet-4-5"}));
+        assert_eq!(d.text, "According to the report, revenue grew 12%.");
+        assert_eq!(d.sources.len(), 1);
+        assert_eq!(d.sources[0].source.id, "doc-0");
+        assert_eq!(d.sources[0].given_number, Some(1));
+        assert_eq!(d.spans.len(), 1);
+        assert_eq!((d.spans[0].start, d.spans[0].end), (25, 41));
+        assert_eq!(
+            d.spans[0].cited_text.as_deref(),
+            Some("Revenue grew 12% year over year. … 12%")
+        );
+        assert_eq!(d.metadata.get("model"), Some(&json!("claude-sonnet-4-5")));
+    }
+
+    #[test]
+    fn not_anthropic() {
+        for v in [
+            json!(3),
+            json!({"role": "user"}),
+            json!([1, 2]),
+            json!({"content": 3}),
+        ] {
+            let e = parse(None, Some(&v), &Options::default()).unwrap_err();
+            assert_eq!(e.code(), "not-format", "{v}");
+        }
+        assert!(parse(None, None, &Options::default()).is_err());
+    }
 }

@@ -20,6 +20,7 @@ pub mod posthoc;
 pub mod scintilla;
 pub mod sse;
 pub mod stored;
+pub(crate) mod support;
 
 /// The citation data that comes with an answer.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -154,6 +155,9 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             {
                 return Ok(Format::Anthropic);
             }
+            if has(o, "citation_map") || has(o, "citationMap") {
+                return Ok(Format::CitationMap);
+            }
             if has(o, "references") {
                 return Ok(Format::Stored);
             }
@@ -162,6 +166,14 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
                 .is_some_and(|a| a.iter().any(|c| c.get("claim").is_some()))
             {
                 return Ok(Format::Posthoc);
+            }
+            // Perplexity's citation urls (or search results) without the completion.
+            if has(o, "search_results")
+                || o.get("citations")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_string))
+            {
+                return Ok(Format::Perplexity);
             }
             if has(o, "sources_used") || (has(o, "ok") && has(o, "content")) {
                 return Ok(Format::Canonical);
@@ -229,6 +241,18 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             }
             if f.contains_key("claim") {
                 return Ok(Format::Posthoc);
+            }
+            // Output items or content blocks whose first item is not text (a
+            // `reasoning` item, a `thinking` block): look at every item's type.
+            let types = || {
+                a.iter()
+                    .filter_map(|x| x.get("type").and_then(Value::as_str))
+            };
+            if types().any(|t| matches!(t, "message" | "output_text")) {
+                return Ok(Format::Openai);
+            }
+            if types().any(|t| t == "text") {
+                return Ok(Format::Anthropic);
             }
             Err(ParseError::Undetected(
                 "an array whose items match no format".into(),
