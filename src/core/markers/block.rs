@@ -1,0 +1,1010 @@
+//! The block pass: reads the text line by line, as CommonMark (and pulldown-cmark's GFM
+//! tables and footnotes) would, keeping a stack of open containers (block quotes, list
+//! items, footnote definitions) and the open leaf block. Code blocks and reference
+//! definition lines become protected ranges; paragraphs, headings and table cells become
+//! inline runs for the inline pass. In plain text only footnote definitions count.
+
+use super::{Ctx, FootDef};
+use std::ops::Range;
+
+/// Deepest nesting of block quotes, list items and footnote definitions; deeper markers
+/// are read as paragraph text (keeps hostile `- - - - ...` lines linear).
+const MAX_DEPTH: usize = 32;
+
+/// A piece of text to scan for inline structure.
+pub(super) type InlineRun = Range<usize>;
+
+/// A position in a line, counting columns (tabs to the next multiple of 4) so that
+/// indentation works as CommonMark says, including a tab only partly consumed.
+#[derive(Clone, Copy)]
+struct Cursor<'a> {
+    b: &'a [u8],
+    pos: usize,
+    end: usize,
+    col: usize,
+    /// Columns left of a tab that was partly consumed.
+    partial: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(b: &'a [u8], pos: usize, end: usize) -> Self {
+        Cursor {
+            b,
+            pos,
+            end,
+            col: 0,
+            partial: 0,
+        }
+    }
+
+    /// Columns of whitespace ahead (not consumed).
+    fn indent(&self) -> usize {
+        let mut cols = self.partial;
+        let mut col = self.col;
+        let mut i = self.pos;
+        while i < self.end {
+            match self.b[i] {
+                b' ' => {
+                    cols += 1;
+                    col += 1;
+                }
+                b'\t' => {
+                    let w = 4 - col % 4;
+                    cols += w;
+                    col += w;
+                }
+                _ => break,
+            }
+            i += 1;
+        }
+        cols
+    }
+
+    /// Consumes up to `n` columns of whitespace; returns how many were consumed.
+    fn skip(&mut self, n: usize) -> usize {
+        let mut got = self.partial.min(n);
+        self.partial -= got;
+        while got < n && self.pos < self.end {
+            match self.b[self.pos] {
+                b' ' => {
+                    self.pos += 1;
+                    self.col += 1;
+                    got += 1;
+                }
+                b'\t' => {
+                    let w = 4 - self.col % 4;
+                    self.pos += 1;
+                    self.col += w;
+                    if got.saturating_add(w) > n {
+                        self.partial = got + w - n;
+                        got = n;
+                    } else {
+                        got += w;
+                    }
+                }
+                _ => break,
+            }
+        }
+        got
+    }
+
+    /// The byte at the cursor (a space while a tab is partly consumed).
+    fn byte(&self) -> Option<u8> {
+        if self.partial > 0 {
+            Some(b' ')
+        } else {
+            self.b
+                .get(self.pos)
+                .copied()
+                .filter(|_| self.pos < self.end)
+        }
+    }
+
+    fn at(&self, k: usize) -> Option<u8> {
+        let i = self.pos + k;
+        if i < self.end {
+            Some(self.b[i])
+        } else {
+            None
+        }
+    }
+
+    /// Moves over `n` bytes that are not whitespace.
+    fn advance(&mut self, n: usize) {
+        self.partial = 0;
+        self.pos = (self.pos + n).min(self.end);
+        self.col += n;
+    }
+
+    fn blank(&self) -> bool {
+        self.b[self.pos.min(self.end)..self.end]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t'))
+    }
+
+    /// The rest of the line after the indentation.
+    fn rest(&self) -> &'a [u8] {
+        let mut i = self.pos.min(self.end);
+        while i < self.end && matches!(self.b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        &self.b[i..self.end]
+    }
+}
+
+#[derive(Debug)]
+enum Cont {
+    Quote,
+    /// A list item; continuation lines need `width` columns. A blank line belongs to
+    /// it only once it holds something (`filled`), as CommonMark says.
+    Item {
+        width: usize,
+        filled: bool,
+    },
+    /// A footnote definition (index into `Ctx::foot`); continuation lines need 4 columns.
+    Foot,
+}
+
+#[derive(Debug)]
+enum Leaf {
+    None,
+    Para {
+        start: usize,
+        end: usize,
+        lines: usize,
+        first: (usize, usize),
+    },
+    Table {
+        expect_delim: bool,
+    },
+    Fence {
+        ch: u8,
+        len: usize,
+        start: usize,
+        last: usize,
+    },
+    Indented {
+        start: usize,
+        end: usize,
+    },
+    /// An HTML block (CommonMark types 1 to 7): raw HTML, no lazy lines, ends at a
+    /// blank line or at its end marker. Its text is still an inline run (markers in it
+    /// count; its tags are protected).
+    Html {
+        start: usize,
+        end: usize,
+        until: HtmlEnd,
+    },
+}
+
+/// How an HTML block ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HtmlEnd {
+    /// At a blank line (types 6 and 7).
+    Blank,
+    /// After the line containing this (any case; types 1 to 5).
+    Contains(&'static [u8]),
+}
+
+struct Blocks<'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+    md: bool,
+    conts: Vec<Cont>,
+    /// Indices into `ctx.foot` of the open footnote definitions.
+    feet: Vec<usize>,
+    leaf: Leaf,
+    runs: Vec<InlineRun>,
+}
+
+/// Reads the block structure of the whole text; returns the inline runs in text order.
+pub(super) fn parse(ctx: &mut Ctx<'_>, md: bool) -> Vec<InlineRun> {
+    let b = ctx.b;
+    let n = b.len();
+    let mut p = Blocks {
+        ctx,
+        md,
+        conts: Vec::new(),
+        feet: Vec::new(),
+        leaf: Leaf::None,
+        runs: Vec::new(),
+    };
+    let mut ls = 0;
+    while ls < n {
+        let (le, next) = line_end(b, ls);
+        p.line(ls, le, next);
+        ls = next;
+    }
+    p.close_leaf();
+    p.close_conts(0);
+    p.runs
+}
+
+/// The end of the line starting at `ls` (before `\r\n` / `\n`) and the next line's start.
+fn line_end(b: &[u8], ls: usize) -> (usize, usize) {
+    let (raw, next) = match memchr::memchr(b'\n', &b[ls..]) {
+        Some(k) => (ls + k, ls + k + 1),
+        None => (b.len(), b.len()),
+    };
+    let le = if raw > ls && b[raw - 1] == b'\r' {
+        raw - 1
+    } else {
+        raw
+    };
+    (le, next)
+}
+
+impl<'a> Blocks<'_, 'a> {
+    fn b(&self) -> &'a [u8] {
+        self.ctx.b
+    }
+
+    /// Matches the open containers against the line; returns how many matched and the
+    /// cursor after their prefixes.
+    fn match_conts(&self, ls: usize, le: usize) -> (usize, Cursor<'a>) {
+        let mut c = Cursor::new(self.ctx.b, ls, le);
+        let mut matched = 0;
+        for cont in &self.conts {
+            match cont {
+                Cont::Quote => {
+                    let save = c;
+                    if c.indent() <= 3 {
+                        c.skip(3);
+                        if c.byte() == Some(b'>') {
+                            c.advance(1);
+                            c.skip(1);
+                            matched += 1;
+                            continue;
+                        }
+                    }
+                    c = save;
+                    break;
+                }
+                Cont::Item { width, filled } => {
+                    if c.blank() {
+                        if !filled {
+                            break;
+                        }
+                        matched += 1;
+                        continue;
+                    }
+                    if c.indent() >= *width {
+                        c.skip(*width);
+                        matched += 1;
+                        continue;
+                    }
+                    break;
+                }
+                Cont::Foot => {
+                    if c.blank() {
+                        matched += 1;
+                        continue;
+                    }
+                    if c.indent() >= 4 {
+                        c.skip(4);
+                        matched += 1;
+                        continue;
+                    }
+                    break;
+                }
+            }
+        }
+        (matched, c)
+    }
+
+    fn line(&mut self, ls: usize, le: usize, next: usize) {
+        let (matched, mut c) = self.match_conts(ls, le);
+        let all = matched == self.conts.len();
+        let blank = c.blank();
+
+        match self.leaf {
+            Leaf::Fence { ch, len, .. } => {
+                if all {
+                    if closing_fence(&c, ch, len) {
+                        if let Leaf::Fence { start, .. } = self.leaf {
+                            self.ctx.protect(start, le);
+                        }
+                        self.leaf = Leaf::None;
+                    } else if let Leaf::Fence { last, .. } = &mut self.leaf {
+                        *last = le;
+                    }
+                    if !blank {
+                        self.touch(le);
+                    }
+                    return;
+                }
+                self.close_leaf();
+            }
+            Leaf::Indented { .. } => {
+                if all && (blank || c.indent() >= 4) {
+                    if !blank {
+                        if let Leaf::Indented { end, .. } = &mut self.leaf {
+                            *end = le;
+                        }
+                        self.touch(le);
+                    }
+                    return;
+                }
+                self.close_leaf();
+            }
+            Leaf::Html { until, .. } if all && !(blank && until == HtmlEnd::Blank) => {
+                if let Leaf::Html { end, .. } = &mut self.leaf {
+                    *end = le;
+                }
+                if !blank {
+                    self.touch(le);
+                }
+                if let HtmlEnd::Contains(pat) = until {
+                    if contains_ci(&self.b()[c.pos..le], pat) {
+                        self.close_leaf();
+                    }
+                }
+                return;
+            }
+            Leaf::Table { expect_delim: true } if all => {
+                self.leaf = Leaf::Table {
+                    expect_delim: false,
+                };
+                self.touch(le);
+                return;
+            }
+            _ => {}
+        }
+
+        if !all {
+            if matches!(self.leaf, Leaf::Para { .. }) && !blank && !self.interrupts(&c, false) {
+                // A lazy continuation line.
+                self.para_append(&c, le);
+                self.touch(le);
+                return;
+            }
+            self.close_leaf();
+            self.close_conts(matched);
+        }
+
+        if blank {
+            self.close_leaf();
+            return;
+        }
+
+        match self.leaf {
+            Leaf::Para { lines, first, .. } => {
+                if self.md {
+                    if lines == 1 {
+                        if let Some(cols) = delim_row(&c) {
+                            if header_cols(self.b(), first.0, first.1) == Some(cols) {
+                                self.leaf = Leaf::Table {
+                                    expect_delim: false,
+                                };
+                                self.row(first.0, first.1);
+                                self.touch(le);
+                                return;
+                            }
+                        }
+                    }
+                    if setext_underline(&c) {
+                        self.close_leaf();
+                        self.touch(le);
+                        return;
+                    }
+                }
+                if self.interrupts(&c, true) {
+                    self.close_leaf();
+                } else if self.md && self.table_interrupt(&c, next) {
+                    self.close_leaf();
+                    self.leaf = Leaf::Table { expect_delim: true };
+                    self.row(c.pos, le);
+                    self.touch(le);
+                    return;
+                } else {
+                    self.para_append(&c, le);
+                    self.touch(le);
+                    return;
+                }
+            }
+            Leaf::Table { .. } => {
+                if self.interrupts(&c, false) {
+                    self.close_leaf();
+                } else {
+                    self.row(c.pos, le);
+                    self.touch(le);
+                    return;
+                }
+            }
+            _ => {}
+        }
+
+        // New containers.
+        loop {
+            if c.indent() >= 4 || self.conts.len() >= MAX_DEPTH {
+                break;
+            }
+            let save = c;
+            c.skip(3);
+            if self.md && c.byte() == Some(b'>') {
+                c.advance(1);
+                c.skip(1);
+                self.conts.push(Cont::Quote);
+                continue;
+            }
+            if let Some((label, colon)) = footnote_def(&c) {
+                let s = c.pos;
+                c.advance(colon + 1 - s);
+                c.skip(usize::MAX);
+                let top = self.conts.is_empty();
+                self.ctx.foot.push(FootDef {
+                    start: if top { ls } else { s },
+                    syntax: s..colon + 1,
+                    body_start: c.pos,
+                    last_end: le,
+                    top,
+                    label,
+                });
+                self.feet.push(self.ctx.foot.len() - 1);
+                self.conts.push(Cont::Foot);
+                continue;
+            }
+            if self.md && !thematic_break(&c) {
+                if let Some(m) = list_marker(&c) {
+                    let before = save.indent().min(3);
+                    c.advance(m.len);
+                    let width = if c.blank() {
+                        before + m.len + 1
+                    } else {
+                        let sp = c.indent();
+                        if sp >= 5 {
+                            c.skip(1);
+                            before + m.len + 1
+                        } else {
+                            c.skip(sp);
+                            before + m.len + sp
+                        }
+                    };
+                    self.conts.push(Cont::Item {
+                        width,
+                        filled: false,
+                    });
+                    continue;
+                }
+            }
+            c = save;
+            break;
+        }
+
+        if c.blank() {
+            self.touch_feet(le);
+            return;
+        }
+        self.touch(le);
+        if c.indent() >= 4 && self.md {
+            self.leaf = Leaf::Indented {
+                start: c.pos,
+                end: le,
+            };
+            return;
+        }
+        c.skip(usize::MAX);
+        if self.md {
+            if let Some((ch, len)) = fence_open(&c) {
+                self.leaf = Leaf::Fence {
+                    ch,
+                    len,
+                    start: c.pos,
+                    last: le,
+                };
+                return;
+            }
+            if let Some(h) = atx_heading(&c) {
+                self.runs.push(h..le);
+                return;
+            }
+            if thematic_break(&c) {
+                return;
+            }
+            if let Some(until) = html_block(c.rest()) {
+                self.leaf = Leaf::Html {
+                    start: c.pos,
+                    end: le,
+                    until,
+                };
+                if let HtmlEnd::Contains(pat) = until {
+                    if contains_ci(&self.b()[c.pos..le], pat) {
+                        self.close_leaf();
+                    }
+                }
+                return;
+            }
+        }
+        self.def_line(&c, le);
+        self.leaf = Leaf::Para {
+            start: c.pos,
+            end: le,
+            lines: 1,
+            first: (c.pos, le),
+        };
+    }
+
+    fn para_append(&mut self, c: &Cursor<'_>, le: usize) {
+        let mut d = *c;
+        if d.indent() <= 3 {
+            d.skip(3);
+            self.def_line(&d, le);
+        }
+        if let Leaf::Para { end, lines, .. } = &mut self.leaf {
+            *end = le;
+            *lines += 1;
+        }
+    }
+
+    /// A reference definition line `[label]: ...`: protected, its label recorded.
+    fn def_line(&mut self, c: &Cursor<'_>, le: usize) {
+        if !self.md || c.byte() != Some(b'[') || c.at(1) == Some(b'^') {
+            return;
+        }
+        let b = self.ctx.b;
+        let s = c.pos;
+        let lim = le.min(s + 1001);
+        let mut j = s + 1;
+        while j < lim {
+            match b[j] {
+                b'\\' => j += 2,
+                b'[' => return,
+                b']' => break,
+                _ => j += 1,
+            }
+        }
+        if j >= lim || j + 1 >= le || b[j] != b']' || b[j + 1] != b':' {
+            return;
+        }
+        if j + 2 < le && !matches!(b[j + 2], b' ' | b'\t') {
+            return;
+        }
+        let Some(label) = self.ctx.text.get(s + 1..j) else {
+            return;
+        };
+        let norm = label
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if norm.is_empty() {
+            return;
+        }
+        self.ctx.defs.insert(norm);
+        self.ctx.protect(s, le);
+    }
+
+    /// Whether the line (all containers matched, or lazily) starts a block that ends a
+    /// paragraph. `same`: the paragraph is in the innermost matched container.
+    fn interrupts(&self, c: &Cursor<'_>, same: bool) -> bool {
+        if c.blank() {
+            return true;
+        }
+        if c.indent() >= 4 {
+            return false;
+        }
+        let mut d = *c;
+        d.skip(3);
+        if footnote_def(&d).is_some() {
+            return true;
+        }
+        if !self.md {
+            return false;
+        }
+        match d.byte() {
+            Some(b'>') => return true,
+            Some(b'`' | b'~') if fence_open(&d).is_some() => return true,
+            Some(b'#') if atx_heading(&d).is_some() => return true,
+            Some(b'<') if html_block(d.rest()).is_some_and(|_| !html_block_7(d.rest())) => {
+                return true
+            }
+            _ => {}
+        }
+        if thematic_break(&d) {
+            return true;
+        }
+        if let Some(m) = list_marker(&d) {
+            if !same {
+                return true;
+            }
+            let mut e = d;
+            e.advance(m.len);
+            return (m.bullet || m.start == 1) && !e.blank();
+        }
+        false
+    }
+
+    /// pulldown-cmark lets a table whose header starts with `|` interrupt a paragraph.
+    fn table_interrupt(&self, c: &Cursor<'_>, next: usize) -> bool {
+        let mut d = *c;
+        if d.indent() > 3 {
+            return false;
+        }
+        d.skip(3);
+        if d.byte() != Some(b'|') {
+            return false;
+        }
+        let b = self.ctx.b;
+        if next >= b.len() {
+            return false;
+        }
+        let (le2, _) = line_end(b, next);
+        let (m2, c2) = self.match_conts(next, le2);
+        if m2 != self.conts.len() {
+            return false;
+        }
+        match delim_row(&c2) {
+            Some(cols) => header_cols(b, d.pos, c.end) == Some(cols),
+            None => false,
+        }
+    }
+
+    /// A table row: each cell is an inline run (cells split at unescaped `|`).
+    fn row(&mut self, s: usize, le: usize) {
+        let b = self.ctx.b;
+        let mut i = s;
+        while i < le && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if i < le && b[i] == b'|' {
+            i += 1;
+        }
+        while i < le {
+            let cs = i;
+            while i < le && !(b[i] == b'|' && (i == 0 || b[i - 1] != b'\\')) {
+                i += 1;
+            }
+            if i > cs {
+                self.runs.push(cs..i);
+            }
+            i += 1;
+        }
+    }
+
+    /// A non-blank line with content in the open containers: list items hold
+    /// something, footnote definitions reach the end of this line.
+    fn touch(&mut self, le: usize) {
+        for c in &mut self.conts {
+            if let Cont::Item { filled, .. } = c {
+                *filled = true;
+            }
+        }
+        self.touch_feet(le);
+    }
+
+    /// Marks the open footnote definitions as reaching the end of this line.
+    fn touch_feet(&mut self, le: usize) {
+        for &f in &self.feet {
+            if let Some(d) = self.ctx.foot.get_mut(f) {
+                d.last_end = d.last_end.max(le);
+            }
+        }
+    }
+
+    fn close_leaf(&mut self) {
+        match std::mem::replace(&mut self.leaf, Leaf::None) {
+            Leaf::Para { start, end, .. } | Leaf::Html { start, end, .. } => {
+                self.runs.push(start..end)
+            }
+            Leaf::Fence { start, last, .. } => self.ctx.protect(start, last),
+            Leaf::Indented { start, end } => self.ctx.protect(start, end),
+            Leaf::Table { .. } | Leaf::None => {}
+        }
+    }
+
+    fn close_conts(&mut self, keep: usize) {
+        while self.conts.len() > keep {
+            if let Some(Cont::Foot) = self.conts.pop() {
+                self.feet.pop();
+            }
+        }
+    }
+}
+
+/// A list marker at the cursor.
+struct ListMarker {
+    len: usize,
+    bullet: bool,
+    start: u64,
+}
+
+fn list_marker(c: &Cursor<'_>) -> Option<ListMarker> {
+    let x = c.byte()?;
+    if c.partial > 0 {
+        return None;
+    }
+    let m = if matches!(x, b'-' | b'+' | b'*') {
+        ListMarker {
+            len: 1,
+            bullet: true,
+            start: 0,
+        }
+    } else if x.is_ascii_digit() {
+        let mut k = 0;
+        let mut n: u64 = 0;
+        while let Some(d) = c.at(k).filter(u8::is_ascii_digit) {
+            n = n * 10 + u64::from(d - b'0');
+            k += 1;
+            if k > 9 {
+                return None;
+            }
+        }
+        if !matches!(c.at(k), Some(b'.' | b')')) {
+            return None;
+        }
+        ListMarker {
+            len: k + 1,
+            bullet: false,
+            start: n,
+        }
+    } else {
+        return None;
+    };
+    match c.at(m.len) {
+        None | Some(b' ' | b'\t') => Some(m),
+        _ => None,
+    }
+}
+
+fn thematic_break(c: &Cursor<'_>) -> bool {
+    let r = c.rest();
+    let Some(&ch) = r.first() else {
+        return false;
+    };
+    if !matches!(ch, b'*' | b'-' | b'_') {
+        return false;
+    }
+    let mut n = 0;
+    for &x in r {
+        if x == ch {
+            n += 1;
+        } else if !matches!(x, b' ' | b'\t') {
+            return false;
+        }
+    }
+    n >= 3
+}
+
+fn setext_underline(c: &Cursor<'_>) -> bool {
+    if c.indent() > 3 {
+        return false;
+    }
+    let r = c.rest();
+    let Some(&ch) = r.first() else {
+        return false;
+    };
+    if ch != b'=' && ch != b'-' {
+        return false;
+    }
+    let n = r.iter().take_while(|&&x| x == ch).count();
+    r[n..].iter().all(|x| matches!(x, b' ' | b'\t'))
+}
+
+fn atx_heading(c: &Cursor<'_>) -> Option<usize> {
+    let r = c.rest();
+    let n = r.iter().take_while(|&&x| x == b'#').count();
+    if !(1..=6).contains(&n) {
+        return None;
+    }
+    match r.get(n) {
+        None | Some(b' ' | b'\t') => Some(c.end - r.len() + n),
+        _ => None,
+    }
+}
+
+fn fence_open(c: &Cursor<'_>) -> Option<(u8, usize)> {
+    let r = c.rest();
+    let ch = *r.first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let n = r.iter().take_while(|&&x| x == ch).count();
+    if n < 3 {
+        return None;
+    }
+    if ch == b'`' && r[n..].contains(&b'`') {
+        return None;
+    }
+    Some((ch, n))
+}
+
+fn closing_fence(c: &Cursor<'_>, ch: u8, len: usize) -> bool {
+    if c.indent() > 3 {
+        return false;
+    }
+    let r = c.rest();
+    let n = r.iter().take_while(|&&x| x == ch).count();
+    n >= len && r[n..].iter().all(|x| matches!(x, b' ' | b'\t'))
+}
+
+/// `[^label]:` at the cursor: the label's range and the position of the `:`.
+fn footnote_def(c: &Cursor<'_>) -> Option<(Range<usize>, usize)> {
+    if c.byte()? != b'[' || c.at(1)? != b'^' || c.partial > 0 {
+        return None;
+    }
+    let b = c.b;
+    let s = c.pos + 2;
+    let lim = c.end.min(s + 101);
+    let mut j = s;
+    while j < lim && !matches!(b[j], b']' | b'[' | b'\\' | b' ' | b'\t') {
+        j += 1;
+    }
+    if j == s || j >= lim || b[j] != b']' || j + 1 >= c.end || b[j + 1] != b':' {
+        return None;
+    }
+    Some((s..j, j + 1))
+}
+
+/// The column count of a GFM table delimiter row (`|---|:--:|`) at the cursor.
+fn delim_row(c: &Cursor<'_>) -> Option<usize> {
+    if c.indent() > 3 {
+        return None;
+    }
+    let r = c.rest();
+    let mut i = 0;
+    let mut cols = 0;
+    let mut found_pipe = false;
+    let mut found_hyphen = false;
+    let mut hyphen_in_col = false;
+    let mut start_col = true;
+    if r.first() == Some(&b'|') {
+        i = 1;
+        found_pipe = true;
+    }
+    for &x in &r[i..] {
+        match x {
+            b' ' => {}
+            b':' => start_col = false,
+            b'-' => {
+                start_col = false;
+                found_hyphen = true;
+                hyphen_in_col = true;
+            }
+            b'|' => {
+                if !hyphen_in_col {
+                    return None;
+                }
+                start_col = true;
+                found_pipe = true;
+                cols += 1;
+                hyphen_in_col = false;
+            }
+            _ => return None,
+        }
+    }
+    if !start_col {
+        cols += 1;
+    }
+    (found_pipe && found_hyphen).then_some(cols)
+}
+
+/// The column count of a table header line, as pulldown-cmark counts it.
+fn header_cols(b: &[u8], s: usize, e: usize) -> Option<usize> {
+    let mut pipes = 0usize;
+    let mut last = None;
+    let mut i = s;
+    while i < e {
+        match b[i] {
+            b'\\' if i + 1 < e && b[i + 1].is_ascii_punctuation() => {
+                i += 2;
+                continue;
+            }
+            b'|' => {
+                pipes += 1;
+                last = Some(i);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let last = last?;
+    let mut k = s;
+    while k < e && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    if k < e && b[k] == b'|' {
+        pipes -= 1;
+    }
+    let trailing = b[last + 1..e].iter().all(|x| matches!(x, b' ' | b'\t'));
+    Some(if trailing { pipes } else { pipes + 1 })
+}
+
+/// Whether `hay` contains `pat`, ASCII case-insensitively.
+fn contains_ci(hay: &[u8], pat: &[u8]) -> bool {
+    pat.len() <= hay.len() && hay.windows(pat.len()).any(|w| w.eq_ignore_ascii_case(pat))
+}
+
+/// The kind of HTML block a line starts (CommonMark types 1 to 7), by how it ends.
+fn html_block(r: &[u8]) -> Option<HtmlEnd> {
+    const RAW: [(&[u8], &[u8]); 4] = [
+        (b"pre", b"</pre>"),
+        (b"script", b"</script>"),
+        (b"style", b"</style>"),
+        (b"textarea", b"</textarea>"),
+    ];
+    const BLOCK: [&str; 62] = [
+        "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption",
+        "center", "col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt",
+        "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2",
+        "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li",
+        "link", "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p",
+        "param", "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead",
+        "title", "tr", "track", "ul",
+    ];
+    let rest = r.strip_prefix(b"<")?;
+    if rest.starts_with(b"!--") {
+        return Some(HtmlEnd::Contains(b"-->"));
+    }
+    if rest.starts_with(b"?") {
+        return Some(HtmlEnd::Contains(b"?>"));
+    }
+    if rest.starts_with(b"![CDATA[") {
+        return Some(HtmlEnd::Contains(b"]]>"));
+    }
+    if rest.first() == Some(&b'!') && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+        return Some(HtmlEnd::Contains(b">"));
+    }
+    for (t, end) in RAW {
+        if rest.len() >= t.len()
+            && rest[..t.len()].eq_ignore_ascii_case(t)
+            && matches!(rest.get(t.len()), None | Some(b' ' | b'\t' | b'>'))
+        {
+            return Some(HtmlEnd::Contains(end));
+        }
+    }
+    let name_part = rest.strip_prefix(b"/").unwrap_or(rest);
+    let n = name_part
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .count();
+    let name = &name_part[..n];
+    let after = name_part.get(n);
+    let ends_name = match after {
+        None | Some(b' ' | b'\t' | b'>') => true,
+        Some(b'/') => name_part.get(n + 1) == Some(&b'>'),
+        _ => false,
+    };
+    if n > 0 && ends_name && BLOCK.iter().any(|t| t.as_bytes().eq_ignore_ascii_case(name)) {
+        return Some(HtmlEnd::Blank);
+    }
+    html_block_7(r).then_some(HtmlEnd::Blank)
+}
+
+/// Type 7: a complete open or closing tag alone on its line (it cannot interrupt a
+/// paragraph).
+fn html_block_7(r: &[u8]) -> bool {
+    let Some(rest) = r.strip_prefix(b"<") else {
+        return false;
+    };
+    let closing = rest.first() == Some(&b'/');
+    let name_start = usize::from(closing);
+    if !rest.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let mut n = name_start;
+    while n < rest.len() && (rest[n].is_ascii_alphanumeric() || rest[n] == b'-') {
+        n += 1;
+    }
+    let name = &rest[name_start..n];
+    if ["pre", "script", "style", "textarea"]
+        .iter()
+        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+    {
+        return false;
+    }
+    let end = if closing {
+        let mut j = n;
+        while j < rest.len() && rest[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if rest.get(j) != Some(&b'>') {
+            return false;
+        }
+        j + 1
+    } else {
+        match super::syntax::read_attrs(rest, n, rest.len(), |_| {}) {
+            Some((e, _)) => e,
+            None => return false,
+        }
+    };
+    rest[end..].iter().all(|c| matches!(c, b' ' | b'\t'))
+}
