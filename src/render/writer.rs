@@ -120,6 +120,11 @@ impl<'a> Inline<'a> {
         push_escaped(&mut self.out, s);
     }
 
+    /// What was written since the last [`take`](Self::take).
+    pub(crate) fn pending(&self) -> &str {
+        &self.out
+    }
+
     /// Takes what was written so far.
     pub(crate) fn take(&mut self) -> String {
         std::mem::take(&mut self.out)
