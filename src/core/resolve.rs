@@ -183,7 +183,14 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
     for g in groups {
         let start = match g.start {
             Some(s) => s,
-            None => span_start(&out, g.end, prev_end),
+            None => {
+                let s = span_start(&out, g.end, prev_end);
+                if syntax == TextSyntax::Html {
+                    skip_tags(&out, s, g.end)
+                } else {
+                    s
+                }
+            }
         };
         prev_end = g.end;
         citations.push((
@@ -417,6 +424,22 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
     s + skip
 }
 
+/// In HTML text: the position after the tags (and whitespace) that open the span, so
+/// `<p>Claim` starts at `Claim`.
+fn skip_tags(text: &str, mut s: usize, end: usize) -> usize {
+    loop {
+        let rest = &text[s..end];
+        let trimmed = rest.trim_start();
+        let ws = rest.len() - trimmed.len();
+        match trimmed.strip_prefix('<').and_then(|t| t.find('>')) {
+            Some(e) if trimmed[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') => {
+                s += ws + e + 2;
+            }
+            _ => return s + ws,
+        }
+    }
+}
+
 /// Length of a markdown line prefix: indentation, blockquote `>`, a list bullet or
 /// number, a heading's `#`s, a task box.
 fn line_prefix_len(line: &str) -> usize {
@@ -509,14 +532,14 @@ fn strip_link_syntax(s: &str) -> String {
     while let Some(i) = rest.find(['[', '<']) {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
-        if tail.starts_with('<') {
-            match tail.find('>') {
-                Some(e) if tail[1..e].contains("://") => {
-                    rest = &tail[e + 1..];
+        if let Some(inner) = tail.strip_prefix('<') {
+            match inner.find('>') {
+                Some(e) if inner[..e].contains("://") => {
+                    rest = &inner[e + 1..];
                 }
                 _ => {
                     out.push('<');
-                    rest = &tail[1..];
+                    rest = inner;
                 }
             }
         } else if let Some(close) = tail.find("](") {

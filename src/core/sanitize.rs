@@ -148,17 +148,7 @@ pub fn is_continuation(c: char) -> bool {
 /// ZWJ emoji sequence from its parts.
 pub fn excerpt(s: &str, max: usize) -> String {
     let clean = clean_text(s);
-    let mut count = 0usize;
-    let mut cut = None;
-    for (i, c) in clean.char_indices() {
-        if count == max {
-            cut = Some(i);
-            break;
-        }
-        count += 1;
-        let _ = c;
-    }
-    let Some(mut cut) = cut else {
+    let Some((mut cut, _)) = clean.char_indices().nth(max) else {
         return clean;
     };
     // Back off so the character after the cut does not attach to the one before it.
