@@ -8,6 +8,7 @@
 //! `expected` asserts that parsing fails with that error code.
 //!
 //! Set `CITEKIT_FIXTURE=<substring>` to run only matching files.
+#![cfg(not(target_arch = "wasm32"))]
 
 use citekit::core::formats::Data;
 use citekit::core::options::Options;

@@ -6,7 +6,9 @@ use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::model::CitedAnswer;
 use crate::core::sanitize::{sanitize_url, UrlContext};
-use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    Alignment, CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
+};
 
 /// The markdown extensions citekit renders.
 pub fn parser_options() -> Options {
@@ -27,7 +29,15 @@ pub fn safe_href(dest: &str) -> Option<String> {
         _ => false,
     };
     let url = if has_scheme {
-        sanitize_url(dest, UrlContext::Answer)?
+        let mut url = sanitize_url(dest, UrlContext::Answer)?;
+        // Keep the scheme as written (`MAILTO:`): schemes are case-insensitive, and
+        // CommonMark output keeps the url as it is.
+        if let Some(c) = url.find(':') {
+            if let Some(orig) = dest.get(..c).filter(|o| o.eq_ignore_ascii_case(&url[..c])) {
+                url.replace_range(..c, orig);
+            }
+        }
+        url
     } else {
         if dest.chars().any(|c| c.is_control()) {
             return None;
@@ -48,7 +58,7 @@ fn encode_href(url: &str) -> String {
         if keep {
             out.push(c as char);
         } else if c == b'%'
-                        && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
             && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
         {
             out.push('%');
@@ -105,7 +115,12 @@ pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
 /// Renders the part `range` of the answer `full` as blocks (the parser sees only that
 /// part; positions stay those of the whole answer). `last` says whether markers
 /// standing at the very end belong to this call.
-pub fn render_range(full: &str, range: std::ops::Range<usize>, markers: &MarkerSet, last: bool) -> Vec<Block> {
+pub fn render_range(
+    full: &str,
+    range: std::ops::Range<usize>,
+    markers: &MarkerSet,
+    last: bool,
+) -> Vec<Block> {
     let base = range.start;
     let full_end = range.end;
     let text = full.get(range).unwrap_or("");
@@ -116,6 +131,7 @@ pub fn render_range(full: &str, range: std::ops::Range<usize>, markers: &MarkerS
     let mut block_start = 0usize;
     let mut in_code = false;
     let mut image_alt: Option<(String, String, String)> = None; // (src, title, alt)
+    let mut alt_nest = 0usize; // images nested in that alt text: `![a ![b](x)](y)`
     let mut table_align: Vec<Alignment> = Vec::new();
     let mut cell = 0usize;
     let mut in_head = false;
@@ -125,6 +141,14 @@ pub fn render_range(full: &str, range: std::ops::Range<usize>, markers: &MarkerS
         let r = (r.start + base)..(r.end + base);
         if let Some((_, _, alt)) = image_alt.as_mut() {
             match &ev {
+                Event::Start(Tag::Image { .. }) => {
+                    alt_nest += 1;
+                    continue;
+                }
+                Event::End(TagEnd::Image) if alt_nest > 0 => {
+                    alt_nest -= 1;
+                    continue;
+                }
                 Event::End(TagEnd::Image) => {}
                 Event::Text(t) | Event::Code(t) | Event::InlineHtml(t) | Event::Html(t) => {
                     alt.push_str(t);
@@ -211,8 +235,15 @@ pub fn render_range(full: &str, range: std::ops::Range<usize>, markers: &MarkerS
                     Tag::Superscript => w.raw("<sup>"),
                     Tag::Subscript => w.raw("<sub>"),
                     Tag::Link {
-                        dest_url, title, ..
-                    } => match safe_href(&dest_url) {
+                        link_type,
+                        dest_url,
+                        title,
+                        ..
+                    } => match safe_href(&if link_type == LinkType::Email {
+                        format!("mailto:{dest_url}")
+                    } else {
+                        dest_url.to_string()
+                    }) {
                         Some(href) => {
                             w.raw("<a href=\"");
                             w.escaped(&href);
@@ -383,12 +414,21 @@ mod tests {
 
     #[test]
     fn hrefs() {
-        assert_eq!(safe_href("https://x.org/a b"), Some("https://x.org/a%20b".into()));
+        assert_eq!(
+            safe_href("https://x.org/a b"),
+            Some("https://x.org/a%20b".into())
+        );
         assert_eq!(safe_href("javascript:alert(1)"), None);
         assert_eq!(safe_href("/relative?q=1"), Some("/relative?q=1".into()));
         assert_eq!(safe_href("mailto:a@b.c"), Some("mailto:a@b.c".into()));
         assert_eq!(safe_href("%41"), Some("%41".into()));
         assert_eq!(safe_href("a\"b"), Some("a%22b".into()));
+        // The scheme keeps its case (CommonMark example 597).
+        assert_eq!(
+            safe_href("MAILTO:FOO@BAR.BAZ"),
+            Some("MAILTO:FOO@BAR.BAZ".into())
+        );
+        assert_eq!(safe_href("JavaScript:alert(1)"), None);
     }
 }
 
@@ -437,19 +477,55 @@ mod render_tests {
 
     #[test]
     fn markers_land_on_the_right_words() {
-        let a = answer("Paris is **big**. Lyon is small.\n\nNext `[1]` para.", &[(0, 16, &["a"]), (18, 32, &["b"])]);
+        let a = answer(
+            "Paris is **big**. Lyon is small.\n\nNext `[1]` para.",
+            &[(0, 16, &["a"]), (18, 32, &["b"])],
+        );
         let html = answer_html(&a, &RenderOptions::default());
         assert!(html.starts_with("<p><span class=\"cite-span\" data-c=\"0\">Paris is </span><strong><span class=\"cite-span\" data-c=\"0\">big</span></strong><sup class=\"cite-marker"), "{html}");
         assert!(html.contains("Lyon is small.</span><sup"), "{html}");
-        assert!(html.contains("aria-label=\"Source 1: T&lt;a&gt;\""), "{html}");
+        assert!(
+            html.contains("aria-label=\"Source 1: T&lt;a&gt;\""),
+            "{html}"
+        );
         assert!(html.contains("<code>[1]</code>"), "{html}");
         let second_p = html.split("</p>").nth(1).unwrap();
         assert!(!second_p.contains("cite-marker"), "{html}");
     }
 
     #[test]
+    fn nested_image_stays_in_one_block() {
+        // CommonMark example 574: the inner image's end must not end the block.
+        let a = answer("![foo ![bar](/url)](/url2)\n\nnext", &[]);
+        let blocks = crate::render::answer_blocks(&a, &RenderOptions::default());
+        assert_eq!(blocks.len(), 2, "{blocks:?}");
+        assert!(
+            blocks[0]
+                .html
+                .starts_with("<p><img src=\"/url2\" alt=\"foo bar\"")
+                && blocks[0].html.ends_with("</p>\n"),
+            "{blocks:?}"
+        );
+        assert_eq!(blocks[1].html, "<p>next</p>\n");
+    }
+
+    #[test]
+    fn email_autolinks_get_mailto() {
+        // CommonMark examples 604 and 605.
+        let a = answer("<foo+special@Bar.baz-bar0.com>", &[]);
+        let html = answer_html(&a, &RenderOptions::default());
+        assert!(
+            html.contains("<a href=\"mailto:foo+special@Bar.baz-bar0.com\""),
+            "{html}"
+        );
+    }
+
+    #[test]
     fn raw_html_is_text() {
-        let a = answer("<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> [x](javascript:alert(1))", &[]);
+        let a = answer(
+            "<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> [x](javascript:alert(1))",
+            &[],
+        );
         let html = answer_html(&a, &RenderOptions::default());
         assert!(!html.contains("<script"), "{html}");
         assert!(!html.contains("<img"), "{html}");

@@ -48,6 +48,7 @@ pub const DEFAULT_LABELS: &[(&str, &str)] = &[
     ("copied", "Copied"),
     ("pending", "Source not loaded yet"),
     ("untitled", "Untitled source"),
+    ("forAnswer", "for “{excerpt}”"),
 ];
 
 impl Default for Labels {
@@ -405,6 +406,13 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
                         name
                     }
                 };
+                // The visible text is part of the accessible name (WCAG 2.5.3, label in
+                // name): a domain chip's name starts with the domain.
+                let label = if opts.marker_style == MarkerStyle::Domain {
+                    format!("{text}, {label}")
+                } else {
+                    label
+                };
                 link(&mut out, 0, first.number, &label, &text);
             }
         }
@@ -538,8 +546,9 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(256 + answer.sources.len() * 400);
     let _ = write!(
         out,
-        "<h2 class=\"cite-panel__title\" id=\"{p}-panel-title\">{}</h2><ol class=\"cite-panel__list\">",
-        escape::escape(opts.labels.get("sources"))
+        "<h2 class=\"cite-panel__title\" id=\"{p}-panel-title\">{}{}</h2><ol class=\"cite-panel__list\">",
+        escape::escape(opts.labels.get("sources")),
+        about_html(answer, opts)
     );
     let cited = answer.sources.iter().filter(|s| s.cited);
     let uncited = answer.sources.iter().filter(|s| !s.cited);
@@ -607,6 +616,22 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     out
 }
 
+/// A visually hidden ` for “first words of the answer…”` after a heading, so that the
+/// panel and footnotes landmarks of several answers on one page have distinct names.
+fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+    let words = crate::core::sanitize::excerpt(&answer.text, 48);
+    if words.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<span class=\"cite-visually-hidden\"> ");
+    push_escaped(
+        &mut out,
+        &opts.labels.fill("forAnswer", &[("excerpt", &words)]),
+    );
+    out.push_str("</span>");
+    out
+}
+
 /// The footnotes: cited sources with back-links to every marker (a, b, c ...).
 pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     // Back-link targets per source number, in text order.
@@ -626,9 +651,10 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<h2 class=\"cite-footnotes__title\" id=\"{}-fn-title\">{}</h2><ol class=\"cite-footnotes__list\">",
+        "<h2 class=\"cite-footnotes__title\" id=\"{}-fn-title\">{}{}</h2><ol class=\"cite-footnotes__list\">",
         opts.id_prefix,
-        escape::escape(opts.labels.get("references"))
+        escape::escape(opts.labels.get("references")),
+        about_html(answer, opts)
     );
     for s in answer.sources.iter().filter(|s| s.cited) {
         let n = s.number;

@@ -378,6 +378,39 @@ fn patch_blocks(body: &Element, old: &mut Vec<(String, Element)>, new: Vec<rende
     }
 }
 
+/// Dispatches a bubbling, composed `CustomEvent` named `name` from the answer root
+/// with `detail` built from `(key, value)` pairs.
+fn emit(ctx: CiteContext, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]) {
+    let Some(root) = dom::by_id(&ctx.prefix()) else {
+        return;
+    };
+    let obj = js_sys::Object::new();
+    for (k, v) in detail {
+        let _ = js_sys::Reflect::set(&obj, &(*k).into(), v);
+    }
+    let init = web_sys::CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    init.set_detail(&obj);
+    if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = root.dispatch_event(&ev);
+    }
+}
+
+/// `detail` fields of a source: its id and display number.
+fn source_detail(ctx: CiteContext, n: u32) -> Vec<(&'static str, wasm_bindgen::JsValue)> {
+    let id = ctx
+        .answer
+        .with_untracked(|a| a.source_by_number(n).map(|s| s.id.clone()));
+    vec![
+        (
+            "sourceId",
+            id.map(Into::into).unwrap_or(wasm_bindgen::JsValue::NULL),
+        ),
+        ("number", n.into()),
+    ]
+}
+
 fn marker_of(ev_target: Option<web_sys::EventTarget>) -> Option<(Element, usize, usize)> {
     let link = dom::closest(ev_target, ".cite-marker__link")?;
     let ci = dom::data_num(&link, "cite")?;
@@ -513,6 +546,11 @@ fn on_answer_click(ctx: CiteContext, t: &Rc<Timers>, panel: bool, ev: web_sys::M
     let touch = t.touch.replace(false);
     let sources = ctx.sources_of(ci);
     let n = sources.get(k).copied().or(sources.first().copied());
+    let mut detail = vec![("citation", wasm_bindgen::JsValue::from(ci as u32))];
+    if let Some(n) = n {
+        detail.extend(source_detail(ctx, n));
+    }
+    emit(ctx, "citation-click", &detail);
     if touch {
         ev.prevent_default();
         if ctx
@@ -554,13 +592,18 @@ fn on_key_down(ctx: CiteContext, ev: web_sys::KeyboardEvent) {
                 open_card(ctx, ci, k);
                 let card_id = format!("{}-card", ctx.prefix());
                 // Focus moves into the card once the effect has filled it.
-                set_timeout(move || {
-                    if let Some(card) = dom::by_id(&card_id) {
-                        if let Ok(Some(first)) = card.query_selector("a, button:not([disabled])") {
-                            dom::focus(&first);
+                set_timeout(
+                    move || {
+                        if let Some(card) = dom::by_id(&card_id) {
+                            if let Ok(Some(first)) =
+                                card.query_selector("a, button:not([disabled])")
+                            {
+                                dom::focus(&first);
+                            }
                         }
-                    }
-                }, Duration::ZERO);
+                    },
+                    Duration::ZERO,
+                );
             }
         }
         _ => {}
@@ -692,7 +735,9 @@ struct PanelPresent;
 /// The source panel: every source with number, title, domain and snippet; cited ones
 /// first with how often they are cited, uncited ones dimmed or hidden (`uncited`
 /// option). Hover or focus a source to highlight its markers and spans; click it to
-/// expand its details. A marker click selects its source here.
+/// expand its details. A marker click selects its source here. An `<aside>` named by
+/// its heading, which carries a hidden excerpt of the answer so that several answers'
+/// panels have distinct names.
 #[component]
 pub fn SourcePanel() -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
@@ -717,6 +762,7 @@ pub fn SourcePanel() -> impl IntoView {
             set_expanded(&r, p, false);
         }
         if let Some(n) = sel {
+            emit(ctx, "source-select", &source_detail(ctx, n));
             set_expanded(&r, n, true);
             if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
                 dom::scroll_into_view(&el);
@@ -779,7 +825,8 @@ fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
 }
 
 /// Footnotes: an ordered list of the cited sources with back-links to every marker
-/// (a, b, c when a source is cited more than once), `role="doc-endnotes"`.
+/// (a, b, c when a source is cited more than once), `role="doc-endnotes"`, named by its
+/// heading (with a hidden excerpt of the answer, so names differ between answers).
 #[component]
 pub fn Footnotes() -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
