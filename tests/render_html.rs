@@ -49,6 +49,7 @@ fn answer(
                 cited_text: None,
                 confidence: None,
                 location: ptr.map(|p| Location::JsonPointer { path: p.into() }),
+                pending: Vec::new(),
             })
             .collect(),
         links: vec![],

@@ -251,6 +251,10 @@ pub struct Citation {
     /// Provider-specific location.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// While streaming: keys (`3`, `turn0search1`) the marker names whose sources have
+    /// not arrived yet. Rendered as a pending marker. Always empty after `finish`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<String>,
 }
 
 /// A link citekit adds over a piece of the answer text (never inside code or links).

@@ -16,6 +16,18 @@ use std::collections::HashMap;
 
 /// Turns a draft into the normalized model.
 pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
+    resolve_mode(draft, options, false)
+}
+
+/// Like [`resolve`], for a streaming answer whose sources may still arrive: a marker
+/// naming an unknown key is taken out of the text as usual but becomes a citation
+/// with those keys in [`Citation::pending`](crate::core::model::Citation::pending)
+/// (no diagnostic yet).
+pub fn resolve_pending(draft: Draft, options: &Options) -> CitedAnswer {
+    resolve_mode(draft, options, true)
+}
+
+fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAnswer {
     let Draft {
         format,
         content_kind,
@@ -105,33 +117,42 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
                         None => missing.push(k),
                     }
                 }
-                if !missing.is_empty() {
-                    let literal = &raw[m.syntax.clone()];
-                    let names: Vec<String> = missing.iter().map(|k| key_name(k)).collect();
-                    let kept = resolved.is_empty() && options.unresolved == Unresolved::Keep;
-                    let what = if kept {
-                        "kept as text"
-                    } else if resolved.is_empty() {
-                        "removed"
+                if pending_mode {
+                    let pending: Vec<String> = missing.iter().map(|k| key_name(k)).collect();
+                    if resolved.is_empty() && pending.is_empty() {
+                        (true, None)
                     } else {
-                        "cites the others"
-                    };
-                    raw_diags.push(
-                        Diagnostic::warning(
-                            "unresolved-marker",
-                            format!(
-                                "marker `{}` names no source ({}); {what}",
-                                literal.escape_debug(),
-                                names.join(", ")
-                            ),
-                        )
-                        .at(m.syntax.start, m.syntax.end),
-                    );
-                }
-                if resolved.is_empty() {
-                    (options.unresolved == Unresolved::Drop, None)
+                        (true, Some((resolved, pending)))
+                    }
                 } else {
-                    (true, Some(resolved))
+                    if !missing.is_empty() {
+                        let literal = &raw[m.syntax.clone()];
+                        let names: Vec<String> = missing.iter().map(|k| key_name(k)).collect();
+                        let kept = resolved.is_empty() && options.unresolved == Unresolved::Keep;
+                        let what = if kept {
+                            "kept as text"
+                        } else if resolved.is_empty() {
+                            "removed"
+                        } else {
+                            "cites the others"
+                        };
+                        raw_diags.push(
+                            Diagnostic::warning(
+                                "unresolved-marker",
+                                format!(
+                                    "marker `{}` names no source ({}); {what}",
+                                    literal.escape_debug(),
+                                    names.join(", ")
+                                ),
+                            )
+                            .at(m.syntax.start, m.syntax.end),
+                        );
+                    }
+                    if resolved.is_empty() {
+                        (options.unresolved == Unresolved::Drop, None)
+                    } else {
+                        (true, Some((resolved, Vec::new())))
+                    }
                 }
             }
         };
@@ -146,13 +167,18 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
             MarkerKind::OpenaiSpanClose => span_close = Some(out.len()),
             _ => {}
         }
-        if let Some(resolved) = cite {
+        if let Some((resolved, pending)) = cite {
             let pos = out.len();
             match groups.last_mut() {
                 Some(g) if g.end == pos => {
                     for i in resolved {
                         if !g.sources.contains(&i) {
                             g.sources.push(i);
+                        }
+                    }
+                    for k in pending {
+                        if !g.pending.contains(&k) {
+                            g.pending.push(k);
                         }
                     }
                 }
@@ -169,6 +195,7 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
                         end: pos,
                         start,
                         sources: resolved,
+                        pending,
                     })
                 }
             }
@@ -202,6 +229,7 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
                 cited_text: None,
                 confidence: None,
                 location: None,
+                pending: g.pending,
             },
             g.sources,
         ));
@@ -258,6 +286,7 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
                 cited_text: span.cited_text,
                 confidence: span.confidence,
                 location: span.location,
+                pending: Vec::new(),
             },
             idx,
         ));
@@ -343,6 +372,7 @@ struct Group {
     end: usize,
     start: Option<usize>,
     sources: Vec<usize>,
+    pending: Vec<String>,
 }
 
 fn key_name(k: &SourceKey) -> String {

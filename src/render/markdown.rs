@@ -466,6 +466,7 @@ mod render_tests {
                     cited_text: None,
                     confidence: None,
                     location: None,
+                    pending: Vec::new(),
                 })
                 .collect(),
             links: vec![],

@@ -232,6 +232,7 @@ pub fn parse(stream: &str, _options: &Options) -> Result<Draft, ParseError> {
 }
 
 /// Builds a draft from events, one at a time.
+#[derive(Debug, Clone)]
 pub(crate) struct SseAccumulator {
     draft: Draft,
     /// Source events so far (their arrival numbers).
@@ -256,6 +257,11 @@ impl SseAccumulator {
             count: 0,
             done: false,
         }
+    }
+
+    /// The draft as far as the events so far make it.
+    pub(crate) fn draft_ref(&self) -> &Draft {
+        &self.draft
     }
 
     /// Reads one event.

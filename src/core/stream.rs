@@ -1,0 +1,837 @@
+//! Streaming (SPEC section 7): an answer that arrives chunk by chunk, cut anywhere,
+//! with its citation data before, during or after the text.
+//!
+//! The text is split into **blocks** at blank lines that start a new top-level
+//! markdown block (a line at column 0 after a blank line, outside code fences, HTML
+//! comments and every other region the scanner protects). A completed block is
+//! scanned and resolved once; only the open last block is scanned again on each
+//! chunk, so the cost of a chunk is proportional to the open block, not to the answer.
+//! A partial marker at the end (`[`, `[1`, `[[S:1,`, `【`, a private-use marker, a
+//! `<sup` not yet closed, a complete `[1]` that may still turn into a link `[1](...)`)
+//! is held back until the next chunk says what it is.
+//!
+//! A marker whose source is not known yet becomes a pending citation
+//! ([`Citation::pending`]); it turns live when the data arrives ([`StreamParser::set_data`]).
+//! [`StreamParser::finish`] resolves what is left exactly as a one-shot [`parse`](crate::core::parse)
+//! of the whole text would.
+//!
+//! Formats whose data gives explicit offsets over the whole text (stored, posthoc,
+//! payload, anthropic, openai annotations, gemini) and non-markdown answers (HTML, JSON)
+//! are parsed whole on each chunk instead: correct, not incremental.
+
+use crate::core::draft::Draft;
+use crate::core::error::ParseError;
+use crate::core::formats::sse::{SseAccumulator, SseReader};
+use crate::core::formats::{self, Data};
+use crate::core::markers::{protected_regions, Grammar, TextSyntax};
+use crate::core::model::{Citation, CitedAnswer, ContentKind, Diagnostic, Format, Source};
+use crate::core::options::{FormatChoice, Numbering, Options};
+use crate::core::resolve::{resolve, resolve_pending};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+/// One completed block: its raw range and its resolution (block-local offsets).
+#[derive(Debug, Clone)]
+struct Block {
+    raw_start: usize,
+    raw_end: usize,
+    answer: CitedAnswer,
+}
+
+/// Where the citation data comes from.
+#[derive(Debug, Clone)]
+enum Source_ {
+    /// JSON (or nothing), replaced or merged by [`StreamParser::set_data`].
+    Json(Option<Value>),
+    /// An sse stream: events give tokens (the text), sources and citation maps.
+    Sse {
+        reader: SseReader,
+        acc: Box<SseAccumulator>,
+        /// Bytes of the accumulated token text already moved into the answer.
+        taken: usize,
+    },
+}
+
+/// An incremental parser for a streaming answer.
+#[derive(Debug, Clone)]
+pub struct StreamParser {
+    options: Options,
+    format: Format,
+    data: Source_,
+    /// The data parsed with an empty answer: sources, grammar, content kind.
+    base: Draft,
+    /// `base` resolved: its sources (deduplicated, input order) and diagnostics.
+    base_resolved: CitedAnswer,
+    /// Whether blocks can be resolved one by one for this format.
+    incremental: bool,
+    raw: String,
+    blocks: Vec<Block>,
+    /// Raw bytes covered by `blocks`.
+    committed: usize,
+    /// Text and citations of `blocks`, concatenated (global offsets).
+    committed_text: String,
+    snapshot: CitedAnswer,
+    finished: bool,
+}
+
+impl StreamParser {
+    /// A stream over `data` (which may be empty and grow later). The format is the
+    /// option's, or detected from the data; with no data yet and `auto`, markers are
+    /// read as numeric markers whose sources are still to come (`citation_map`).
+    pub fn new(data: Data<'_>, options: &Options) -> Result<Self, ParseError> {
+        let mut options = options.clone();
+        let format = match options.format {
+            FormatChoice::Given(f) => f,
+            FormatChoice::Auto => match data {
+                Data::None => Format::CitationMap,
+                Data::Text(t) if t.trim().is_empty() => Format::CitationMap,
+                d => formats::detect(None, d).or_else(|_| {
+                    let owned;
+                    let d = match d {
+                        Data::Text(t) => {
+                            owned = crate::core::json::parse_json(t)?;
+                            Data::Json(&owned)
+                        }
+                        d => d,
+                    };
+                    formats::detect(None, d)
+                })?,
+            },
+        };
+        options.format = FormatChoice::Given(format);
+        let data = if format == Format::Sse {
+            let mut s = Source_::Sse {
+                reader: SseReader::new(),
+                acc: Box::new(SseAccumulator::new()),
+                taken: 0,
+            };
+            if let Data::Text(t) = data {
+                if let Source_::Sse { reader, acc, .. } = &mut s {
+                    for ev in reader.push(t) {
+                        acc.event(&ev);
+                    }
+                }
+            }
+            s
+        } else {
+            Source_::Json(match data {
+                Data::None => None,
+                Data::Json(v) => Some(v.clone()),
+                Data::Text(t) if t.trim().is_empty() => None,
+                Data::Text(t) => Some(crate::core::json::parse_json(t)?),
+            })
+        };
+        let empty = crate::core::parse_lenient(Some(""), Data::None, &options);
+        let mut p = StreamParser {
+            options,
+            format,
+            data,
+            base: Draft::new(format, ""),
+            base_resolved: empty.clone(),
+            incremental: false,
+            raw: String::new(),
+            blocks: Vec::new(),
+            committed: 0,
+            committed_text: String::new(),
+            snapshot: empty,
+            finished: false,
+        };
+        p.rebase()?;
+        p.pull_sse_text();
+        p.update_tail();
+        Ok(p)
+    }
+
+    /// The format the stream is read as.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The answer as far as it is stable: held-back text is not in it, pending
+    /// markers are citations with [`Citation::pending`] keys.
+    pub fn snapshot(&self) -> &CitedAnswer {
+        &self.snapshot
+    }
+
+    /// Bytes at the start of the snapshot's text that no later chunk can change.
+    pub fn stable_len(&self) -> usize {
+        self.committed_text.len()
+    }
+
+    /// Whether [`StreamParser::finish`] was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Adds a chunk: answer text, or for sse the raw event stream text.
+    pub fn push(&mut self, chunk: &str) {
+        if self.finished || chunk.is_empty() {
+            return;
+        }
+        match &mut self.data {
+            Source_::Sse { reader, acc, .. } => {
+                if feed_events(acc, reader.push(chunk)) {
+                    let _ = self.rebase();
+                }
+                self.pull_sse_text();
+            }
+            Source_::Json(_) => self.raw.push_str(chunk),
+        }
+        if self.incremental && self.format == Format::Canonical && looks_structured(&self.raw) {
+            // A JSON or HTML answer: not block-structured markdown.
+            self.incremental = false;
+            self.blocks.clear();
+            self.committed = 0;
+            self.committed_text.clear();
+        }
+        self.commit_blocks();
+        self.update_tail();
+    }
+
+    /// New or more citation data: JSON objects are merged into what came before (the
+    /// later value wins per key), anything else replaces it. For sse, the text is
+    /// more of the stream. The answer so far is kept; pending markers turn live.
+    pub fn set_data(&mut self, data: Data<'_>) -> Result<(), ParseError> {
+        if matches!(self.data, Source_::Sse { .. }) {
+            if let Data::Text(t) = data {
+                self.push(t);
+            }
+            return Ok(());
+        }
+        let new = match data {
+            Data::None => None,
+            Data::Json(v) => Some(v.clone()),
+            Data::Text(t) if t.trim().is_empty() => None,
+            Data::Text(t) => Some(crate::core::json::parse_json(t)?),
+        };
+        if let Source_::Json(old) = &mut self.data {
+            match (old.as_mut(), new) {
+                (Some(o), Some(n)) => merge_json(o, n),
+                (None, Some(n)) => *old = Some(n),
+                (_, None) => {}
+            }
+        }
+        self.rebase()?;
+        // Blocks resolved against the old sources are resolved again.
+        let blocks = std::mem::take(&mut self.blocks);
+        self.committed_text.clear();
+        for b in blocks {
+            self.commit_range(b.raw_start, b.raw_end);
+        }
+        if self.finished {
+            self.finish_now();
+        } else {
+            self.update_tail();
+        }
+        Ok(())
+    }
+
+    /// Ends the stream: held-back text is read, pending markers are resolved (or
+    /// dropped/kept as the `unresolved` option says), and the result equals a one-shot
+    /// parse of the whole answer.
+    pub fn finish(&mut self) -> &CitedAnswer {
+        if !self.finished {
+            if let Source_::Sse { reader, acc, .. } = &mut self.data {
+                if feed_events(acc, reader.finish()) {
+                    let _ = self.rebase();
+                }
+            }
+            self.pull_sse_text();
+            self.finished = true;
+            self.finish_now();
+        }
+        &self.snapshot
+    }
+
+    fn finish_now(&mut self) {
+        if !self.incremental {
+            self.snapshot = self.whole();
+            return;
+        }
+        let end = self.raw.len();
+        if self.committed < end {
+            self.commit_range(self.committed, end);
+        }
+        // Blocks with pending markers are resolved again, now for good, against every
+        // source (footnote definitions of other blocks included).
+        let footnotes: Vec<crate::core::draft::DraftSource> = self.footnote_draft_sources();
+        for i in 0..self.blocks.len() {
+            if self.blocks[i]
+                .answer
+                .citations
+                .iter()
+                .any(|c| !c.pending.is_empty())
+            {
+                let (s, e) = (self.blocks[i].raw_start, self.blocks[i].raw_end);
+                let mut d = self.block_draft(s, e);
+                for f in &footnotes {
+                    if !d.sources.iter().any(|x| x.source.id == f.source.id) {
+                        d.sources.push(f.clone());
+                    }
+                }
+                self.blocks[i].answer = resolve(d, &self.options);
+            }
+        }
+        self.committed_text = self.blocks.iter().map(|b| b.answer.text.as_str()).collect();
+        self.snapshot = self.assemble(None);
+    }
+
+    /// Re-reads the data with an empty answer: sources, grammar, content kind.
+    fn rebase(&mut self) -> Result<(), ParseError> {
+        let draft = match &self.data {
+            Source_::Sse { acc, .. } => {
+                let mut d = acc.draft_ref().clone();
+                d.text.clear();
+                d
+            }
+            Source_::Json(v) => {
+                let d = match v {
+                    Some(v) => Data::Json(v),
+                    None => Data::None,
+                };
+                match formats::parse_draft(Some(""), d, &self.options) {
+                    Ok(d) => d,
+                    Err(e) if v.is_none() => {
+                        let _ = e;
+                        let mut d = Draft::new(self.format, "");
+                        d.grammar = Some(Grammar::NUMERIC);
+                        d
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        let answer_from_data = !draft.text.is_empty();
+        self.incremental = draft.spans.is_empty()
+            && draft.content_kind == ContentKind::Markdown
+            && draft
+                .grammar
+                .is_some_and(|g| g.syntax == TextSyntax::Markdown)
+            && !answer_from_data
+            && !(self.format == Format::Canonical && looks_structured(&self.raw))
+            && !matches!(
+                self.format,
+                Format::Stored
+                    | Format::Posthoc
+                    | Format::Payload
+                    | Format::Anthropic
+                    | Format::Gemini
+            );
+        let mut for_base = draft.clone();
+        for_base.text.clear();
+        self.base_resolved = resolve(for_base, &self.options);
+        self.base = draft;
+        Ok(())
+    }
+
+    /// For sse: moves newly received token text into the answer.
+    fn pull_sse_text(&mut self) {
+        if let Source_::Sse { acc, taken, .. } = &mut self.data {
+            let text = &acc.draft_ref().text;
+            if text.len() > *taken {
+                self.raw.push_str(&text[*taken..]);
+                *taken = text.len();
+            }
+        }
+    }
+
+    /// A draft for raw[s..e] with the base's sources.
+    fn block_draft(&self, s: usize, e: usize) -> Draft {
+        let mut d = Draft::new(self.format, &self.raw[s..e]);
+        d.content_kind = self.base.content_kind;
+        d.grammar = self.base.grammar;
+        d.sources = self.base.sources.clone();
+        d
+    }
+
+    fn commit_range(&mut self, s: usize, e: usize) {
+        let answer = resolve_pending(self.block_draft(s, e), &self.options);
+        self.committed_text.push_str(&answer.text);
+        self.blocks.push(Block {
+            raw_start: s,
+            raw_end: e,
+            answer,
+        });
+        self.committed = e;
+    }
+
+    /// Commits every block of the open tail that is complete.
+    fn commit_blocks(&mut self) {
+        if !self.incremental {
+            return;
+        }
+        loop {
+            let tail = &self.raw[self.committed..];
+            let Some(cut) = block_boundary(tail) else {
+                break;
+            };
+            let (s, e) = (self.committed, self.committed + cut);
+            self.commit_range(s, e);
+        }
+    }
+
+    /// Re-reads the open tail (up to a held-back partial marker) and the snapshot.
+    fn update_tail(&mut self) {
+        if !self.incremental {
+            self.snapshot = self.whole_pending();
+            return;
+        }
+        let tail = &self.raw[self.committed..];
+        let grammar = self.base.grammar.unwrap_or(Grammar::NUMERIC);
+        let visible = self.committed + hold_back(tail, &grammar);
+        let tail_answer = if visible > self.committed {
+            Some(resolve_pending(
+                self.block_draft(self.committed, visible),
+                &self.options,
+            ))
+        } else {
+            None
+        };
+        self.snapshot = self.assemble(tail_answer.as_ref());
+    }
+
+    /// The whole answer parsed at once (fallback for non-incremental formats).
+    fn whole(&self) -> CitedAnswer {
+        let data_owned;
+        let (answer, data) = match &self.data {
+            Source_::Sse { .. } => {
+                data_owned = self.sse_stream_text();
+                (None, Data::Text(&data_owned))
+            }
+            Source_::Json(Some(v)) => (Some(self.raw.as_str()), Data::Json(v)),
+            Source_::Json(None) => (Some(self.raw.as_str()), Data::None),
+        };
+        crate::core::parse_lenient(answer, data, &self.options)
+    }
+
+    /// Like [`whole`](Self::whole), but unresolved markers stay pending while the
+    /// stream runs (they must not show as literal text).
+    fn whole_pending(&self) -> CitedAnswer {
+        let draft = match &self.data {
+            Source_::Json(v) => {
+                let d = match v {
+                    Some(v) => Data::Json(v),
+                    None => Data::None,
+                };
+                formats::parse_draft(Some(&self.raw), d, &self.options)
+            }
+            Source_::Sse { .. } => {
+                let t = self.sse_stream_text();
+                formats::parse_draft(None, Data::Text(&t), &self.options)
+            }
+        };
+        match draft {
+            Ok(d) => resolve_pending(d, &self.options),
+            Err(_) => self.whole(),
+        }
+    }
+
+    fn sse_stream_text(&self) -> String {
+        // The sse parser only needs the events; rebuild a minimal stream from the
+        // accumulated state is not possible, so the non-incremental sse path is not
+        // used (sse answers are markdown with markers: always incremental).
+        String::new()
+    }
+
+    fn footnote_draft_sources(&self) -> Vec<crate::core::draft::DraftSource> {
+        let mut out = Vec::new();
+        for b in &self.blocks {
+            for s in &b.answer.sources {
+                if s.kind == "footnote" && !self.base_resolved.sources.iter().any(|x| x.id == s.id)
+                {
+                    let label = s.id.trim_start_matches("fn-").to_string();
+                    let mut src = s.clone();
+                    src.number = 0;
+                    src.cited = false;
+                    src.cite_count = 0;
+                    out.push(crate::core::draft::DraftSource {
+                        source: src,
+                        keys: vec![crate::core::markers::SourceKey::Name(format!("^{label}"))],
+                        given_number: label.parse().ok(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Puts blocks (and the tail) together: text, citations with global offsets and
+    /// global source ids, numbering, counts, diagnostics.
+    fn assemble(&self, tail: Option<&CitedAnswer>) -> CitedAnswer {
+        let mut text =
+            String::with_capacity(self.committed_text.len() + tail.map_or(0, |t| t.text.len()));
+        let mut citations: Vec<Citation> = Vec::new();
+        let mut links = Vec::new();
+        // The base's diagnostics (the data's, and the sources' dedupe) come once; blocks
+        // repeat the position-less ones, which are skipped.
+        let mut diagnostics: Vec<Diagnostic> = self.base_resolved.diagnostics.clone();
+        let mut seen_plain: HashSet<(String, String)> = diagnostics
+            .iter()
+            .map(|d| (d.code.clone(), d.message.clone()))
+            .collect();
+        // Sources: the base's, then footnote definitions found in blocks.
+        let mut sources: Vec<Source> = self.base_resolved.sources.clone();
+        let mut used: HashSet<String> = HashSet::new();
+        let parts = self.blocks.iter().map(|b| &b.answer).chain(tail);
+        for a in parts {
+            let off = text.len();
+            text.push_str(&a.text);
+            for c in &a.citations {
+                let mut c = c.clone();
+                c.start += off;
+                c.end += off;
+                citations.push(c);
+            }
+            for l in &a.links {
+                let mut l = l.clone();
+                l.start += off;
+                l.end += off;
+                links.push(l);
+            }
+            for d in &a.diagnostics {
+                let mut d = d.clone();
+                if d.start.is_none() && d.end.is_none() {
+                    if !seen_plain.insert((d.code.clone(), d.message.clone())) {
+                        continue;
+                    }
+                } else {
+                    d.start = d.start.map(|s| s + off);
+                    d.end = d.end.map(|s| s + off);
+                }
+                diagnostics.push(d);
+            }
+            for s in &a.sources {
+                if s.used {
+                    used.insert(s.id.clone());
+                }
+                if !sources.iter().any(|x| x.id == s.id) {
+                    let mut s = s.clone();
+                    s.cited = false;
+                    s.cite_count = 0;
+                    sources.push(s);
+                }
+            }
+        }
+        // Pending keys that name a footnote defined in another block turn live.
+        for c in &mut citations {
+            if c.pending.is_empty() {
+                continue;
+            }
+            let mut still = Vec::new();
+            for k in std::mem::take(&mut c.pending) {
+                let fid = k.strip_prefix('^').map(|l| format!("fn-{l}"));
+                match fid.filter(|id| sources.iter().any(|s| &s.id == id)) {
+                    Some(id) if !c.sources.contains(&id) => c.sources.push(id),
+                    Some(_) => {}
+                    None => still.push(k),
+                }
+            }
+            c.pending = still;
+        }
+        citations.sort_by_key(|c| (c.end, c.start));
+        if !self.options.show_citations {
+            citations.clear();
+        }
+        // Counts and numbers.
+        let index: HashMap<String, usize> = sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), i))
+            .collect();
+        for s in &mut sources {
+            s.cited = false;
+            s.cite_count = 0;
+            s.used |= used.contains(&s.id);
+        }
+        let mut order: Vec<usize> = Vec::new();
+        for c in &citations {
+            for id in &c.sources {
+                if let Some(&i) = index.get(id) {
+                    sources[i].cited = true;
+                    sources[i].cite_count += 1;
+                    order.push(i);
+                }
+            }
+        }
+        if self.options.numbering == Numbering::FirstCited {
+            let mut numbers = vec![0u32; sources.len()];
+            let mut next = 1;
+            for i in order.into_iter().chain(0..sources.len()) {
+                if numbers[i] == 0 {
+                    numbers[i] = next;
+                    next += 1;
+                }
+            }
+            for (s, n) in sources.iter_mut().zip(numbers) {
+                s.number = n;
+            }
+        } else {
+            let mut taken: HashSet<u32> = sources
+                .iter()
+                .filter(|s| s.number > 0)
+                .map(|s| s.number)
+                .collect();
+            let mut next = taken.iter().max().copied().unwrap_or(0) + 1;
+            for s in &mut sources {
+                if s.number == 0 || !taken.contains(&s.number) {
+                    s.number = next;
+                    taken.insert(next);
+                    next += 1;
+                }
+            }
+        }
+        sources.sort_by_key(|s| s.number);
+        CitedAnswer {
+            text,
+            format: self.format,
+            content_kind: self.base.content_kind,
+            sources,
+            citations,
+            links,
+            diagnostics,
+            show_citations: self.options.show_citations,
+            metadata: self.base_resolved.metadata.clone(),
+        }
+    }
+}
+
+/// Whether an answer starts like JSON or HTML (canonical answers may be either).
+fn looks_structured(raw: &str) -> bool {
+    let t = raw.trim_start();
+    match t.chars().next() {
+        Some('{') | Some('<') => true,
+        Some('[') => t[1..].trim_start().starts_with(['{', '"', ']']),
+        _ => false,
+    }
+}
+
+/// Feeds events to the accumulator; true when any of them was not a text token (a
+/// source, a citation map, metadata: the sources must be read again).
+fn feed_events(acc: &mut SseAccumulator, events: Vec<crate::core::formats::sse::SseEvent>) -> bool {
+    let mut other = false;
+    for ev in events {
+        let before = acc.draft_ref().text.len();
+        acc.event(&ev);
+        other |= acc.draft_ref().text.len() == before;
+    }
+    other
+}
+
+/// Merges JSON `n` into `o`: objects key by key (recursively), anything else replaced.
+fn merge_json(o: &mut Value, n: Value) {
+    match (o, n) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(&k) {
+                    Some(x) => merge_json(x, v),
+                    None => {
+                        a.insert(k, v);
+                    }
+                }
+            }
+        }
+        (o, n) => *o = n,
+    }
+}
+
+/// The end of the first complete block of `tail`: the start of a line at column 0 that
+/// follows a blank line, outside every protected region (code fences, HTML comments).
+pub fn block_boundary(tail: &str) -> Option<usize> {
+    let mut search = 0;
+    let mut protected: Option<Vec<std::ops::Range<usize>>> = None;
+    while let Some(p) = memchr::memmem::find(&tail.as_bytes()[search..], b"\n\n") {
+        let mut b = search + p + 2;
+        while b < tail.len() && tail.as_bytes()[b] == b'\n' {
+            b += 1;
+        }
+        search = b.min(tail.len());
+        if b >= tail.len() {
+            return None; // what follows the blank line is not here yet
+        }
+        let c = tail.as_bytes()[b];
+        if c == b' ' || c == b'\t' || c == b'\r' {
+            continue;
+        }
+        let regions =
+            protected.get_or_insert_with(|| protected_regions(tail, TextSyntax::Markdown));
+        if regions.iter().any(|r| r.start < b && b < r.end) {
+            continue;
+        }
+        if unclosed_html_comment(&tail[..b]) {
+            continue;
+        }
+        return Some(b);
+    }
+    None
+}
+
+fn unclosed_html_comment(s: &str) -> bool {
+    match s.rfind("<!--") {
+        Some(i) => !s[i..].contains("-->"),
+        None => false,
+    }
+}
+
+/// The length of `tail` that can be shown: everything but a trailing partial marker.
+pub fn hold_back(tail: &str, grammar: &Grammar) -> usize {
+    let b = tail.as_bytes();
+    let n = b.len();
+    // Look at most this far back for the opener of a partial marker.
+    let window = n.saturating_sub(160);
+    let mut i = n;
+    while i > window {
+        i -= 1;
+        if !tail.is_char_boundary(i) {
+            continue;
+        }
+        let rest = &tail[i..];
+        let c = rest.chars().next().unwrap_or(' ');
+        let partial = match c {
+            '[' if grammar.numeric || grammar.sid || grammar.footnotes || grammar.usage => {
+                partial_bracket(rest)
+            }
+            '【' | '［' if grammar.numeric => {
+                let close = if c == '【' { '】' } else { '］' };
+                !rest.contains(close) && rest.chars().count() < 24
+            }
+            '\u{e200}' if grammar.openai => !rest.contains('\u{e201}'),
+            '<' if grammar.html_sup => {
+                let lower = rest.to_ascii_lowercase();
+                ("<sup".starts_with(&lower[..lower.len().min(4)]) || lower.starts_with("<sup"))
+                    && !lower.contains("</sup>")
+            }
+            '\n' => break,
+            _ => false,
+        };
+        if partial {
+            // An earlier `[` of the same run (`[[S:1`) starts the marker.
+            let mut s = i;
+            while s > 0 && b[s - 1] == b'[' {
+                s -= 1;
+            }
+            return s;
+        }
+    }
+    n
+}
+
+/// Whether `rest` (starting with `[`) may still become a marker or a link: it has no
+/// closing bracket yet and holds only marker characters, or it is a complete bracket
+/// group at the very end (`[1]` may still be followed by `(url)` or `:`).
+fn partial_bracket(rest: &str) -> bool {
+    let body = rest.trim_start_matches('[');
+    let close = body.find(']');
+    let inner = &body[..close.unwrap_or(body.len())];
+    if inner.chars().count() > 40 {
+        return false;
+    }
+    let marker_chars = inner.chars().all(|c| {
+        c.is_ascii_digit()
+            || matches!(c, ',' | ' ' | '-' | '–' | '#' | ':' | '^' | '_' | '.')
+            || c.is_ascii_alphabetic()
+    });
+    if !marker_chars {
+        return false;
+    }
+    match close {
+        None => true,
+        // `[1]`, `[[S:1]]`, `[1][2` ... at the very end: wait for what follows.
+        Some(e) => body[e..].chars().all(|c| c == ']'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn one_shot(text: &str, data: &Value, opts: &Options) -> CitedAnswer {
+        crate::core::parse(Some(text), Data::Json(data), opts).unwrap()
+    }
+
+    #[test]
+    fn hold_back_partial_markers() {
+        let g = Grammar::ALL;
+        for t in [
+            "Paris [",
+            "Paris [1",
+            "Paris [1,",
+            "Paris [[S:1,",
+            "Paris 【1",
+            "Paris [1]",
+            "Paris [[S:1]",
+            "x \u{e200}cite\u{e202}turn0",
+            "a <su",
+        ] {
+            let h = hold_back(t, &g);
+            assert!(h < t.len(), "{t:?} held back");
+            assert!(t[..h].trim_end() == t[..h].trim_end(), "{t:?}");
+        }
+        for t in [
+            "Paris [1] is",
+            "Paris is big.",
+            "a [link text that is long and has words like this one in it",
+        ] {
+            assert_eq!(hold_back(t, &g), t.len(), "{t:?} not held back");
+        }
+    }
+
+    #[test]
+    fn boundaries() {
+        assert_eq!(block_boundary("a\n\nb"), Some(3));
+        assert_eq!(block_boundary("a\n\n"), None);
+        assert_eq!(block_boundary("- a\n\n  b"), None);
+        assert_eq!(block_boundary("```\nx\n\ny"), None);
+        assert_eq!(block_boundary("```\nx\n```\n\ny"), Some(11));
+    }
+
+    #[test]
+    fn chunked_equals_one_shot_simple() {
+        let data = json!({"1": {"title": "A", "source": "https://a.example"}, "2": {"title": "B", "source": "https://b.example"}});
+        let text =
+            "Intro [2] here.\n\n- item [1]\n- two [1][2]\n\n```\nx[1]\n```\n\nEnd [3] and [2].";
+        let opts = Options::default();
+        let expected = one_shot(text, &data, &opts);
+        for size in 1..8 {
+            let mut p = StreamParser::new(Data::Json(&data), &opts).unwrap();
+            let chars: Vec<char> = text.chars().collect();
+            for ch in chars.chunks(size) {
+                let s: String = ch.iter().collect();
+                p.push(&s);
+                // Never a literal marker in the visible text.
+                assert!(
+                    !p.snapshot().text.replace("x[1]", "").contains("[1]"),
+                    "{:?}",
+                    p.snapshot().text
+                );
+            }
+            let got = p.finish().clone();
+            assert_eq!(got.text, expected.text, "size {size}");
+            assert_eq!(got.citations, expected.citations, "size {size}");
+            assert_eq!(got.sources, expected.sources, "size {size}");
+        }
+    }
+
+    #[test]
+    fn late_data_turns_markers_live() {
+        let opts = Options::default();
+        let mut p = StreamParser::new(Data::None, &opts).unwrap();
+        p.push("Paris is the capital [1].\n\nLyon [2] too.");
+        let s = p.snapshot();
+        assert_eq!(s.text, "Paris is the capital.\n\nLyon too.");
+        assert_eq!(s.citations.len(), 2);
+        assert_eq!(s.citations[0].pending, vec!["1"]);
+        let data = json!({"1": {"title": "A", "source": "https://a.example"}});
+        p.set_data(Data::Json(&data)).unwrap();
+        let s = p.snapshot();
+        assert!(s.citations[0].pending.is_empty());
+        assert_eq!(s.citations[0].sources, vec!["1"]);
+        assert_eq!(s.citations[1].pending, vec!["2"]);
+        let done = p.finish();
+        assert_eq!(done.citations.len(), 1);
+        assert!(done
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "unresolved-marker"));
+    }
+}
