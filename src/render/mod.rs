@@ -341,6 +341,17 @@ pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
 fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOptions) -> String {
     let sources: Vec<&Source> = ids.iter().filter_map(|id| answer.source(id)).collect();
     let mut out = String::with_capacity(160);
+    if sources.is_empty() {
+        // Streaming: the marker's sources have not arrived yet. A neutral marker with
+        // no card and no link; never the literal `[1]`.
+        let _ = write!(
+            out,
+            "<sup class=\"cite-marker cite-marker--pending\" data-cite=\"{ci}\" data-state=\"pending\"><span class=\"cite-marker__pending\" role=\"img\" aria-label=\""
+        );
+        push_escaped(&mut out, opts.labels.get("pending"));
+        out.push_str("\">…</span></sup>");
+        return out;
+    }
     let _ = write!(
         out,
         "<sup class=\"cite-marker cite-marker--{}\" data-cite=\"{ci}\" data-state=\"closed\">",

@@ -240,33 +240,111 @@ pub fn CitedAnswer(
     /// Add citekit's stylesheet to the document head. Defaults to `true`.
     #[prop(default = true)]
     inject_css: bool,
+    /// The answer is still arriving: `answer` (or, for sse, `data`) grows by appends.
+    /// Each append costs in proportion to the open block; a half-received marker is
+    /// held back; markers whose sources have not arrived show as pending. Setting it
+    /// back to `false` finishes the stream. Defaults to `false`.
+    #[prop(into, optional)]
+    streaming: Signal<bool>,
 ) -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
     if inject_css {
         dom::inject_css(CSS);
     }
-    // Parse whenever the inputs change.
-    Effect::new(move |_| {
-        let opts = options.get();
-        let parsed =
-            answer.with(|a| data.with(|d| crate::core::parse_lenient(Some(a), d.as_data(), &opts)));
-        let prefix = ctx.prefix();
-        ctx.render
-            .set(Arc::new(RenderOptions::from_options(&opts, &prefix)));
-        ctx.card.set(None);
-        ctx.answer.set(Arc::new(parsed));
-    });
+    let live: Rc<RefCell<Option<Live>>> = Rc::new(RefCell::new(None));
+    let stable = Rc::new(Cell::new(StreamInfo::default()));
+    // Parse whenever the inputs change (incrementally while streaming).
+    {
+        let live = live.clone();
+        let stable = stable.clone();
+        Effect::new(move |_| {
+            let opts = options.get();
+            let is_streaming = streaming.get();
+            let prefix = ctx.prefix();
+            let new_render = RenderOptions::from_options(&opts, &prefix);
+            if ctx.render.with_untracked(|r| **r != new_render) {
+                ctx.render.set(Arc::new(new_render));
+            }
+            let mut live = live.borrow_mut();
+            let result = answer.with(|a| {
+                data.with(|d| {
+                    if is_streaming || live.is_some() {
+                        Some(stream_step(&mut live, a, d, &opts, is_streaming))
+                    } else {
+                        None
+                    }
+                })
+            });
+            match result {
+                Some((snapshot, info)) => {
+                    stable.set(info);
+                    // A card stays open while text arrives, unless its citation is gone.
+                    if let Some(c) = ctx.card.get_untracked() {
+                        if snapshot
+                            .citations
+                            .get(c.ci)
+                            .is_none_or(|x| x.sources.is_empty())
+                        {
+                            ctx.card.set(None);
+                        }
+                    }
+                    ctx.answer.set(Arc::new(snapshot));
+                }
+                None => {
+                    stable.set(StreamInfo::default());
+                    let parsed = answer.with(|a| {
+                        data.with(|d| crate::core::parse_lenient(Some(a), d.as_data(), &opts))
+                    });
+                    ctx.card.set(None);
+                    ctx.answer.set(Arc::new(parsed));
+                }
+            }
+        });
+    }
     let prefix = ctx.prefix();
     let body: NodeRef<leptos::html::Div> = NodeRef::new();
-    let blocks: Rc<RefCell<Vec<(String, Element)>>> = Rc::new(RefCell::new(Vec::new()));
+    let blocks: Rc<RefCell<Vec<(render::Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
     {
         let blocks = blocks.clone();
+        let stable = stable.clone();
+        let last_sig: Rc<RefCell<Option<MarkerSig>>> = Rc::new(RefCell::new(None));
         Effect::new(move |_| {
             let a = ctx.answer.get();
             let r = ctx.render.get();
-            if let Some(el) = body.get() {
-                patch_blocks(&el, &mut blocks.borrow_mut(), render::answer_blocks(&a, &r));
+            let Some(el) = body.get() else { return };
+            let info = stable.get();
+            // Numbers of the cited sources and pending states: when they change, markers
+            // in finished blocks change too and everything is rendered again.
+            let sig: Vec<(u32, bool)> = a
+                .citations
+                .iter()
+                .map(|c| {
+                    (
+                        c.sources
+                            .first()
+                            .and_then(|id| a.source(id))
+                            .map_or(0, |s| s.number),
+                        c.pending.is_empty(),
+                    )
+                })
+                .collect();
+            let mut last = last_sig.borrow_mut();
+            let same_markers = last.as_ref().is_some_and(|(lr, ls)| {
+                Arc::ptr_eq(lr, &r)
+                    && ls.len() <= sig.len()
+                    && ls[..ls.len().saturating_sub(info.tail_citations)]
+                        == sig[..ls.len().saturating_sub(info.tail_citations)]
+            });
+            let mut blocks = blocks.borrow_mut();
+            if info.streaming
+                && same_markers
+                && a.content_kind == crate::core::model::ContentKind::Markdown
+            {
+                render_stream_tail(&el, &mut blocks, &a, &r, info);
+            } else {
+                patch_blocks(&el, &mut blocks, render::answer_blocks(&a, &r));
             }
+            *last = Some((r, sig));
         });
     }
     let timers = Rc::new(Timers::default());
@@ -352,15 +430,27 @@ pub fn CitedAnswer(
 }
 
 /// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
-fn patch_blocks(body: &Element, old: &mut Vec<(String, Element)>, new: Vec<render::Block>) {
+fn patch_blocks(body: &Element, old: &mut Vec<(render::Block, Element)>, new: Vec<render::Block>) {
+    patch_from(body, old, 0, new);
+}
+
+/// Replaces the rendered blocks from index `k` on with `new` (same element reused
+/// where the HTML is unchanged, content replaced where it changed, extra removed).
+fn patch_from(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    k: usize,
+    new: Vec<render::Block>,
+) {
     let Some(doc) = dom::document() else { return };
-    let count = new.len();
-    for (i, b) in new.into_iter().enumerate() {
-        if let Some((html, el)) = old.get_mut(i) {
-            if *html != b.html {
+    let count = k + new.len();
+    for (j, b) in new.into_iter().enumerate() {
+        let i = k + j;
+        if let Some((ob, el)) = old.get_mut(i) {
+            if ob.html != b.html {
                 el.set_inner_html(&b.html);
-                *html = b.html;
             }
+            *ob = b;
             continue;
         }
         let Ok(el) = doc.create_element("div") else {
@@ -369,13 +459,199 @@ fn patch_blocks(body: &Element, old: &mut Vec<(String, Element)>, new: Vec<rende
         el.set_class_name("cite-block");
         el.set_inner_html(&b.html);
         let _ = body.append_child(&el);
-        old.push((b.html, el));
+        old.push((b, el));
     }
     while old.len() > count {
         if let Some((_, el)) = old.pop() {
             el.remove();
         }
     }
+}
+
+/// While streaming: renders again only from the last block that can have changed
+/// (the text before the stream's stable point never changes).
+fn render_stream_tail(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    a: &Model,
+    r: &RenderOptions,
+    info: StreamInfo,
+) {
+    let from = old
+        .last()
+        .map_or(0, |(b, _)| b.range.start)
+        .min(info.prev_stable);
+    let k = old.partition_point(|(b, _)| b.range.end <= from);
+    let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
+    let view_text = stream_view_text(&a.text, start);
+    let markers = render::MarkerSet::new(a, r);
+    let whole = view_text.len() >= a.text.len();
+    let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
+    patch_from(body, old, k, new);
+}
+
+/// The answer text as shown while streaming: a table line still arriving is held
+/// back, and an unclosed `**`, `` ` `` or link at the end does not flash as literal
+/// syntax (the emphasis is closed, the link is shown once it is complete).
+fn stream_view_text(text: &str, block_start: usize) -> String {
+    let tail = &text[block_start.min(text.len())..];
+    let mut cut = text.len();
+    // A line that is still arriving and looks like a table row.
+    let last_line_start = tail.rfind('\n').map_or(0, |i| i + 1);
+    let last_line = &tail[last_line_start..];
+    if last_line.trim_start().starts_with('|') {
+        cut = block_start + last_line_start;
+    }
+    // A table header with no delimiter row yet.
+    let shown = &text[block_start.min(cut)..cut];
+    let lines: Vec<&str> = shown.lines().filter(|l| !l.trim().is_empty()).collect();
+    if let Some(last) = lines.last() {
+        if last.trim_start().starts_with('|') && !shown.contains("---") {
+            if let Some(i) = shown.rfind(last) {
+                cut = block_start + i;
+            }
+        }
+    }
+    // An unfinished link `[text](http...`.
+    let shown = &text[block_start.min(cut)..cut];
+    if let Some(open) = shown.rfind("](") {
+        if !shown[open..].contains(')') {
+            if let Some(lb) = shown[..open].rfind('[') {
+                cut = block_start + lb;
+            }
+        }
+    }
+    let mut out = text[..cut].to_string();
+    let shown = &text[block_start.min(cut)..cut];
+    if !shown.contains("```") && !shown.contains("~~~") {
+        if shown.matches('`').count() % 2 == 1 {
+            out.push('`');
+        }
+        if shown.matches("**").count() % 2 == 1 {
+            out.push_str("**");
+        }
+    }
+    out
+}
+
+/// The render options and, per citation, its first source's number and whether it is
+/// live: when these change, finished blocks are rendered again.
+type MarkerSig = (Arc<RenderOptions>, Vec<(u32, bool)>);
+
+/// The streaming state of one answer.
+struct Live {
+    parser: crate::core::stream::StreamParser,
+    answer_len: usize,
+    data: CiteData,
+    options: Options,
+}
+
+/// What the renderer needs to know about the stream.
+#[derive(Debug, Clone, Copy, Default)]
+struct StreamInfo {
+    streaming: bool,
+    /// Output bytes before this never change (the previous update's stable length).
+    prev_stable: usize,
+    /// Citations in the open tail (may change with the next chunk).
+    tail_citations: usize,
+}
+
+/// Feeds what changed since the last call to the stream parser; starts it when
+/// needed, finishes it when `streaming` turned off.
+fn stream_step(
+    live: &mut Option<Live>,
+    a: &str,
+    d: &CiteData,
+    opts: &Options,
+    streaming: bool,
+) -> (Model, StreamInfo) {
+    let sse = matches!(
+        opts.format,
+        crate::core::options::FormatChoice::Given(crate::core::model::Format::Sse)
+    );
+    let restart = match live.as_ref() {
+        None => true,
+        Some(l) => {
+            l.options != *opts
+                || (!sse && (a.len() < l.answer_len || !a.is_char_boundary(l.answer_len)))
+                || (sse
+                    && !matches!((&l.data, d), (CiteData::Text(o), CiteData::Text(n)) if n.len() >= o.len() && n.starts_with(o.as_str())))
+        }
+    };
+    let prev_stable = if restart {
+        0
+    } else {
+        live.as_ref().map_or(0, |l| l.parser.stable_len())
+    };
+    if restart {
+        let start = if sse { Data::Text("") } else { d.as_data() };
+        match crate::core::stream::StreamParser::new(start, opts) {
+            Ok(p) => {
+                *live = Some(Live {
+                    parser: p,
+                    answer_len: 0,
+                    data: if sse {
+                        CiteData::Text(String::new())
+                    } else {
+                        d.clone()
+                    },
+                    options: opts.clone(),
+                })
+            }
+            Err(e) => {
+                *live = None;
+                let mut m = crate::core::parse_lenient(Some(a), Data::None, opts);
+                m.diagnostics.push(crate::core::model::Diagnostic::error(
+                    e.code(),
+                    e.to_string(),
+                ));
+                return (m, StreamInfo::default());
+            }
+        }
+    }
+    let Some(l) = live.as_mut() else {
+        return (
+            crate::core::parse_lenient(Some(a), d.as_data(), opts),
+            StreamInfo::default(),
+        );
+    };
+    if sse {
+        if let (CiteData::Text(o), CiteData::Text(n)) = (&l.data, d) {
+            if n.len() > o.len() {
+                l.parser.push(&n[o.len()..]);
+            }
+        }
+        l.data = d.clone();
+    } else {
+        if l.data != *d {
+            let _ = l.parser.set_data(d.as_data());
+            l.data = d.clone();
+        }
+        if a.len() > l.answer_len {
+            l.parser.push(&a[l.answer_len..]);
+            l.answer_len = a.len();
+        }
+    }
+    if !streaming {
+        let done = l.parser.finish().clone();
+        *live = None;
+        return (done, StreamInfo::default());
+    }
+    let snap = l.parser.snapshot().clone();
+    let stable_len = l.parser.stable_len();
+    let tail_citations = snap
+        .citations
+        .iter()
+        .filter(|c| c.end >= stable_len)
+        .count();
+    (
+        snap,
+        StreamInfo {
+            streaming: true,
+            prev_stable: prev_stable.min(stable_len),
+            tail_citations,
+        },
+    )
 }
 
 /// Dispatches a bubbling, composed `CustomEvent` named `name` from the answer root
