@@ -727,7 +727,7 @@ impl SourcePool {
 }
 
 /// Fills what `into` lacks from `from`.
-fn merge_source(into: &mut Source, from: Source) {
+pub(crate) fn merge_source(into: &mut Source, from: Source) {
     macro_rules! fill {
         ($($f:ident),*) => {$(
             if into.$f.is_none() {

@@ -26,7 +26,7 @@ use crate::core::formats::{self, Data};
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
 use crate::core::model::{Citation, CitedAnswer, ContentKind, Diagnostic, Format, Source};
 use crate::core::options::{FormatChoice, Numbering, Options};
-use crate::core::resolve::{resolve, resolve_pending};
+use crate::core::resolve::{merge_source, resolve, resolve_pending};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -444,6 +444,13 @@ impl StreamParser {
                     src.number = 0;
                     src.cited = false;
                     src.cite_count = 0;
+                    if let Some(prev) = out
+                        .iter_mut()
+                        .find(|d: &&mut crate::core::draft::DraftSource| d.source.id == src.id)
+                    {
+                        merge_source(&mut prev.source, src);
+                        continue;
+                    }
                     out.push(crate::core::draft::DraftSource {
                         source: src,
                         keys: vec![crate::core::markers::SourceKey::Name(format!("^{label}"))],
@@ -504,11 +511,17 @@ impl StreamParser {
                 if s.used {
                     used.insert(s.id.clone());
                 }
-                if !sources.iter().any(|x| x.id == s.id) {
-                    let mut s = s.clone();
-                    s.cited = false;
-                    s.cite_count = 0;
-                    sources.push(s);
+                match sources.iter_mut().find(|x| x.id == s.id) {
+                    // The same footnote defined again: the first wins, gaps are filled
+                    // (as the one-shot resolver merges duplicates).
+                    Some(x) if x.kind == "footnote" => merge_source(x, s.clone()),
+                    Some(_) => {}
+                    None => {
+                        let mut s = s.clone();
+                        s.cited = false;
+                        s.cite_count = 0;
+                        sources.push(s);
+                    }
                 }
             }
         }

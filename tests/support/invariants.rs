@@ -97,31 +97,36 @@ pub fn check_model(answer: &CitedAnswer, numbering: Numbering) -> Result<(), Str
 /// Checks that `to_json` under every unit gives offsets within the text's length in
 /// that unit, with `start <= end`.
 pub fn check_json_offsets(answer: &CitedAnswer) -> Result<(), String> {
-    for enc in ENCODINGS {
-        let len = OffsetIndex::new(&answer.text, enc).len_units() as u64;
-        let json = citekit::core::output::to_json(answer, enc);
-        for list in ["citations", "links", "diagnostics"] {
-            let Some(items) = json.get(list).and_then(Value::as_array) else {
-                continue;
-            };
-            for (i, item) in items.iter().enumerate() {
-                let start = item.get("start").and_then(Value::as_u64);
-                let end = item.get("end").and_then(Value::as_u64);
-                for v in [start, end].into_iter().flatten() {
-                    if v > len {
-                        return Err(format!(
-                            "{list}[{i}] in {}: offset {v} past the text ({len} units)",
-                            enc.name()
-                        ));
-                    }
+    ENCODINGS
+        .into_iter()
+        .try_for_each(|enc| check_json_offsets_in(answer, enc))
+}
+
+/// [`check_json_offsets`] for one unit.
+pub fn check_json_offsets_in(answer: &CitedAnswer, enc: PositionEncoding) -> Result<(), String> {
+    let len = OffsetIndex::new(&answer.text, enc).len_units() as u64;
+    let json = citekit::core::output::to_json(answer, enc);
+    for list in ["citations", "links", "diagnostics"] {
+        let Some(items) = json.get(list).and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let start = item.get("start").and_then(Value::as_u64);
+            let end = item.get("end").and_then(Value::as_u64);
+            for v in [start, end].into_iter().flatten() {
+                if v > len {
+                    return Err(format!(
+                        "{list}[{i}] in {}: offset {v} past the text ({len} units)",
+                        enc.name()
+                    ));
                 }
-                if let (Some(s), Some(e)) = (start, end) {
-                    if s > e {
-                        return Err(format!(
-                            "{list}[{i}] in {}: start {s} > end {e}",
-                            enc.name()
-                        ));
-                    }
+            }
+            if let (Some(s), Some(e)) = (start, end) {
+                if s > e {
+                    return Err(format!(
+                        "{list}[{i}] in {}: start {s} > end {e}",
+                        enc.name()
+                    ));
                 }
             }
         }

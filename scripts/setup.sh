@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Installs what citekit's build and tests need and is missing; does nothing for what is
+# there already, so it is cheap to run before every `npm test` / `npm start`.
+#
+# Needs: Rust (rustup + cargo) and Node/npm. Everything else comes from rustup,
+# crates.io, npm or Debian's packages (apt-get, as root or through sudo).
+#
+# Usage: bash scripts/setup.sh        installs what the tests use today
+#        source scripts/setup.sh      only defines the ensure_* functions
+#
+# The functions below are the building blocks; `main` at the end says what is installed
+# today. Later pieces (browser tests, the demo page) add their lines to `main`:
+#   ensure_cargo_tool wasm-bindgen-cli 0.2.130 wasm-bindgen   # same version as Cargo.lock
+#   ensure_cargo_tool trunk 0.21.14 trunk --locked
+#   ensure_apt chromium chromium-driver
+
+say() { printf 'setup: %s\n' "$*"; }
+warn() { printf 'setup: warning: %s\n' "$*" >&2; }
+die() {
+  printf 'setup: error: %s\n' "$*" >&2
+  return 1
+}
+
+# ensure_command NAME HINT: fails with HINT when NAME is not on PATH.
+ensure_command() {
+  command -v "$1" >/dev/null 2>&1 || die "\`$1\` is not installed: $2"
+}
+
+# ensure_rust_component NAME CHECK...: `rustup component add NAME` for the active
+# toolchain unless the command CHECK... already runs.
+ensure_rust_component() {
+  local name=$1
+  shift
+  if "$@" >/dev/null 2>&1; then
+    return 0
+  fi
+  say "installing the rust component $name (rustup component add $name)"
+  rustup component add "$name" || die "could not install the rust component $name"
+}
+
+# ensure_rust_target TRIPLE: `rustup target add TRIPLE` unless it is installed.
+ensure_rust_target() {
+  local target=$1
+  if rustup target list --installed 2>/dev/null | grep -qx "$target"; then
+    return 0
+  fi
+  say "installing the rust target $target (rustup target add $target)"
+  rustup target add "$target" || die "could not install the rust target $target"
+}
+
+# ensure_cargo_tool CRATE VERSION [BIN [CARGO_INSTALL_ARGS...]]: `cargo install CRATE
+# --version VERSION` unless `BIN --version` (BIN defaults to CRATE) already reports
+# VERSION. Extra args (e.g. --locked) go to cargo install.
+ensure_cargo_tool() {
+  local crate=$1 version=$2 bin=${3:-$1}
+  shift 3 2>/dev/null || shift $#
+  local have
+  have=$("$bin" --version 2>/dev/null || true)
+  if [[ " $have " == *" $version "* || "$have" == *" v$version"* ]]; then
+    return 0
+  fi
+  if [[ -n $have ]]; then
+    say "$bin reports '$have', need $version"
+  fi
+  say "installing $crate $version (cargo install $crate --version $version $*); this can take minutes"
+  cargo install "$crate" --version "$version" "$@" || die "could not install $crate $version"
+}
+
+# ensure_apt PKG...: installs the Debian packages that are missing, running
+# `apt-get update` once per setup run first.
+APT_UPDATED=${APT_UPDATED:-}
+ensure_apt() {
+  local missing=() pkg sudo=
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$pkg")
+  done
+  ((${#missing[@]})) || return 0
+  if [[ $(id -u) != 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || die "need root (or sudo) to install ${missing[*]}"
+    sudo=sudo
+  fi
+  if [[ -z $APT_UPDATED ]]; then
+    say "updating the Debian package lists (apt-get update)"
+    $sudo apt-get update -q || die "apt-get update failed"
+    APT_UPDATED=1
+  fi
+  say "installing ${missing[*]} (apt-get install)"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+    die "could not install ${missing[*]}"
+}
+
+# ensure_npm: installs the npm dependencies when node_modules is missing or older than
+# package.json / package-lock.json (`npm ci` when package-lock.json exists, else
+# `npm install`). Nothing to do while package.json has no dependencies.
+ensure_npm() {
+  ensure_command npm "install Node.js 20+ and npm" || return 1
+  local count
+  count=$(node -e 'const p=require("./package.json");
+    console.log(Object.keys({...p.dependencies,...p.devDependencies,...p.optionalDependencies}).length)') ||
+    die "cannot read package.json" || return 1
+  local stamp=node_modules/.package-lock.json
+  if [[ $count == 0 ]] ||
+    [[ -f $stamp && ! package.json -nt $stamp && ! package-lock.json -nt $stamp ]]; then
+    return 0
+  fi
+  if [[ -f package-lock.json ]]; then
+    say "installing npm dependencies (npm ci)"
+    npm ci --no-audit --no-fund || die "npm ci failed"
+  else
+    say "installing npm dependencies (npm install)"
+    npm install --no-audit --no-fund || die "npm install failed"
+  fi
+}
+
+main() {
+  cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1
+  ensure_command cargo "install Rust with rustup (https://rustup.rs), toolchain 1.88 or newer" || return 1
+  ensure_command rustup "citekit's setup uses rustup to add components and targets" || return 1
+  ensure_rust_component rustfmt cargo fmt --version || return 1
+  ensure_rust_component clippy cargo clippy --version || return 1
+  # Not used by a test yet (the browser parts come later): a failure is only a warning.
+  ensure_rust_target wasm32-unknown-unknown || warn "continuing without wasm32-unknown-unknown"
+  ensure_npm || return 1
+  say "ok ($(rustc --version), node $(node --version))"
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  set -uo pipefail
+  main "$@" || exit 1
+fi
