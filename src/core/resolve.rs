@@ -419,23 +419,27 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
     let head = &text[floor..end];
     let mut boundary = floor;
     let mut line_start = floor == 0;
-    let mut after: Option<char> = None; // the char following the one being looked at
-    for (i, c) in head.char_indices().rev() {
-        let next_is_space = after.is_some_and(char::is_whitespace);
-        let stop = match c {
-            '\n' => {
+    // Byte-wise from the end: every boundary character is ASCII or starts with the
+    // lead byte of its 3-byte UTF-8 form, so no character needs decoding on the way.
+    let b = head.as_bytes();
+    let space_after = |at: usize| head[at..].chars().next().is_some_and(char::is_whitespace);
+    let mut i = b.len();
+    while i > 0 {
+        i -= 1;
+        let len = match b[i] {
+            b'\n' => {
                 line_start = true;
-                true
+                1
             }
-            '|' | '。' | '！' | '？' => true,
-            '.' | '!' | '?' | '…' => next_is_space,
-            _ => false,
+            b'|' => 1,
+            b'.' | b'!' | b'?' if space_after(i + 1) => 1,
+            0xE3 if head[i..].starts_with('。') => 3,
+            0xEF if head[i..].starts_with('！') || head[i..].starts_with('？') => 3,
+            0xE2 if head[i..].starts_with('…') && space_after(i + 3) => 3,
+            _ => continue,
         };
-        if stop {
-            boundary = floor + i + c.len_utf8();
-            break;
-        }
-        after = Some(c);
+        boundary = floor + i + len;
+        break;
     }
     if boundary == floor && floor > 0 {
         line_start = text[..floor].ends_with('\n');
