@@ -31,6 +31,7 @@ fn cases() -> Vec<Case> {
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|d| d.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
             .collect();
         files.sort();
         for f in files {
