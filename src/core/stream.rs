@@ -49,6 +49,8 @@ enum Source_ {
         acc: Box<SseAccumulator>,
         /// Bytes of the accumulated token text already moved into the answer.
         taken: usize,
+        /// The raw stream so far (for a one-shot parse when one is needed).
+        stream: String,
     },
 }
 
@@ -56,6 +58,8 @@ enum Source_ {
 #[derive(Debug, Clone)]
 pub struct StreamParser {
     options: Options,
+    /// The options as given (the format may be `auto`).
+    given: Options,
     format: Format,
     data: Source_,
     /// The data parsed with an empty answer: sources, grammar, content kind.
@@ -79,6 +83,7 @@ impl StreamParser {
     /// option's, or detected from the data; with no data yet and `auto`, markers are
     /// read as numeric markers whose sources are still to come (`citation_map`).
     pub fn new(data: Data<'_>, options: &Options) -> Result<Self, ParseError> {
+        let given = options.clone();
         let mut options = options.clone();
         let format = match options.format {
             FormatChoice::Given(f) => f,
@@ -104,9 +109,17 @@ impl StreamParser {
                 reader: SseReader::new(),
                 acc: Box::new(SseAccumulator::new()),
                 taken: 0,
+                stream: String::new(),
             };
             if let Data::Text(t) = data {
-                if let Source_::Sse { reader, acc, .. } = &mut s {
+                if let Source_::Sse {
+                    reader,
+                    acc,
+                    stream,
+                    ..
+                } = &mut s
+                {
+                    stream.push_str(t);
                     for ev in reader.push(t) {
                         acc.event(&ev);
                     }
@@ -124,6 +137,7 @@ impl StreamParser {
         let empty = crate::core::parse_lenient(Some(""), Data::None, &options);
         let mut p = StreamParser {
             options,
+            given,
             format,
             data,
             base: Draft::new(format, ""),
@@ -169,7 +183,13 @@ impl StreamParser {
             return;
         }
         match &mut self.data {
-            Source_::Sse { reader, acc, .. } => {
+            Source_::Sse {
+                reader,
+                acc,
+                stream,
+                ..
+            } => {
+                stream.push_str(chunk);
                 if feed_events(acc, reader.push(chunk)) {
                     let _ = self.rebase();
                 }
@@ -251,6 +271,32 @@ impl StreamParser {
         let end = self.raw.len();
         if self.committed < end {
             self.commit_range(self.committed, end);
+        }
+        // Context that spans blocks is settled by one one-shot parse of the whole text:
+        // reference definitions (`[1]: url` makes `[text][1]` a link), and an answer
+        // whose data never came (with format `auto` that is plain markdown, where a
+        // bare `[1]` is text).
+        let no_data =
+            matches!(self.data, Source_::Json(None)) && self.given.format == FormatChoice::Auto;
+        if no_data || has_reference_definition(&self.raw) {
+            self.snapshot = if no_data {
+                crate::core::parse_lenient(Some(&self.raw), Data::None, &self.given)
+            } else {
+                self.whole()
+            };
+            return;
+        }
+        // A footnote referenced in one block and defined in another can merge with a
+        // data source (same url); the one-shot resolver settles that exactly, once.
+        let cross_footnotes = self.blocks.iter().any(|b| {
+            b.answer
+                .citations
+                .iter()
+                .any(|c| c.pending.iter().any(|k| k.starts_with('^')))
+        });
+        if cross_footnotes {
+            self.snapshot = self.whole();
+            return;
         }
         // Blocks with pending markers are resolved again, now for good, against every
         // source (footnote definitions of other blocks included).
@@ -427,10 +473,10 @@ impl StreamParser {
     }
 
     fn sse_stream_text(&self) -> String {
-        // The sse parser only needs the events; rebuild a minimal stream from the
-        // accumulated state is not possible, so the non-incremental sse path is not
-        // used (sse answers are markdown with markers: always incremental).
-        String::new()
+        match &self.data {
+            Source_::Sse { stream, .. } => stream.clone(),
+            Source_::Json(_) => String::new(),
+        }
     }
 
     fn footnote_draft_sources(&self) -> Vec<crate::core::draft::DraftSource> {
@@ -606,6 +652,18 @@ impl StreamParser {
             metadata: self.base_resolved.metadata.clone(),
         }
     }
+}
+
+/// Whether a line of `raw` is a link reference definition (`[label]: ...`, not a
+/// footnote `[^label]:`).
+fn has_reference_definition(raw: &str) -> bool {
+    raw.lines().any(|l| {
+        let t = l.trim_start_matches(' ');
+        l.len() - t.len() <= 3
+            && t.starts_with('[')
+            && !t.starts_with("[^")
+            && t.find("]:").is_some_and(|e| e > 1)
+    })
 }
 
 /// Whether an answer starts like JSON or HTML (canonical answers may be either).
