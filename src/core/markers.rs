@@ -37,11 +37,16 @@
 //! `[text [1]](url)`, `![1](x)` (label and destination), full and collapsed reference
 //! links whose reference is defined, autolinks `<https://...>`, the inside of raw HTML
 //! tags, backslash-escaped brackets `\[1]`, and reference definition lines
-//! `[1]: https://...` (the whole line stays text). A `[1]` elsewhere in the text stays a
-//! citation marker even when `[1]: url` is defined: in an LLM answer `[1]` means a
-//! citation. For the same reason `[1][2]` is two markers even when `[2]` is defined;
-//! only `[text][ref]` is a reference link. Markers in bold, italics, list items, table
-//! cells, block quotes and headings are markers.
+//! `[1]: https://...` (the whole line stays text; so does a sources line like
+//! `[1]: Smith et al., 2020` that is no valid definition). A `[1]` elsewhere in the text
+//! stays a citation marker even when `[1]: url` is defined: in an LLM answer `[1]` means
+//! a citation. For the same reason `[1][2]` is two markers even when `[2]` is defined;
+//! only `[text][ref]` (and an image `![1][ref]`) is a reference link. Markers in bold,
+//! italics, list items, table cells (split at `|` first, as GFM does), block quotes,
+//! headings and HTML blocks are markers. Containers nest at most 32 deep; deeper
+//! markers are read as text of the innermost one. The block structure follows
+//! pulldown-cmark (tables, task lists, footnotes), checked by a differential property
+//! test (`tests/scanner_props.rs`).
 //!
 //! With [`TextSyntax::Html`]: the inside of tags (except the `<sup class="cite">` marker
 //! itself), and the contents of `<pre>`, `<code>`, `<script>`, `<style>`, `<textarea>`
@@ -379,7 +384,11 @@ impl<'a> Ctx<'a> {
         if self.g.footnotes && self.want_defs && !self.foot.is_empty() {
             for f in std::mem::take(&mut self.foot) {
                 let end = f.last_end.max(f.body_start);
-                let range_end = if f.top { line_break_end(self.b, end) } else { end };
+                let range_end = if f.top {
+                    line_break_end(self.b, end)
+                } else {
+                    end
+                };
                 let label = self.text.get(f.label.clone()).unwrap_or("");
                 markers.push(Marker {
                     range: f.start..range_end,
@@ -617,7 +626,10 @@ mod tests {
     }
 
     fn syntaxes(text: &str) -> Vec<String> {
-        found(text, &Grammar::ALL).into_iter().map(|f| f.0).collect()
+        found(text, &Grammar::ALL)
+            .into_iter()
+            .map(|f| f.0)
+            .collect()
     }
 
     fn stripped(text: &str) -> String {
@@ -625,7 +637,10 @@ mod tests {
     }
 
     fn keys(text: &str) -> Vec<Vec<String>> {
-        found(text, &Grammar::ALL).into_iter().map(|f| f.1).collect()
+        found(text, &Grammar::ALL)
+            .into_iter()
+            .map(|f| f.1)
+            .collect()
     }
 
     fn codes(text: &str) -> Vec<String> {
@@ -642,7 +657,10 @@ mod tests {
     fn numeric_forms() {
         assert_eq!(keys("A [1]."), vec![vec!["1"]]);
         assert_eq!(keys("A [1][2]."), vec![vec!["1"], vec!["2"]]);
-        assert_eq!(keys("A [1, 2] b [3,4]"), vec![vec!["1", "2"], vec!["3", "4"]]);
+        assert_eq!(
+            keys("A [1, 2] b [3,4]"),
+            vec![vec!["1", "2"], vec!["3", "4"]]
+        );
         assert_eq!(keys("A [2-4]."), vec![vec!["2", "3", "4"]]);
         assert_eq!(keys("A [2–4]."), vec![vec!["2", "3", "4"]]);
         assert_eq!(keys("A [1-3, 7]."), vec![vec!["1", "2", "3", "7"]]);
@@ -756,7 +774,10 @@ mod tests {
         let d = &s.markers[1];
         assert_eq!(d.keys, vec![SourceKey::Name("^note".into())]);
         assert_eq!(&t[d.syntax.clone()], "[^note]:");
-        assert_eq!(&t[d.range.clone()], "[^note]: The atlas, https://a.example/x\n");
+        assert_eq!(
+            &t[d.range.clone()],
+            "[^note]: The atlas, https://a.example/x\n"
+        );
         match &d.kind {
             MarkerKind::FootnoteDef { body } => {
                 assert_eq!(&t[body.clone()], "The atlas, https://a.example/x")
@@ -768,7 +789,8 @@ mod tests {
 
     #[test]
     fn footnote_continuation_lines() {
-        let t = "A[^1].\n\n[^1]: First line\n    second line\nlazy line\n\n    more para\n\nAfter [2].";
+        let t =
+            "A[^1].\n\n[^1]: First line\n    second line\nlazy line\n\n    more para\n\nAfter [2].";
         let s = scan(t, &Grammar::ALL);
         let d = s
             .markers
@@ -801,7 +823,13 @@ mod tests {
 
     #[test]
     fn malformed_numbers_stay_text() {
-        for t in ["A [0].", "A [12345].", "A [3-1].", "A [1-200].", "A [[S:0]]."] {
+        for t in [
+            "A [0].",
+            "A [12345].",
+            "A [3-1].",
+            "A [1-200].",
+            "A [[S:0]].",
+        ] {
             assert!(syntaxes(t).is_empty(), "{t}");
             assert_eq!(codes(t), vec!["malformed-marker"], "{t}");
             assert_eq!(stripped(t), t);
@@ -942,6 +970,12 @@ mod tests {
         let t = "See [the atlas][1] now.";
         assert_eq!(syntaxes(t), vec!["[1]"]);
         let t = "See [atlas] [2].\n\n[atlas]: https://a.example\n";
+        assert_eq!(syntaxes(t), vec!["[2]"]);
+        // A sources line that is not a valid definition stays text too.
+        let t = "Paris [1].\n\nSources:\n[1]: Smith et al., 2020\n[2]: https://b.example\n";
+        assert_eq!(syntaxes(t), vec!["[1]"]);
+        // A definition ends its paragraph's start: code spans begin after it.
+        let t = "[r]: https://r.example\n`[1]` [2]";
         assert_eq!(syntaxes(t), vec!["[2]"]);
     }
 

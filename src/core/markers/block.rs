@@ -148,11 +148,16 @@ enum Cont {
 #[derive(Debug)]
 enum Leaf {
     None,
+    /// A paragraph. While `defs`, it holds only reference definitions so far (the
+    /// text starts after them, as pulldown-cmark reads them); `dest_pending`: the last
+    /// definition (starting there) has its destination on the next line.
     Para {
         start: usize,
         end: usize,
         lines: usize,
         first: (usize, usize),
+        defs: bool,
+        dest_pending: Option<usize>,
     },
     Table {
         expect_delim: bool,
@@ -367,8 +372,10 @@ impl<'a> Blocks<'_, 'a> {
         }
 
         match self.leaf {
-            Leaf::Para { lines, first, .. } => {
-                if self.md {
+            Leaf::Para {
+                lines, first, defs, ..
+            } => {
+                if self.md && !defs {
                     if lines == 1 {
                         if let Some(cols) = delim_row(&c) {
                             if header_cols(self.b(), first.0, first.1) == Some(cols) {
@@ -389,7 +396,7 @@ impl<'a> Blocks<'_, 'a> {
                 }
                 if self.interrupts(&c, true) {
                     self.close_leaf();
-                } else if self.md && self.table_interrupt(&c, next) {
+                } else if self.md && !defs && self.table_interrupt(&c, next) {
                     self.close_leaf();
                     self.leaf = Leaf::Table { expect_delim: true };
                     self.row(c.pos, le);
@@ -414,6 +421,7 @@ impl<'a> Blocks<'_, 'a> {
         }
 
         // New containers.
+        let mut opened_item = false;
         loop {
             if c.indent() >= 4 || self.conts.len() >= MAX_DEPTH {
                 break;
@@ -423,6 +431,7 @@ impl<'a> Blocks<'_, 'a> {
             if self.md && c.byte() == Some(b'>') {
                 c.advance(1);
                 c.skip(1);
+                self.fill_items();
                 self.conts.push(Cont::Quote);
                 continue;
             }
@@ -440,6 +449,7 @@ impl<'a> Blocks<'_, 'a> {
                     label,
                 });
                 self.feet.push(self.ctx.foot.len() - 1);
+                self.fill_items();
                 self.conts.push(Cont::Foot);
                 continue;
             }
@@ -459,10 +469,12 @@ impl<'a> Blocks<'_, 'a> {
                             before + m.len + sp
                         }
                     };
+                    self.fill_items();
                     self.conts.push(Cont::Item {
                         width,
                         filled: false,
                     });
+                    opened_item = true;
                     continue;
                 }
             }
@@ -470,7 +482,8 @@ impl<'a> Blocks<'_, 'a> {
             break;
         }
 
-        if c.blank() {
+        if c.blank() || (opened_item && task_box_only(&c)) {
+            // An empty list item (pulldown-cmark counts `- [ ]` as one too).
             self.touch_feet(le);
             return;
         }
@@ -514,31 +527,106 @@ impl<'a> Blocks<'_, 'a> {
                 return;
             }
         }
-        self.def_line(&c, le);
-        self.leaf = Leaf::Para {
-            start: c.pos,
-            end: le,
-            lines: 1,
-            first: (c.pos, le),
+        let def = self.def_line(&c, le, true);
+        self.leaf = match def {
+            Some(pending) => Leaf::Para {
+                start: le,
+                end: le,
+                lines: 1,
+                first: (le, le),
+                defs: true,
+                dest_pending: pending.then_some(c.pos),
+            },
+            None => Leaf::Para {
+                start: c.pos,
+                end: le,
+                lines: 1,
+                first: (c.pos, le),
+                defs: false,
+                dest_pending: None,
+            },
         };
     }
 
     fn para_append(&mut self, c: &Cursor<'_>, le: usize) {
-        let mut d = *c;
-        if d.indent() <= 3 {
-            d.skip(3);
-            self.def_line(&d, le);
+        let (defs, pending) = match &self.leaf {
+            Leaf::Para {
+                defs, dest_pending, ..
+            } => (*defs, *dest_pending),
+            _ => return,
+        };
+        if let (true, Some(ds)) = (defs, pending) {
+            // The destination of the definition above, or else that was no definition
+            // and the paragraph's text starts with it.
+            let ok = matches!(def_rest(&self.ctx.b[c.pos..le]), DefRest::Complete);
+            if ok {
+                self.ctx.protect(c.pos, le);
+            }
+            if let Leaf::Para {
+                start,
+                end,
+                lines,
+                first,
+                defs,
+                dest_pending,
+            } = &mut self.leaf
+            {
+                *end = le;
+                *dest_pending = None;
+                if ok {
+                    *start = le;
+                } else {
+                    *defs = false;
+                    *start = ds;
+                    *first = (ds, ds);
+                    *lines = 2;
+                }
+            }
+            return;
         }
-        if let Leaf::Para { end, lines, .. } = &mut self.leaf {
-            *end = le;
+        let mut d = *c;
+        let def = if d.indent() <= 3 {
+            d.skip(3);
+            // Inside a paragraph's text a definition is text (still protected).
+            self.def_line(&d, le, defs)
+        } else {
+            None
+        };
+        let Leaf::Para {
+            start,
+            end,
+            lines,
+            first,
+            defs,
+            dest_pending,
+        } = &mut self.leaf
+        else {
+            return;
+        };
+        *end = le;
+        if !*defs {
             *lines += 1;
+            return;
+        }
+        if let Some(p) = def {
+            *dest_pending = p.then_some(d.pos);
+            *start = le;
+        } else {
+            // The paragraph's text starts here.
+            d.skip(usize::MAX);
+            *defs = false;
+            *start = d.pos;
+            *first = (d.pos, le);
+            *lines = 1;
         }
     }
 
-    /// A reference definition line `[label]: ...`: protected, its label recorded.
-    fn def_line(&mut self, c: &Cursor<'_>, le: usize) {
+    /// A reference definition line `[label]: dest "title"`: protected, its label
+    /// recorded when `real` (it starts a paragraph, so it defines something). Returns
+    /// whether the line is one, and whether its destination is on the next line.
+    fn def_line(&mut self, c: &Cursor<'_>, le: usize, real: bool) -> Option<bool> {
         if !self.md || c.byte() != Some(b'[') || c.at(1) == Some(b'^') {
-            return;
+            return None;
         }
         let b = self.ctx.b;
         let s = c.pos;
@@ -547,19 +635,26 @@ impl<'a> Blocks<'_, 'a> {
         while j < lim {
             match b[j] {
                 b'\\' => j += 2,
-                b'[' => return,
+                b'[' => return None,
                 b']' => break,
                 _ => j += 1,
             }
         }
         if j >= lim || j + 1 >= le || b[j] != b']' || b[j + 1] != b':' {
-            return;
+            return None;
         }
-        if j + 2 < le && !matches!(b[j + 2], b' ' | b'\t') {
-            return;
-        }
-        let Some(label) = self.ctx.text.get(s + 1..j) else {
-            return;
+        let label = self.ctx.text.get(s + 1..j)?;
+        let dest_pending = match def_rest(&b[j + 2..le]) {
+            DefRest::Bad => {
+                // Not a definition (`[1]: Smith et al.`), but a sources line: its
+                // `[1]` stays text too.
+                if matches!(b.get(j + 2), Some(b' ' | b'\t')) {
+                    self.ctx.protect(s, le);
+                }
+                return None;
+            }
+            DefRest::Complete => false,
+            DefRest::DestNext => true,
         };
         let norm = label
             .split_whitespace()
@@ -567,10 +662,13 @@ impl<'a> Blocks<'_, 'a> {
             .collect::<Vec<_>>()
             .join(" ");
         if norm.is_empty() {
-            return;
+            return None;
         }
-        self.ctx.defs.insert(norm);
+        if real {
+            self.ctx.defs.insert(norm);
+        }
         self.ctx.protect(s, le);
+        Some(dest_pending)
     }
 
     /// Whether the line (all containers matched, or lazily) starts a block that ends a
@@ -663,12 +761,17 @@ impl<'a> Blocks<'_, 'a> {
     /// A non-blank line with content in the open containers: list items hold
     /// something, footnote definitions reach the end of this line.
     fn touch(&mut self, le: usize) {
+        self.fill_items();
+        self.touch_feet(le);
+    }
+
+    /// The open list items hold something now.
+    fn fill_items(&mut self) {
         for c in &mut self.conts {
             if let Cont::Item { filled, .. } = c {
                 *filled = true;
             }
         }
-        self.touch_feet(le);
     }
 
     /// Marks the open footnote definitions as reaching the end of this line.
@@ -683,7 +786,9 @@ impl<'a> Blocks<'_, 'a> {
     fn close_leaf(&mut self) {
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::Para { start, end, .. } | Leaf::Html { start, end, .. } => {
-                self.runs.push(start..end)
+                if start < end {
+                    self.runs.push(start..end)
+                }
             }
             Leaf::Fence { start, last, .. } => self.ctx.protect(start, last),
             Leaf::Indented { start, end } => self.ctx.protect(start, end),
@@ -698,6 +803,89 @@ impl<'a> Blocks<'_, 'a> {
             }
         }
     }
+}
+
+enum DefRest {
+    Bad,
+    Complete,
+    DestNext,
+}
+
+/// What follows `[label]:` on a definition line: a destination and an optional title.
+fn def_rest(r: &[u8]) -> DefRest {
+    let mut i = 0;
+    let ws = |mut i: usize| {
+        while i < r.len() && matches!(r[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    i = ws(i);
+    if i == r.len() {
+        return DefRest::DestNext;
+    }
+    if r[i] == b'<' {
+        i += 1;
+        loop {
+            match r.get(i) {
+                None | Some(b'<') => return DefRest::Bad,
+                Some(b'>') => break,
+                Some(b'\\') => i += 2,
+                _ => i += 1,
+            }
+        }
+        i += 1;
+    } else {
+        let s = i;
+        let mut depth = 0usize;
+        while i < r.len() && r[i] > b' ' {
+            match r[i] {
+                b'\\' => i += 1,
+                b'(' => depth += 1,
+                b')' if depth == 0 => return DefRest::Bad,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        if i == s || depth != 0 {
+            return DefRest::Bad;
+        }
+    }
+    let after = ws(i.min(r.len()));
+    if after >= r.len() {
+        return DefRest::Complete;
+    }
+    if after == i {
+        return DefRest::Bad;
+    }
+    let close = match r[after] {
+        b'"' => b'"',
+        b'\'' => b'\'',
+        b'(' => b')',
+        _ => return DefRest::Bad,
+    };
+    let mut k = after + 1;
+    while k < r.len() && r[k] != close {
+        if r[k] == b'\\' {
+            k += 1;
+        }
+        k += 1;
+    }
+    if k >= r.len() || ws(k + 1) != r.len() {
+        return DefRest::Bad;
+    }
+    DefRest::Complete
+}
+
+/// Whether the rest of the line is a task box `[ ]`, `[x]` and nothing else.
+fn task_box_only(c: &Cursor<'_>) -> bool {
+    let r = c.rest();
+    r.len() >= 3
+        && r[0] == b'['
+        && matches!(r[1], b' ' | b'x' | b'X')
+        && r[2] == b']'
+        && r[3..].iter().all(|x| matches!(x, b' ' | b'\t'))
 }
 
 /// A list marker at the cursor.
@@ -825,7 +1013,7 @@ fn footnote_def(c: &Cursor<'_>) -> Option<(Range<usize>, usize)> {
     let s = c.pos + 2;
     let lim = c.end.min(s + 101);
     let mut j = s;
-    while j < lim && !matches!(b[j], b']' | b'[' | b'\\' | b' ' | b'\t') {
+    while j < lim && super::syntax::is_label_byte(b[j]) {
         j += 1;
     }
     if j == s || j >= lim || b[j] != b']' || j + 1 >= c.end || b[j + 1] != b':' {
@@ -922,13 +1110,68 @@ fn html_block(r: &[u8]) -> Option<HtmlEnd> {
         (b"textarea", b"</textarea>"),
     ];
     const BLOCK: [&str; 62] = [
-        "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption",
-        "center", "col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt",
-        "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2",
-        "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li",
-        "link", "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p",
-        "param", "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead",
-        "title", "tr", "track", "ul",
+        "address",
+        "article",
+        "aside",
+        "base",
+        "basefont",
+        "blockquote",
+        "body",
+        "caption",
+        "center",
+        "col",
+        "colgroup",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hr",
+        "html",
+        "iframe",
+        "legend",
+        "li",
+        "link",
+        "main",
+        "menu",
+        "menuitem",
+        "nav",
+        "noframes",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "param",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "track",
+        "ul",
     ];
     let rest = r.strip_prefix(b"<")?;
     if rest.starts_with(b"!--") {
@@ -963,7 +1206,12 @@ fn html_block(r: &[u8]) -> Option<HtmlEnd> {
         Some(b'/') => name_part.get(n + 1) == Some(&b'>'),
         _ => false,
     };
-    if n > 0 && ends_name && BLOCK.iter().any(|t| t.as_bytes().eq_ignore_ascii_case(name)) {
+    if n > 0
+        && ends_name
+        && BLOCK
+            .iter()
+            .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+    {
         return Some(HtmlEnd::Blank);
     }
     html_block_7(r).then_some(HtmlEnd::Blank)

@@ -4,7 +4,7 @@
 
 use super::inline::Find;
 use super::syntax::{self, Found};
-use super::Ctx;
+use super::{Ctx, Grammar};
 
 const SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
@@ -82,10 +82,18 @@ pub(super) fn run(ctx: &mut Ctx<'_>) {
         i = match b[i] {
             b'<' => tag(ctx, &mut f, i),
             b'[' => {
-                if ctx.want {
-                    match syntax::bracket(ctx.text, i, e, &ctx.g) {
+                // Markers are skipped whole even when not wanted (protected regions).
+                let probe = Grammar {
+                    html_sup: false,
+                    ..Grammar::ALL
+                };
+                let g = if ctx.want { ctx.g } else { probe };
+                if ctx.want || !ctx.limit_hit {
+                    match syntax::bracket(ctx.text, i, e, &g) {
                         Found::Marker { end, kind, keys } => {
-                            ctx.push_marker(i..end, kind, keys);
+                            if ctx.want {
+                                ctx.push_marker(i..end, kind, keys);
+                            }
                             end
                         }
                         Found::Malformed { end, why } => {
@@ -119,7 +127,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>) {
                 // Entities are skipped whole even when markers are not wanted.
                 if !ctx.want || ctx.g.openai {
                     let finder = &mut f.entity;
-                    match syntax::private_use(ctx.text, i, |p| {
+                    match syntax::private_use(ctx.text, i, false, |p| {
                         finder.get(b, p, e, "\u{e201}".as_bytes())
                     }) {
                         Found::Marker { end, kind, keys } => {

@@ -491,7 +491,7 @@ impl Run<'_, '_> {
         let b = self.ctx.b;
         let e = self.e;
         let finder = &mut self.entity_end;
-        match syntax::private_use(self.ctx.text, i, |p| {
+        match syntax::private_use(self.ctx.text, i, self.md, |p| {
             finder.get(b, p, e, "\u{e201}".as_bytes())
         }) {
             Found::Marker { end, kind, keys } => {
@@ -544,6 +544,8 @@ fn autolink(b: &[u8], i: usize, e: usize) -> Option<usize> {
 fn tail(b: &[u8], p: usize, lim: usize) -> (Option<usize>, usize) {
     let lim = lim.min(b.len());
     let mut j = p + 1;
+    // Whitespace with at most one line break; after it, the next line's container
+    // prefix (`>` of a block quote) is not text either.
     let skip_ws = |mut j: usize| {
         let mut newlines = 0;
         while j < lim && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
@@ -551,6 +553,9 @@ fn tail(b: &[u8], p: usize, lim: usize) -> (Option<usize>, usize) {
                 newlines += 1;
                 if newlines > 1 {
                     break;
+                }
+                while j + 1 < lim && matches!(b[j + 1], b' ' | b'\t' | b'>') {
+                    j += 1;
                 }
             }
             j += 1;

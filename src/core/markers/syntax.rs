@@ -196,6 +196,16 @@ fn strip_prefix_ci<'a>(s: &'a str, p: &str) -> Option<&'a str> {
     }
 }
 
+/// Whether a byte may be part of a footnote label: not whitespace, not a bracket, and
+/// nothing that starts inline markdown of its own (code, autolinks, escapes).
+pub(super) fn is_label_byte(c: u8) -> bool {
+    !matches!(
+        c,
+        b']' | b'[' | b'\\' | b'`' | b'<' | b'>' | b'^' | b' ' | b'\t' | b'\n' | b'\r'
+    ) && c != 0x0b
+        && c != 0x0c
+}
+
 /// Marker syntax starting with `[` at `i` (`text.as_bytes()[i] == b'['`), looking no
 /// further than `end`.
 pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
@@ -254,7 +264,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         let start = i + 2;
         let stop = end.min(start + MAX_LABEL + 1).min(b.len());
         let mut j = start;
-        while j < stop && !matches!(b[j], b']' | b'[' | b'\\' | b' ' | b'\t' | b'\n' | b'\r') {
+        while j < stop && is_label_byte(b[j]) {
             j += 1;
         }
         if j > start && j < stop && b[j] == b']' {
@@ -301,7 +311,10 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     if let Some(h) = memchr::memchr(b'#', content.as_bytes()) {
         // `[1#suffix]`: one number, the suffix ignored.
         let num = &content[..h];
-        if !num.bytes().all(|c| c.is_ascii_digit()) || num.len() > 18 {
+        if !num.bytes().all(|c| c.is_ascii_digit())
+            || num.len() > 18
+            || memchr::memchr3(b'`', b'<', b'>', &content.as_bytes()[h..]).is_some()
+        {
             return Found::None;
         }
         let n: u64 = num.parse().unwrap_or(u64::MAX);
@@ -384,6 +397,7 @@ fn is_ref_id(s: &str) -> bool {
 pub(super) fn private_use(
     text: &str,
     i: usize,
+    md: bool,
     close: impl FnOnce(usize) -> Option<usize>,
 ) -> Found {
     let b = text.as_bytes();
@@ -414,7 +428,8 @@ pub(super) fn private_use(
     let Some(content) = text.get(i + 3..j) else {
         return Found::None;
     };
-    if content.contains('\u{e200}') {
+    // In markdown, an entity holding a backtick could end inside a code span.
+    if content.contains('\u{e200}') || (md && content.contains('`')) {
         return Found::None;
     }
     let end = j + 3;

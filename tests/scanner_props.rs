@@ -1,0 +1,482 @@
+//! Properties of the marker scanner (SPEC section 3) on generated input: it never
+//! panics, its markers are sorted, disjoint and on char boundaries, taking them out and
+//! putting them back gives the input again, and no marker stands where pulldown-cmark
+//! sees code or a link.
+#![cfg(not(target_arch = "wasm32"))]
+
+use citekit::core::markers::{
+    protected_regions, scan, Grammar, Marker, MarkerKind, Scan, TextSyntax,
+};
+use proptest::prelude::*;
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
+use std::ops::Range;
+
+/// Pieces of markdown-ish text, chosen to collide: brackets, markers, code, containers.
+const TOKENS: &[&str] = &[
+    "[",
+    "]",
+    "[1]",
+    "[2]",
+    "1",
+    "2",
+    "12",
+    "0",
+    "S:",
+    "[[S:1]]",
+    "[[S:2-3]]",
+    "^",
+    "[^1]",
+    "[^n]:",
+    "[1]:",
+    "[a]:",
+    "`",
+    "``",
+    "```",
+    "~~~",
+    " ",
+    "  ",
+    "    ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "> ",
+    "- ",
+    "* ",
+    "1. ",
+    "2) ",
+    "|",
+    "|---|",
+    "---",
+    "===",
+    "(",
+    ")",
+    "(x)",
+    "http://x.example",
+    "<",
+    ">",
+    "<b>",
+    "</b>",
+    "<!--",
+    "-->",
+    "!",
+    "*",
+    "_",
+    "\\",
+    "#",
+    "## ",
+    "【",
+    "】",
+    "【1】",
+    "［2］",
+    "🎉",
+    "東京",
+    "é",
+    ",",
+    "-",
+    "–",
+    ".",
+    "a",
+    "word",
+    "\u{e200}cite\u{e202}turn0search0\u{e201}",
+    "\u{e200}",
+    "\u{e201}",
+    "\u{e202}",
+    "\u{e203}",
+    "\u{e204}",
+    "[[USAGE:1]]",
+    "<sup class=\"cite\" data-sids=\"1\">x</sup>",
+    "#",
+    "x",
+];
+
+fn token_text(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKENS), 0..max).prop_map(|v| v.concat())
+}
+
+fn syntaxes() -> [TextSyntax; 3] {
+    [TextSyntax::Markdown, TextSyntax::Html, TextSyntax::Plain]
+}
+
+fn grammar(syntax: TextSyntax) -> Grammar {
+    Grammar {
+        syntax,
+        ..Grammar::ALL
+    }
+}
+
+/// The invariants of one scan.
+fn check_scan(text: &str, s: &Scan) -> Result<(), String> {
+    let mut last = 0usize;
+    for (i, m) in s.markers.iter().enumerate() {
+        let Marker { range, syntax, .. } = m;
+        if range.start > range.end || syntax.start >= syntax.end {
+            return Err(format!("marker {i}: bad ranges {range:?} {syntax:?}"));
+        }
+        if range.start < last {
+            return Err(format!(
+                "marker {i}: {range:?} overlaps or precedes the previous"
+            ));
+        }
+        if syntax.start < range.start || syntax.end > range.end {
+            return Err(format!(
+                "marker {i}: syntax {syntax:?} outside range {range:?}"
+            ));
+        }
+        if range.end > text.len() {
+            return Err(format!("marker {i}: {range:?} past the end"));
+        }
+        for p in [range.start, range.end, syntax.start, syntax.end] {
+            if !text.is_char_boundary(p) {
+                return Err(format!("marker {i}: {p} not a char boundary"));
+            }
+        }
+        if let MarkerKind::FootnoteDef { body } = &m.kind {
+            if body.start < range.start || body.end > range.end || body.start > body.end {
+                return Err(format!("marker {i}: body {body:?} outside {range:?}"));
+            }
+        }
+        last = range.end;
+    }
+    // Out and back in.
+    let mut out = String::new();
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for m in &s.markers {
+        out.push_str(&text[at..m.range.start]);
+        pieces.push((out.len(), &text[m.range.clone()]));
+        at = m.range.end;
+    }
+    out.push_str(&text[at..]);
+    let mut back = String::new();
+    let mut k = 0;
+    for (pos, piece) in pieces {
+        back.push_str(&out[k..pos]);
+        back.push_str(piece);
+        k = pos;
+    }
+    back.push_str(&out[k..]);
+    if back != text {
+        return Err("re-inserting the markers does not give the input".into());
+    }
+    for d in &s.diagnostics {
+        if let (Some(a), Some(b)) = (d.start, d.end) {
+            if a > b || b > text.len() || !text.is_char_boundary(a) || !text.is_char_boundary(b) {
+                return Err(format!("diagnostic {} at bad {a}..{b}", d.code));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_regions(text: &str, r: &[Range<usize>], s: &Scan) -> Result<(), String> {
+    for w in r.windows(2) {
+        if w[0].end > w[1].start {
+            return Err(format!("regions {:?} and {:?} overlap", w[0], w[1]));
+        }
+    }
+    for x in r {
+        if x.start >= x.end || x.end > text.len() {
+            return Err(format!("bad region {x:?}"));
+        }
+    }
+    for m in &s.markers {
+        // Footnote definitions hold code; a cite `<sup>` is a tag when markers are off.
+        if matches!(m.kind, MarkerKind::FootnoteDef { .. } | MarkerKind::HtmlSup) {
+            continue;
+        }
+        if let Some(x) = r
+            .iter()
+            .find(|x| x.start < m.syntax.end && m.syntax.start < x.end)
+        {
+            return Err(format!(
+                "marker {:?} ({:?}) inside protected {x:?} ({:?})",
+                m.syntax,
+                &text[m.syntax.clone()],
+                &text[x.clone()]
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_all(text: &str) -> Result<(), String> {
+    for syn in syntaxes() {
+        let s = scan(text, &grammar(syn));
+        check_scan(text, &s).map_err(|e| format!("{syn:?}: {e}"))?;
+        let r = protected_regions(text, syn);
+        check_regions(text, &r, &s).map_err(|e| format!("{syn:?}: {e}"))?;
+    }
+    let s = scan(text, &Grammar::NUMERIC);
+    check_scan(text, &s)
+}
+
+/// Ranges where pulldown-cmark sees code, or a link whose label is not itself a marker
+/// (`[1]` stays a citation marker even when `[1]: url` is defined, by design).
+fn pulldown_forbidden(md: &str, markers: &[Marker]) -> Vec<(Range<usize>, &'static str)> {
+    let opts = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_STRIKETHROUGH;
+    let mut v = Vec::new();
+    for (ev, r) in Parser::new_ext(md, opts).into_offset_iter() {
+        match ev {
+            Event::Code(_) => v.push((r, "code")),
+            Event::Start(Tag::CodeBlock(_)) => v.push((r, "code block")),
+            Event::Start(Tag::Link { link_type, .. } | Tag::Image { link_type, .. }) => {
+                let by_reference = matches!(
+                    link_type,
+                    LinkType::Reference
+                        | LinkType::ReferenceUnknown
+                        | LinkType::Collapsed
+                        | LinkType::CollapsedUnknown
+                        | LinkType::Shortcut
+                        | LinkType::ShortcutUnknown
+                );
+                let label_is_marker = markers
+                    .iter()
+                    .any(|m| m.syntax.start <= r.start && r.start < m.syntax.end);
+                if !(by_reference && label_is_marker) {
+                    v.push((r, "link"));
+                }
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+fn check_pulldown(md: &str) -> Result<(), String> {
+    let s = scan(md, &Grammar::ALL);
+    let forbidden = pulldown_forbidden(md, &s.markers);
+    for m in &s.markers {
+        // Private-use entities and cite `<sup>`s are opaque: one that starts first wraps
+        // whatever markdown-looking text it holds (pulldown-cmark knows neither).
+        let opaque = matches!(
+            m.kind,
+            MarkerKind::OpenaiCite { .. } | MarkerKind::OpenaiOther { .. } | MarkerKind::HtmlSup
+        );
+        if let Some((r, what)) = forbidden.iter().find(|(r, _)| {
+            r.start < m.syntax.end
+                && m.syntax.start < r.end
+                && !(opaque && r.start >= m.syntax.start)
+        }) {
+            return Err(format!(
+                "marker {:?} {:?} is inside a {what} {r:?} {:?}",
+                m.syntax,
+                &md[m.syntax.clone()],
+                &md[r.clone()]
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---- a generator of markdown documents ----
+
+fn inline_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(vec![
+            "word", "Paris", "is", "big", "東京", "🎉", "é", "a.", "b,", "**bold**", "_it_",
+            "~~del~~", "x*y", "(", ")", "[", "]", "!", "\\[1]", "\\`", "<", ">", "|",
+        ])
+        .prop_map(str::to_string),
+        3 => prop::sample::select(vec![
+            "[1]", "[2]", "[1][2]", "[1, 2]", "[1-3]", "[2–3]", "[1#p4]", "[[3]]", "【1】",
+            "［2］", "[[S:1]]", "[[S:1,3]]", "[S:2]", "[^1]", "[^note]", "[[USAGE:1]]",
+            "\u{e200}cite\u{e202}turn0search0\u{e201}", "\u{e203}", "\u{e204}", "[0]",
+            "[12345]",
+        ])
+        .prop_map(str::to_string),
+        2 => prop::sample::select(vec![
+            "`code [1]`", "`` a ` [2] ``", "`", "``", "`[1]", "[1]`", "` [3] `",
+        ])
+        .prop_map(str::to_string),
+        2 => prop::sample::select(vec![
+            "[1](https://a.example)", "[see [2]](https://b.example)", "![1](img.png)",
+            "[x](https://c.example/[3])", "<https://d.example/[4]>", "<a href=\"[5]\">",
+            "</a>", "<!-- [6] -->", "[t][r]", "[r]", "[x] (y)", "[a](<b c> \"t [7]\")",
+            "[a](b 'c')", "[a]( b )", "[a](b(c)d)", "<x@y.example>",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+fn inline_line() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            inline_piece(),
+            prop::sample::select(vec![" ", "", " ", "  "]),
+        ),
+        1..8,
+    )
+    .prop_map(|v| v.into_iter().map(|(a, b)| a + b).collect())
+}
+
+fn block() -> impl Strategy<Value = String> {
+    let para = prop::collection::vec(inline_line(), 1..4).prop_map(|v| v.join("\n"));
+    let fence = (
+        prop::sample::select(vec!["```", "~~~", "````", "```rust", "~~~~"]),
+        prop::collection::vec(inline_line(), 0..3),
+        prop::sample::select(vec!["```", "~~~", "````", "", "``` x", "~~~~~"]),
+    )
+        .prop_map(|(o, body, c)| {
+            let mut s = format!("{o}\n");
+            for l in body {
+                s.push_str(&l);
+                s.push('\n');
+            }
+            s.push_str(c);
+            s
+        });
+    let indented = prop::collection::vec(inline_line(), 1..3).prop_map(|v| {
+        v.iter()
+            .map(|l| format!("    {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let heading = (
+        prop::sample::select(vec!["# ", "## ", "###### "]),
+        inline_line(),
+    )
+        .prop_map(|(h, l)| format!("{h}{l}"));
+    let table = prop::collection::vec((inline_line(), inline_line()), 1..3).prop_map(|rows| {
+        let mut s = String::from("| a | b |\n|---|:--|\n");
+        for (a, b) in rows {
+            s.push_str(&format!(
+                "| {} | {} |\n",
+                a.replace('|', "/"),
+                b.replace('|', "/")
+            ));
+        }
+        s
+    });
+    let foot = inline_line().prop_map(|l| format!("[^1]: {l}"));
+    let refdef = prop::sample::select(vec![
+        "[r]: https://r.example",
+        "[t]: <https://t.example> \"T\"",
+    ])
+    .prop_map(str::to_string);
+    let leaf = prop_oneof![
+        5 => para,
+        2 => fence,
+        2 => indented,
+        1 => heading,
+        1 => table,
+        1 => foot,
+        1 => refdef,
+    ];
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            // A list item with nested blocks.
+            (
+                prop::sample::select(vec!["- ", "* ", "1. ", "2) ", "-   "]),
+                prop::collection::vec(inner.clone(), 1..3),
+            )
+                .prop_map(|(m, blocks)| {
+                    let pad = " ".repeat(m.len());
+                    let body = blocks.join("\n\n");
+                    let mut out = String::new();
+                    for (i, l) in body.lines().enumerate() {
+                        if i == 0 {
+                            out.push_str(m);
+                        } else if !l.is_empty() {
+                            out.push_str(&pad);
+                        }
+                        out.push_str(l);
+                        out.push('\n');
+                    }
+                    out
+                }),
+            // A block quote, sometimes with lazy lines.
+            (prop::collection::vec(inner, 1..3), any::<bool>()).prop_map(|(blocks, lazy)| {
+                let body = blocks.join("\n\n");
+                let mut out = String::new();
+                for (i, l) in body.lines().enumerate() {
+                    if !(lazy && i % 3 == 2) {
+                        out.push_str("> ");
+                    }
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                out
+            }),
+        ]
+    })
+}
+
+fn document() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (block(), prop::sample::select(vec!["\n\n", "\n", "\n\n\n"])),
+        1..6,
+    )
+    .prop_map(|v| v.into_iter().map(|(b, sep)| b + sep).collect())
+}
+
+/// Cases per property: `PROPTEST_CASES`, or a few hundred (a few seconds in all).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn arbitrary_strings(text in any::<String>()) {
+        check_all(&text).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn markdownish_strings(text in token_text(60)) {
+        check_all(&text).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn token_soup_against_pulldown(text in token_text(40)) {
+        check_pulldown(&text).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn documents_against_pulldown(doc in document()) {
+        check_all(&doc).map_err(TestCaseError::fail)?;
+        check_pulldown(&doc).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// Regressions found by the generators above.
+#[test]
+fn regressions() {
+    for md in [
+        "[1](x)",
+        "`[1]`",
+        // An empty list item ends at a blank line: the indented line after it is code.
+        "- <b>\n- \n\n    【1】",
+        "-   [ ] \n\n    [1] \n",
+        // An HTML block takes no lazy continuation lines.
+        "- <b>\n|\n\n    【1】",
+        // A definition's destination may follow the colon directly, or the next line.
+        "[1]:``\n[``[[S:1]]``[",
+        "[1]:\n``\n[``[[S:1]]``[",
+        // ...but a next line that is no destination makes it paragraph text.
+        "[1]:\r\n2) ``\r\n[1]``",
+        // A definition inside a paragraph defines nothing.
+        "[\n[a]:\r\n[1]](x)",
+        // A definition block followed by a list item that cannot interrupt a paragraph.
+        "[r]: https://r.example\n2) | a | b |\n   |---|:--|\n   | `  | [1] `code [1]`  |\n",
+        // A link destination after a line break inside a block quote.
+        "> - [1]( \n>   word ) \n",
+        // A list item holding a block quote is not empty.
+        "- > \n\n  ~~~\n  ````\n\n\n> ```\n> word \n~~~~~\n\n\n[1] \n\n",
+        // Footnote labels and suffixes hold no backticks; entities neither.
+        " [^``~~~``]",
+        "[[1#``]``",
+        "\u{e200}-\u{e202}``\u{e201}[^1]``",
+        "> [r]: https://r.example\n\n\n> > ![1, 2][r] \n",
+    ] {
+        check_all(md).unwrap();
+        check_pulldown(md).unwrap();
+    }
+}
