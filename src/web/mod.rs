@@ -179,8 +179,13 @@ pub fn CitationProvider(
     /// The components to connect.
     children: Children,
 ) -> impl IntoView {
-    provide_context(CiteContext::new());
-    children()
+    // A child owner, so the context reaches the children only (not later siblings).
+    let owner = Owner::current().map(|p| p.child()).unwrap_or_default();
+    let view = owner.with(|| {
+        provide_context(CiteContext::new());
+        children()
+    });
+    leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
 }
 
 /// Timers of one answer's hover card (open delay, close grace).
@@ -247,6 +252,36 @@ pub fn CitedAnswer(
     #[prop(into, optional)]
     streaming: Signal<bool>,
 ) -> impl IntoView {
+    // A child owner: a context this answer provides (when no provider is above it)
+    // stays with it instead of leaking to the components after it.
+    let owner = Owner::current().map(|p| p.child()).unwrap_or_default();
+    let view = owner.with(move || {
+        cited_answer_view(
+            answer,
+            data,
+            options,
+            panel,
+            footnotes,
+            copy_button,
+            inject_css,
+            streaming,
+        )
+    });
+    leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
+}
+
+/// The body of [`CitedAnswer`], run under its own owner.
+#[allow(clippy::too_many_arguments)]
+fn cited_answer_view(
+    answer: Signal<String>,
+    data: Signal<CiteData>,
+    options: Signal<Options>,
+    panel: bool,
+    footnotes: bool,
+    copy_button: bool,
+    inject_css: bool,
+    streaming: Signal<bool>,
+) -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
     if inject_css {
         dom::inject_css(CSS);
@@ -293,7 +328,9 @@ pub fn CitedAnswer(
                 None => {
                     stable.set(StreamInfo::default());
                     let parsed = answer.with(|a| {
-                        data.with(|d| crate::core::parse_lenient(Some(a), d.as_data(), &opts))
+                        // An empty answer: the text is in the data (sse, anthropic, ...).
+                        let a = (!a.is_empty()).then_some(a.as_str());
+                        data.with(|d| crate::core::parse_lenient(a, d.as_data(), &opts))
                     });
                     ctx.card.set(None);
                     ctx.answer.set(Arc::new(parsed));
@@ -348,6 +385,15 @@ pub fn CitedAnswer(
         });
     }
     let timers = Rc::new(Timers::default());
+    {
+        // A timer still pending when the component unmounts must not fire on its
+        // disposed signals (the open timer reads them).
+        let t = SendWrapper::new(timers.clone());
+        on_cleanup(move || {
+            t.cancel_open();
+            t.cancel_close();
+        });
+    }
     wire_card(ctx, timers.clone());
     wire_highlight(ctx);
 
@@ -365,10 +411,18 @@ pub fn CitedAnswer(
                 .answer
                 .with(|a| a.show_citations && !a.sources.is_empty())
     };
-    let theme_class = move || match options.with(|o| o.theme) {
-        crate::core::options::Theme::Auto => "cite-root",
-        crate::core::options::Theme::Light => "cite-root cite-theme-light",
-        crate::core::options::Theme::Dark => "cite-root cite-theme-dark",
+    // One class string (a separate `class:` toggle would be wiped when it changes).
+    let theme_class = move || {
+        let t = match options.with(|o| o.theme) {
+            crate::core::options::Theme::Auto => "cite-root",
+            crate::core::options::Theme::Light => "cite-root cite-theme-light",
+            crate::core::options::Theme::Dark => "cite-root cite-theme-dark",
+        };
+        if show_panel() {
+            format!("{t} cite-root--with-panel")
+        } else {
+            t.to_string()
+        }
     };
     let copied = RwSignal::new(false);
     let on_copy = move |_| {
@@ -408,7 +462,6 @@ pub fn CitedAnswer(
 
     view! {
         <div class=theme_class id=root_id data-marker-style=move || format!("{:?}", options.with(|o| o.marker_style)).to_lowercase()
-            class:cite-root--with-panel=show_panel
             on:pointerover=on_over on:pointerout=on_out on:pointerdown=on_down on:click=on_click
             on:focusin=on_focus_in on:focusout=on_focus_out on:keydown=on_key>
             <div class="cite-answer">
