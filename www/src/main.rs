@@ -140,6 +140,14 @@ fn with_fixture_options(base: &Options, fixture_opts: &Value) -> Options {
     o
 }
 
+fn theme_name(t: Theme) -> &'static str {
+    match t {
+        Theme::Auto => "auto",
+        Theme::Light => "light",
+        Theme::Dark => "dark",
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Settings {
     options: RwSignal<Options>,
@@ -157,14 +165,15 @@ fn App() -> impl IntoView {
         panel_beside: RwSignal::new(true),
     };
     provide_context(settings);
-    let dark = move || settings.options.with(|o| o.theme == Theme::Dark);
+    // The page follows the components' theme: `auto` follows prefers-color-scheme.
+    let theme = move || settings.options.with(|o| theme_name(o.theme));
     Effect::new(move |_| {
-        let d = dark();
+        let t = theme();
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
         {
-            let _ = el.set_attribute("data-theme", if d { "dark" } else { "light" });
+            let _ = el.set_attribute("data-theme", t);
         }
     });
     view! {
@@ -224,9 +233,9 @@ fn OptionsBar() -> impl IntoView {
             {select("Uncited sources", "opt-uncited", &[("dim", "Dimmed"), ("show", "Shown"), ("hide", "Hidden")],
                 |o| match o.uncited { Uncited::Dim => "dim", Uncited::Show => "show", Uncited::Hide => "hide" },
                 |o, v| o.uncited = match v { "show" => Uncited::Show, "hide" => Uncited::Hide, _ => Uncited::Dim })}
-            {select("Theme", "opt-theme", &[("light", "Light"), ("dark", "Dark")],
-                |o| if o.theme == Theme::Dark { "dark" } else { "light" },
-                |o, v| o.theme = if v == "dark" { Theme::Dark } else { Theme::Light })}
+            {select("Theme", "opt-theme", &[("auto", "System"), ("light", "Light"), ("dark", "Dark")],
+                |o| theme_name(o.theme),
+                |o, v| o.theme = match v { "light" => Theme::Light, "dark" => Theme::Dark, _ => Theme::Auto })}
             <label class="demo-check"><input type="checkbox" id="opt-citations" prop:checked=move || o.with(|o| o.show_citations)
                 on:change=move |ev| { let c = event_target_checked(&ev); o.update(|o| o.show_citations = c) }/>"Citations"</label>
             <label class="demo-check"><input type="checkbox" id="opt-panel" prop:checked=move || s.panel_beside.get()
