@@ -728,7 +728,7 @@ pub fn block_boundary(tail: &str) -> Option<usize> {
         if regions.iter().any(|r| r.start < b && b < r.end) {
             continue;
         }
-        if unclosed_html_comment(&tail[..b]) {
+        if unclosed_html_block(&tail[..b]) {
             continue;
         }
         return Some(b);
@@ -736,11 +736,55 @@ pub fn block_boundary(tail: &str) -> Option<usize> {
     None
 }
 
-fn unclosed_html_comment(s: &str) -> bool {
-    match s.rfind("<!--") {
-        Some(i) => !s[i..].contains("-->"),
-        None => false,
+/// Whether `s` opens an HTML block that can span blank lines (CommonMark types 1-5:
+/// `<script>`, `<pre>`, `<style>`, `<textarea>`, comments, processing instructions,
+/// declarations, CDATA) and does not close it.
+fn unclosed_html_block(s: &str) -> bool {
+    let mut open: Option<&'static str> = None;
+    let mut offset = 0;
+    for line in s.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        if open.is_some() {
+            continue;
+        }
+        let t = line.trim_start_matches(' ');
+        if line.len() - t.len() > 3 || !t.starts_with('<') {
+            continue;
+        }
+        let lower = t.to_ascii_lowercase();
+        let end = if lower.starts_with("<!--") {
+            "-->"
+        } else if lower.starts_with("<![cdata[") {
+            "]]>"
+        } else if lower.starts_with("<?") {
+            "?>"
+        } else if lower.starts_with("<!")
+            && lower[2..].starts_with(|c: char| c.is_ascii_alphabetic())
+        {
+            ">"
+        } else if let Some(tag) = ["script", "pre", "style", "textarea"]
+            .iter()
+            .find(|tag| lower[1..].starts_with(**tag))
+        {
+            match *tag {
+                "script" => "</script>",
+                "pre" => "</pre>",
+                "style" => "</style>",
+                _ => "</textarea>",
+            }
+        } else {
+            continue;
+        };
+        let body_from = start + (line.len() - t.len()) + 2;
+        if !s[body_from.min(s.len())..]
+            .to_ascii_lowercase()
+            .contains(end)
+        {
+            open = Some(end);
+        }
     }
+    open.is_some()
 }
 
 /// The length of `tail` that can be shown: everything but a trailing partial marker.
