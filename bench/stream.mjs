@@ -87,13 +87,18 @@ marked.use({ extensions: [{
   tokenizer(src) { const m = /^\\[(\\d+)\\]/.exec(src); if (m) return { type: 'cite', raw: m[0], n: m[1] }; },
   renderer(t) { const s = DATA[t.n]; const title = s ? s.title.replace(/"/g, '&quot;') : ''; return '<sup><a href="#src-' + t.n + '" title="' + title + '">' + t.n + '</a></sup>'; },
 }] });
+// Appends update the DOM from effects in microtasks; a macrotask (a MessageChannel
+// message, no timer clamping) runs after them. Both sides wait for it, so both are
+// measured the same way: the chunk handled, its effects run, the layout done.
+const channel = new MessageChannel();
+function settle() { return new Promise((r) => { channel.port1.onmessage = () => r(); channel.port2.postMessage(0); }); }
 function chunks() { const out = []; for (let i = 0; i < ANSWER.length; i += CHUNK) out.push(ANSWER.slice(i, i + CHUNK)); return out; }
 function stats(times) {
   const s = [...times].sort((a, b) => a - b);
   const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   return { total: times.reduce((a, b) => a + b, 0), median: q(0.5), p95: q(0.95), n: times.length };
 }
-function runCitekit() {
+async function runCitekit() {
   const host = document.getElementById('host');
   host.innerHTML = '';
   const el = document.createElement('div');
@@ -103,18 +108,21 @@ function runCitekit() {
   for (const c of chunks()) {
     const t0 = performance.now();
     view.append(c);
+    await settle();
     void document.body.offsetHeight;
     times.push(performance.now() - t0);
   }
   const t0 = performance.now();
   view.finish();
+  await settle();
   void document.body.offsetHeight;
   const fin = performance.now() - t0;
   const markers = el.querySelectorAll('.cite-marker__link').length;
+  const text = el.querySelector('.cite-answer__body').textContent;
   view.destroy();
-  return { ...stats(times), finish: fin, markers };
+  return { ...stats(times), finish: fin, markers, literal: /\[\d+\]/.test(text.replace(/list\[1\]/g, '')) };
 }
-function runBaseline() {
+async function runBaseline() {
   const host = document.getElementById('host');
   host.innerHTML = '';
   const el = document.createElement('div');
@@ -125,6 +133,7 @@ function runBaseline() {
     const t0 = performance.now();
     text += c;
     el.innerHTML = marked.parse(text);
+    await settle();
     void document.body.offsetHeight;
     times.push(performance.now() - t0);
   }
@@ -134,11 +143,13 @@ function runBaseline() {
 window.bench = async (runs) => {
   await init();
   // Warm-up of both (JIT, wasm tier-up).
-  runCitekit(); runBaseline();
+  await runCitekit(); await runBaseline();
   const c = [], b = [];
-  for (let i = 0; i < runs; i++) { c.push(runCitekit()); b.push(runBaseline()); }
+  for (let i = 0; i < runs; i++) { c.push(await runCitekit()); b.push(await runBaseline()); }
   return { citekit: c, baseline: b, bytes: ANSWER.length, chunks: chunks().length };
 };
+window.profileOnce = async () => { await runCitekit(); };
+window.initReady = () => init();
 window.benchReady = true;
 </script></body></html>`;
 
@@ -162,13 +173,36 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'citekit-bench-'));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${userDir}`],
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 try {
   const p = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   p.on('pageerror', (e) => console.error('page error:', e));
   await p.goto(base);
   await p.waitForFunction(() => window.benchReady === true);
+  if (args.includes('--profile')) {
+    // Where citekit's time goes: a CPU profile of one streamed run, by self time.
+    await p.evaluate(() => window.initReady());
+    const cdp = await p.context().newCDPSession(p);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    await p.evaluate(() => window.profileOnce());
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map();
+    const dt = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length) / 1000;
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    for (const id of profile.samples) {
+      const n = byId.get(id);
+      const name = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}`;
+      self.set(name, (self.get(name) || 0) + dt);
+    }
+    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30);
+    for (const [name, ms] of top) console.log(ms.toFixed(1).padStart(9), 'ms ', name);
+    await browser.close();
+    server.close();
+    process.exit(0);
+  }
   const r = await p.evaluate((runs) => window.bench(runs), RUNS);
   const best = (list) => list.reduce((a, b) => (a.total <= b.total ? a : b));
   const c = best(r.citekit);

@@ -119,8 +119,13 @@ main() {
   ensure_command rustup "citekit's setup uses rustup to add components and targets" || return 1
   ensure_rust_component rustfmt cargo fmt --version || return 1
   ensure_rust_component clippy cargo clippy --version || return 1
-  # Not used by a test yet (the browser parts come later): a failure is only a warning.
-  ensure_rust_target wasm32-unknown-unknown || warn "continuing without wasm32-unknown-unknown"
+  ensure_rust_target wasm32-unknown-unknown || return 1
+  # Browser tests and the demo: headless Chromium and its driver (Debian's packages).
+  ensure_apt chromium chromium-driver || return 1
+  # The wasm-bindgen CLI must be the version in Cargo.lock (no --locked: a locked
+  # dependency of it is missing from the registry here).
+  ensure_cargo_tool wasm-bindgen-cli 0.2.130 wasm-bindgen || return 1
+  ensure_cargo_tool trunk 0.21.14 trunk --locked || return 1
   ensure_npm || return 1
   say "ok ($(rustc --version), node $(node --version))"
 }

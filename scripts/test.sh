@@ -64,6 +64,27 @@ cargo_tests() {
   record "$name" "$p" "$f" $(($(now) - t0))
 }
 
+# node_tests NAME CMD...: a node test script that ends with `N passed, N failed`.
+node_tests() {
+  local name=$1 t0 rc p f log line
+  shift
+  printf '\n==> %s: %s\n' "$name" "$*"
+  log="$LOG_DIR/$name.log"
+  t0=$(now)
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+  p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1/p' <<<"$line")
+  f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\2/p' <<<"$line")
+  p=${p:-0}
+  f=${f:-0}
+  if ((rc != 0 && f == 0)); then
+    printf '==> %s FAILED (exit %d) without a failed test: counted as 1 failure\n' "$name" "$rc"
+    f=1
+  fi
+  record "$name" "$p" "$f" $(($(now) - t0))
+}
+
 fmt_check() {
   cargo fmt --all -- --check || return 1
   # fuzz/ is its own cargo workspace: check its sources directly.
@@ -112,9 +133,21 @@ if ! bash scripts/setup.sh; then
   exit 1
 fi
 
+export PATH="$PWD/node_modules/.bin:$PATH"
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+
 single fmt fmt_check
 single clippy cargo clippy --all-targets -- -D warnings
+single "clippy wasm" cargo clippy --target wasm32-unknown-unknown --features js --all-targets -- -D warnings
+single "clippy demo" cargo clippy -p citekit-www --target wasm32-unknown-unknown -- -D warnings
 cargo_tests "cargo test" cargo test --no-fail-fast
+cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features web --no-fail-fast \
+  --test browser --test stream_browser --test a11y --test commonmark
+single "example leptos_usage" cargo build --target wasm32-unknown-unknown --features web --example leptos_usage
+single "package build" npm run build
+node_tests "npm package" node tests/npm/run.mjs --no-build
+single "demo build" bash scripts/demo.sh --build-only
+node_tests "demo e2e" node tests/e2e/demo.mjs
 fuzz_smoke
 
 printf '\n==> summary (%ss)\n' $(($(now) - T0))

@@ -6,7 +6,11 @@
 #![deny(missing_docs)]
 
 pub mod core;
+#[cfg(feature = "js")]
+pub mod js;
 pub mod render;
+#[cfg(feature = "web")]
+pub mod web;
 
 pub use crate::core::formats::Data;
 pub use crate::core::model::{Citation, CitedAnswer, Diagnostic, Format, Severity, Source};

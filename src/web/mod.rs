@@ -1071,11 +1071,13 @@ struct PanelPresent;
 pub fn SourcePanel() -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
     provide_context(PanelPresent);
-    let html = move || {
+    // A memo: while an answer streams in, the panel is rebuilt only when its HTML
+    // really changes (a new source cited, a count), not on every chunk.
+    let html = Memo::new(move |_| {
         let a = ctx.answer.get();
         let r = ctx.render.get();
         render::panel_html(&a, &r)
-    };
+    });
     let prefix = ctx.prefix();
     let panel_id = format!("{prefix}-panel");
     let title_id = format!("{prefix}-panel-title");
@@ -1159,11 +1161,12 @@ fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
 #[component]
 pub fn Footnotes() -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
-    let html = move || {
+    // A memo, as in the panel: the footnotes change only with the citations.
+    let html = Memo::new(move |_| {
         let a = ctx.answer.get();
         let r = ctx.render.get();
         render::footnotes_html(&a, &r)
-    };
+    });
     let title_id = format!("{}-fn-title", ctx.prefix());
     view! { <section class="cite-footnotes" role="doc-endnotes" aria-labelledby=title_id inner_html=html></section> }
 }

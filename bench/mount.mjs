@@ -1,0 +1,303 @@
+// Mount benchmark (prints numbers; not a test). In headless Chromium, in one run:
+// answers of about 2 KB, 20 KB (150 markers) and 200 KB (1,500 markers) are mounted into
+// a fresh element, up to a forced layout (document.body.offsetHeight), by
+//   (a) citekit: `mount(el, {answer, data})` (defaults: footnotes on, no panel), and
+//   (b) the baseline: marked + a small citation extension (an inline extension turning
+//       [n] into <sup><a> with the source title) + innerHTML.
+// Median of 15 runs after 3 warm-ups, both interleaved; then where citekit's time goes:
+// parse (`parse()`), render (`renderToString()` minus parse) and DOM (the rest: Leptos,
+// innerHTML, style and layout), and the same HTML put in with one innerHTML
+// (`renderToString` + innerHTML + layout: the markup's own cost, without Leptos).
+//
+// Needs the built package in pkg/ (`npm run build`) and marked in node_modules.
+// Usage: node bench/mount.mjs [--runs 15] [--warmup 3] [--pkg pkg]   (or `npm run bench:mount`)
+//   --pkg  the package directory to measure, relative to the repository (default pkg)
+//   --extra-css CSS  appended to citekit's stylesheet before measuring (to try a rule,
+//                    e.g. '.cite-block{content-visibility:auto;contain-intrinsic-size:auto 80px}')
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const RUNS = arg('--runs', 15);
+const WARMUP = arg('--warmup', 3);
+const EXTRA_CSS = (() => {
+  const i = args.indexOf('--extra-css');
+  return i >= 0 ? args[i + 1] : '';
+})();
+const PKG = (() => {
+  const i = args.indexOf('--pkg');
+  return i >= 0 ? args[i + 1].replace(/^\/+|\/+$/g, '') : 'pkg';
+})();
+
+for (const need of [`${PKG}/index.js`, 'node_modules/marked/lib/marked.esm.js']) {
+  if (!fs.existsSync(path.join(root, need))) {
+    console.error(`bench/mount: ${need} is missing (run \`npm run build\` and \`npm install\`)`);
+    process.exit(2);
+  }
+}
+
+// A deterministic answer: paragraphs, a heading and a list now and then, some
+// emphasis and inline code, one marker per sentence (two every fifth), `sources`
+// sources. About 133 bytes per marker.
+function makeAnswer(markers, sources) {
+  const words = (
+    'the model grounds each claim in retrieved sources so that readers can check every ' +
+    'statement quickly and trust what the assistant wrote about latency recall and cost'
+  ).split(' ');
+  let seed = markers * 7919 + sources;
+  const rnd = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  let n = 0;
+  let out = '';
+  const sentence = () => {
+    const len = 25 + rnd(8);
+    const w = [];
+    for (let i = 0; i < len; i++) w.push(words[rnd(words.length)]);
+    if (rnd(4) === 0) w[3] = `**${w[3]}**`;
+    if (rnd(6) === 0) w[6] = `\`${w[6]}\``;
+    let s = w.join(' ');
+    s = s.charAt(0).toUpperCase() + s.slice(1);
+    n++;
+    const first = 1 + rnd(sources);
+    let m = ` [${first}]`;
+    if (n % 5 === 0 && n < markers) {
+      n++;
+      // A different source: a group never names one twice.
+      m += `[${1 + ((first + rnd(sources - 1)) % sources)}]`;
+    }
+    return `${s}${m}.`;
+  };
+  let k = 0;
+  while (n < markers) {
+    if (k % 8 === 0) out += `## Part ${k / 8 + 1}\n\n`;
+    if (k % 8 === 4) {
+      out += `- ${sentence()}\n- ${sentence()}\n\n`;
+    } else {
+      out += `${sentence()} ${sentence()} ${sentence()}\n\n`;
+    }
+    k++;
+  }
+  return { text: out, markers: n };
+}
+
+function makeData(sources) {
+  const data = {};
+  for (let i = 1; i <= sources; i++) {
+    data[String(i)] = {
+      title: `Source ${i}: a report on grounded answers`,
+      source: `https://example${i}.com/reports/${i}`,
+      text: `Excerpt ${i} of the source that supports the statement, long enough to be a snippet.`,
+      score: 0.5 + (i % 50) / 100,
+    };
+  }
+  return data;
+}
+
+const CASES = [
+  { name: '~2 KB', ...makeAnswer(15, 8), data: makeData(8) },
+  { name: '~20 KB', ...makeAnswer(150, 30), data: makeData(30) },
+  { name: '~200 KB', ...makeAnswer(1500, 100), data: makeData(100) },
+];
+
+const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<title>mount bench</title></head><body><div id="host"></div><script type="module">
+import { init, mount, parse, renderToString } from '/${PKG}/index.js';
+import { Marked } from '/node_modules/marked/lib/marked.esm.js';
+const CASES = ${JSON.stringify(CASES)};
+
+// The baseline: marked with an inline extension for [n] markers.
+let current = {};
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const md = new Marked({ extensions: [{
+  name: 'cite', level: 'inline',
+  start(src) { const i = src.indexOf('['); return i < 0 ? undefined : i; },
+  tokenizer(src) { const m = /^\\[(\\d+)\\]/.exec(src); if (m) return { type: 'cite', raw: m[0], n: m[1] }; },
+  renderer(t) {
+    const s = current[t.n];
+    if (!s) return esc(t.raw);
+    return '<sup class="cite"><a href="' + esc(s.source) + '" title="' + esc(s.title) + '">' + t.n + '</a></sup>';
+  },
+}] });
+
+// citekit's effects run in microtasks: wait (without a timer) until the answer and its
+// footnotes are in the DOM.
+async function settled(el, wantNotes) {
+  for (let i = 0; i < 1000; i++) {
+    const body = el.querySelector('.cite-answer__body');
+    if (body && body.firstElementChild && (!wantNotes || el.querySelector('.cite-footnote'))) return 'microtasks';
+    await Promise.resolve();
+  }
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 0));
+    if (el.querySelector('.cite-answer__body')?.firstElementChild) return 'timers';
+  }
+  throw new Error('citekit did not render');
+}
+
+async function citekitOnce(c) {
+  const el = document.createElement('div');
+  document.getElementById('host').appendChild(el);
+  const t0 = performance.now();
+  const view = mount(el, { answer: c.text, data: c.data });
+  const how = await settled(el, true);
+  void document.body.offsetHeight;
+  const ms = performance.now() - t0;
+  const markers = el.querySelectorAll('.cite-answer__body .cite-marker__link').length;
+  view.destroy();
+  view.free();
+  el.remove();
+  return { ms, markers, how };
+}
+
+function baselineOnce(c) {
+  const el = document.createElement('div');
+  document.getElementById('host').appendChild(el);
+  const t0 = performance.now();
+  current = c.data;
+  el.innerHTML = md.parse(c.text);
+  void document.body.offsetHeight;
+  const ms = performance.now() - t0;
+  const markers = el.querySelectorAll('sup.cite a').length;
+  el.remove();
+  return { ms, markers };
+}
+
+function staticOnce(c) {
+  const el = document.createElement('div');
+  document.getElementById('host').appendChild(el);
+  const t0 = performance.now();
+  el.innerHTML = renderToString(c.text, c.data);
+  void document.body.offsetHeight;
+  const ms = performance.now() - t0;
+  el.remove();
+  return ms;
+}
+
+function timeOnly(f) {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+window.bench = async (runs, warmup, extraCss) => {
+  await init();
+  // The stylesheet is in the page for both (mount adds it once).
+  mount(document.createElement('div'), { answer: '' }).destroy();
+  if (extraCss) document.getElementById('citekit-css').textContent += extraCss;
+  const out = [];
+  for (const c of CASES) {
+    for (let i = 0; i < warmup; i++) { await citekitOnce(c); baselineOnce(c); }
+    const ck = [], bl = [], parseMs = [], renderMs = [], markedMs = [], staticMs = [];
+    let markers = {}, how = '';
+    for (let i = 0; i < runs; i++) {
+      const a = await citekitOnce(c);
+      const b = baselineOnce(c);
+      ck.push(a.ms); bl.push(b.ms); how = a.how;
+      markers = { citekit: a.markers, baseline: b.markers };
+    }
+    for (let i = 0; i < runs; i++) {
+      parseMs.push(timeOnly(() => parse(c.text, c.data)));
+      renderMs.push(timeOnly(() => renderToString(c.text, c.data)));
+      current = c.data;
+      markedMs.push(timeOnly(() => md.parse(c.text)));
+      staticMs.push(staticOnce(c));
+    }
+    out.push({
+      name: c.name, bytes: c.text.length, markerCount: c.markers, markers, how,
+      citekit: median(ck), baseline: median(bl),
+      parse: median(parseMs), renderToString: median(renderMs), marked: median(markedMs),
+      static: median(staticMs),
+    });
+  }
+  return out;
+};
+window.benchReady = true;
+</script></body></html>`;
+
+const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+const server = http.createServer((req, res) => {
+  const url = decodeURIComponent(req.url.split('?')[0]);
+  if (url === '/' || url === '/index.html') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page);
+    return;
+  }
+  const file = path.join(root, url);
+  if (!file.startsWith(root + path.sep)) {
+    res.writeHead(403);
+    res.end();
+    return;
+  }
+  fs.readFile(file, (e, d) => {
+    if (e) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    res.end(d);
+  });
+}).listen(0, '127.0.0.1');
+await new Promise((r) => server.on('listening', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'citekit-bench-'));
+// A fresh profile directory (launchPersistentContext is playwright's way to pass it).
+const context = await chromium.launchPersistentContext(userDir, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1200, height: 900 },
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--no-first-run',
+  ],
+});
+let worst = 0;
+try {
+  const p = await context.newPage();
+  p.on('pageerror', (e) => console.error('page error:', e));
+  await p.goto(base);
+  await p.waitForFunction(() => window.benchReady === true);
+  const rows = await p.evaluate(([runs, warmup, css]) => window.bench(runs, warmup, css), [RUNS, WARMUP, EXTRA_CSS]);
+  const f = (x, w = 9) => x.toFixed(2).padStart(w);
+  console.log(`mount benchmark: median of ${RUNS} after ${WARMUP} warm-ups, fresh element, forced layout`);
+  if (EXTRA_CSS) console.log(`extra CSS: ${EXTRA_CSS}`);
+  console.log('size       bytes  markers   citekit ms  marked ms   ratio   verdict');
+  for (const r of rows) {
+    const ratio = r.citekit / r.baseline;
+    worst = Math.max(worst, ratio);
+    console.log(
+      `${r.name.padEnd(8)} ${String(r.bytes).padStart(7)} ${String(r.markerCount).padStart(8)}  ${f(r.citekit, 11)} ${f(r.baseline, 10)} ${ratio.toFixed(2).padStart(7)}   ${ratio <= 1 ? 'citekit <= baseline' : 'citekit SLOWER'}`,
+    );
+    if (r.markers.citekit !== r.markerCount || r.markers.baseline !== r.markerCount) {
+      console.log(`         (markers rendered: citekit ${r.markers.citekit}, baseline ${r.markers.baseline})`);
+    }
+  }
+  console.log('\nwhere the time goes (medians, ms):');
+  console.log('size      citekit: parse  render  DOM+layout  | marked: parse  DOM+layout  | citekit HTML, one innerHTML');
+  for (const r of rows) {
+    const render = Math.max(0, r.renderToString - r.parse);
+    const dom = Math.max(0, r.citekit - r.renderToString);
+    console.log(
+      `${r.name.padEnd(8)} ${f(r.parse, 15)} ${f(render, 7)} ${f(dom, 11)}  | ${f(r.marked, 13)} ${f(Math.max(0, r.baseline - r.marked), 11)}  | ${f(r.static, 13)}`,
+    );
+  }
+  console.log(`\nworst ratio citekit/baseline: ${worst.toFixed(2)} (target <= 1.00 on every size)`);
+} finally {
+  await context.close();
+  server.close();
+  fs.rmSync(userDir, { recursive: true, force: true });
+}

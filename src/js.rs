@@ -1,0 +1,787 @@
+//! JavaScript bindings for the npm package (SPEC section 9): a thin wasm-bindgen layer
+//! over [`crate::parse`], [`crate::render`] and the [`crate::web::CitedAnswer`]
+//! component. Only type conversions live here: JS values in, JS values out, every
+//! failure a `js_sys::Error` with a message that starts with `citekit:`, never a panic.
+//!
+//! The JS names are camelCase: `parse`, `renderToString`, `mount` (returning a
+//! [`View`]) and `version`. `init` is wasm-bindgen's default export, wrapped by the
+//! package's `index.js` so it also works under Node.
+
+use crate::core::formats::Data;
+use crate::core::json::parse_json;
+use crate::core::model::{CitedAnswer as Model, Diagnostic, Format};
+use crate::core::options::{FormatChoice, Options, Theme};
+use crate::core::output::to_json;
+use crate::render::{self, RenderOptions};
+use crate::web::{CiteData, CitedAnswer};
+use js_sys::{Array, Error, Function, JsString, Object, Reflect, JSON};
+use leptos::prelude::*;
+use serde_json::{Map, Value};
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+type JsResult<T> = Result<T, Error>;
+
+/// The one way errors leave this module: a JS `Error` whose message names citekit.
+fn js_error(message: impl std::fmt::Display) -> Error {
+    Error::new(&format!("citekit: {message}"))
+}
+
+/// The message of a thrown JS value (an `Error`'s message, or the value as a string).
+fn thrown_message(v: &JsValue) -> String {
+    if let Some(e) = v.dyn_ref::<Error>() {
+        return String::from(e.message());
+    }
+    v.as_string().unwrap_or_else(|| "unknown error".into())
+}
+
+/// Code of the diagnostic for lone surrogates in input strings.
+const INVALID_UTF16: &str = "invalid-utf16";
+
+/// A JS string as Rust text; lone surrogates become U+FFFD and set the flag.
+fn js_text(s: &JsString) -> (String, bool) {
+    let text = String::from(s);
+    // The conversion replaces each lone surrogate by U+FFFD; only then is the exact
+    // (slower) check needed.
+    let replaced = text.contains('\u{fffd}') && !s.is_valid_utf16();
+    (text, replaced)
+}
+
+/// `answer`: a string, null or undefined.
+fn answer_arg(v: &JsValue) -> JsResult<(Option<String>, bool)> {
+    if v.is_null() || v.is_undefined() {
+        return Ok((None, false));
+    }
+    match v.dyn_ref::<JsString>() {
+        Some(s) => {
+            let (t, bad) = js_text(s);
+            Ok((Some(t), bad))
+        }
+        None => Err(js_error(format!(
+            "`answer` must be a string, null or undefined, not {}",
+            js_type(v)
+        ))),
+    }
+}
+
+/// `typeof v`, with null and arrays told apart.
+fn js_type(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if Array::is_array(v) {
+        "an array".into()
+    } else {
+        v.js_typeof().as_string().unwrap_or_else(|| "?".into())
+    }
+}
+
+/// Citation data converted from JS.
+enum DataArg {
+    /// null or undefined.
+    None,
+    /// A string: JSON text or an event stream.
+    Text(String),
+    /// An object, already parsed (size and depth limits applied).
+    Json(Value),
+    /// An object whose JSON text the core refused (too large, too deep): kept as text
+    /// so that parsing reports the same error.
+    BadJson(String),
+}
+
+/// `data`: null, undefined, a string, or a JSON-serializable value. The flag says
+/// whether lone surrogates were replaced.
+fn data_arg(v: &JsValue) -> JsResult<(DataArg, bool)> {
+    if v.is_null() || v.is_undefined() {
+        return Ok((DataArg::None, false));
+    }
+    if let Some(s) = v.dyn_ref::<JsString>() {
+        let (t, bad) = js_text(s);
+        return Ok((DataArg::Text(t), bad));
+    }
+    if v.is_function() || v.is_symbol() || v.is_bigint() {
+        return Err(js_error(format!(
+            "`data` must be a string, an object, null or undefined, not {}",
+            js_type(v)
+        )));
+    }
+    let text = stringify(v, "`data`")?;
+    let (text, bad) = match fix_lone_surrogate_escapes(&text) {
+        Some(fixed) => (fixed, true),
+        None => (text, false),
+    };
+    Ok(match parse_json(&text) {
+        Ok(json) => (DataArg::Json(json), bad),
+        Err(_) => (DataArg::BadJson(text), bad),
+    })
+}
+
+impl DataArg {
+    fn as_data(&self) -> Data<'_> {
+        match self {
+            DataArg::None => Data::None,
+            DataArg::Text(t) | DataArg::BadJson(t) => Data::Text(t),
+            DataArg::Json(v) => Data::Json(v),
+        }
+    }
+
+    fn into_cite_data(self) -> CiteData {
+        match self {
+            DataArg::None => CiteData::None,
+            DataArg::Text(t) | DataArg::BadJson(t) => CiteData::Text(t),
+            DataArg::Json(v) => CiteData::Json(v),
+        }
+    }
+}
+
+/// `JSON.stringify(v)` as Rust text; cycles, BigInts and values with no JSON form are
+/// errors naming `what`.
+fn stringify(v: &JsValue, what: &str) -> JsResult<String> {
+    match JSON::stringify(v) {
+        Ok(s) if s.is_string() => Ok(String::from(s)),
+        Ok(_) => Err(js_error(format!(
+            "{what} has no JSON form ({})",
+            js_type(v)
+        ))),
+        Err(e) => Err(js_error(format!(
+            "{what} could not be converted to JSON: {}",
+            thrown_message(&e)
+        ))),
+    }
+}
+
+/// Replaces every `\uD800`–`\uDFFF` escape of JSON text that is not half of a valid
+/// surrogate pair by `\uFFFD` (`JSON.stringify` escapes lone surrogates that way, and
+/// serde_json refuses them). `None` when there was nothing to replace.
+pub(crate) fn fix_lone_surrogate_escapes(json: &str) -> Option<String> {
+    fn hex4(b: &[u8], at: usize) -> Option<u32> {
+        let digits = b.get(at..at.checked_add(4)?)?;
+        let s = std::str::from_utf8(digits).ok()?;
+        u32::from_str_radix(s, 16).ok()
+    }
+    let b = json.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0usize;
+    let mut i = 0usize;
+    while let Some(p) = b.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        let at = i + p;
+        if b.get(at + 1) != Some(&b'u') {
+            // Any other escape: skip the backslash and the escaped character.
+            i = at + 2;
+            continue;
+        }
+        let Some(unit) = hex4(b, at + 2) else {
+            i = at + 2;
+            continue;
+        };
+        if !(0xD800..=0xDFFF).contains(&unit) {
+            i = at + 6;
+            continue;
+        }
+        let paired = unit < 0xDC00
+            && b.get(at + 6) == Some(&b'\\')
+            && b.get(at + 7) == Some(&b'u')
+            && hex4(b, at + 8).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low));
+        if paired {
+            i = at + 12;
+            continue;
+        }
+        let o = out.get_or_insert_with(|| String::with_capacity(json.len()));
+        // `at` is a backslash and `at + 6` follows four ASCII digits: both are
+        // character boundaries.
+        o.push_str(json.get(copied..at).unwrap_or(""));
+        o.push_str("\\ufffd");
+        copied = at + 6;
+        i = at + 6;
+    }
+    out.map(|mut o| {
+        o.push_str(json.get(copied..).unwrap_or(""));
+        o
+    })
+}
+
+/// Keys of `mount` props that are not parse or display options.
+const CONTENT_KEYS: &[&str] = &["answer", "data"];
+
+/// Keys of `mount` props that choose what is shown (not parse options).
+const DISPLAY_KEYS: &[&str] = &["panel", "footnotes", "copyButton", "injectCss"];
+
+/// The own enumerable keys of `obj` (not in `skip`) with their values as JSON; an
+/// `undefined` or `null` value (or one with no JSON form) is `Value::Null`, meaning
+/// "unset". `what` names the object in errors.
+fn js_map(obj: &JsValue, skip: &[&str], what: &str) -> JsResult<Map<String, Value>> {
+    let mut map = Map::new();
+    if obj.is_null() || obj.is_undefined() {
+        return Ok(map);
+    }
+    if !obj.is_object() || Array::is_array(obj) || obj.is_function() {
+        return Err(js_error(format!(
+            "{what} must be an object, not {}",
+            js_type(obj)
+        )));
+    }
+    let object: &Object = obj.unchecked_ref();
+    for key in Object::keys(object).iter() {
+        let Some(k) = key.as_string() else { continue };
+        if skip.contains(&k.as_str()) {
+            continue;
+        }
+        let v = Reflect::get(obj, &key).map_err(|e| {
+            js_error(format!(
+                "{what}: reading `{k}` failed: {}",
+                thrown_message(&e)
+            ))
+        })?;
+        let json = if v.is_null() || v.is_undefined() || v.is_function() || v.is_symbol() {
+            Value::Null
+        } else {
+            let text = stringify(&v, &format!("option `{k}`"))?;
+            serde_json::from_str(&text)
+                .map_err(|e| js_error(format!("option `{k}` is not valid: {e}")))?
+        };
+        map.insert(k, json);
+    }
+    Ok(map)
+}
+
+/// Options from a JSON map: null values are left at their defaults, unknown keys are
+/// ignored, a bad value is an error naming its option.
+fn options_of(map: &Map<String, Value>) -> JsResult<Options> {
+    let set: Map<String, Value> = map
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    serde_json::from_value::<Options>(Value::Object(set.clone())).map_err(|whole| {
+        for (k, v) in &set {
+            let one = Map::from_iter([(k.clone(), v.clone())]);
+            if let Err(e) = serde_json::from_value::<Options>(Value::Object(one)) {
+                return js_error(format!("invalid option `{k}`: {e}"));
+            }
+        }
+        js_error(format!("invalid options: {whole}"))
+    })
+}
+
+/// A boolean display option: `true`/`false`, or the default when unset.
+fn flag(map: &Map<String, Value>, key: &str, default: bool) -> JsResult<bool> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(js_error(format!(
+            "option `{key}` must be true or false, not {other}"
+        ))),
+    }
+}
+
+/// Appends the `invalid-utf16` diagnostic when an input string had lone surrogates.
+fn note_surrogates(model: &mut Model, answer_bad: bool, data_bad: bool) {
+    let which = match (answer_bad, data_bad) {
+        (true, true) => "the answer and the data",
+        (true, false) => "the answer",
+        (false, true) => "the data",
+        (false, false) => return,
+    };
+    model.diagnostics.push(Diagnostic::warning(
+        INVALID_UTF16,
+        format!("{which} contained lone UTF-16 surrogates; each was replaced by U+FFFD"),
+    ));
+}
+
+/// A Rust JSON value as a plain JS value (objects, not `Map`s).
+fn to_js(v: &Value) -> JsResult<JsValue> {
+    let text = serde_json::to_string(v).map_err(js_error)?;
+    JSON::parse(&text).map_err(|e| js_error(thrown_message(&e)))
+}
+
+/// Parses an answer and its citation data into the normalized model of SPEC section 9
+/// (a plain object: `text`, `format`, `sources`, `citations`, `diagnostics`, ...), with
+/// offsets in `options.positionEncoding` units (UTF-16 by default).
+///
+/// Throws when the data is not the claimed (or detected) format at all (the error has
+/// a `code`: `not-format`, `invalid-json`, `limit-exceeded`, `undetected-format`), and
+/// for arguments of the wrong type or a bad option value.
+#[wasm_bindgen(js_name = parse)]
+pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
+    let options = options_of(&js_map(&options, CONTENT_KEYS, "`options`")?)?;
+    let (answer, answer_bad) = answer_arg(&answer)?;
+    let (data, data_bad) = data_arg(&data)?;
+    let mut model =
+        crate::core::parse(answer.as_deref(), data.as_data(), &options).map_err(|e| {
+            let err = js_error(&e);
+            let _ = Reflect::set(&err, &"code".into(), &e.code().into());
+            err
+        })?;
+    note_surrogates(&mut model, answer_bad, data_bad);
+    to_js(&to_json(&model, options.position_encoding))
+}
+
+/// Renders an answer to static HTML (answer with markers, footnotes, and the source
+/// panel when `options.panel` is true), with no DOM: works under Node. Never throws on
+/// bad data (the answer text comes through); throws for a bad option value.
+/// `options.idPrefix` sets the prefix of every id (default `cite`).
+#[wasm_bindgen(js_name = renderToString)]
+pub fn js_render_to_string(
+    answer: JsValue,
+    data: JsValue,
+    options: JsValue,
+) -> Result<String, Error> {
+    let map = js_map(&options, CONTENT_KEYS, "`options`")?;
+    let opts = options_of(&map)?;
+    let panel = flag(&map, "panel", false)?;
+    let prefix = match map.get("idPrefix") {
+        Some(Value::String(p)) => p.clone(),
+        _ => "cite".to_string(),
+    };
+    let (answer, _) = answer_arg(&answer).unwrap_or((None, false));
+    let model = match data_arg(&data) {
+        Ok((data, _)) => crate::core::parse_lenient(answer.as_deref(), data.as_data(), &opts),
+        Err(e) => {
+            let mut m = crate::core::parse_lenient(answer.as_deref(), Data::None, &opts);
+            m.diagnostics
+                .push(Diagnostic::error("invalid-data", String::from(e.message())));
+            m
+        }
+    };
+    let r = RenderOptions::from_options(&opts, &prefix);
+    let html = render::render_to_string(&model, &r, panel);
+    Ok(with_theme(html, opts.theme))
+}
+
+/// Adds the theme class to the root of a static rendering.
+fn with_theme(html: String, theme: Theme) -> String {
+    let class = match theme {
+        Theme::Auto => return html,
+        Theme::Light => "cite-root cite-theme-light",
+        Theme::Dark => "cite-root cite-theme-dark",
+    };
+    html.replacen("class=\"cite-root\"", &format!("class=\"{class}\""), 1)
+}
+
+/// Runs when the module is loaded: a panic (a bug in citekit) is reported on the
+/// console with its message instead of a bare `RuntimeError: unreachable`.
+#[wasm_bindgen(start)]
+pub fn js_start() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&JsValue::from_str(&format!(
+            "citekit: internal error (please report it): {info}"
+        )));
+    }));
+}
+
+/// The crate version, for bug reports.
+#[wasm_bindgen(js_name = version)]
+pub fn js_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// What is shown besides the answer; changing one remounts the component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Display {
+    panel: bool,
+    footnotes: bool,
+    copy_button: bool,
+    inject_css: bool,
+}
+
+impl Display {
+    const DEFAULT: Display = Display {
+        panel: false,
+        footnotes: true,
+        copy_button: false,
+        inject_css: true,
+    };
+
+    /// These settings with the keys present in `map` replaced.
+    fn merged(self, map: &Map<String, Value>) -> JsResult<Display> {
+        Ok(Display {
+            panel: flag(map, "panel", self.panel)?,
+            footnotes: flag(map, "footnotes", self.footnotes)?,
+            copy_button: flag(map, "copyButton", self.copy_button)?,
+            inject_css: flag(map, "injectCss", self.inject_css)?,
+        })
+    }
+}
+
+/// One mounted answer.
+struct Mounted {
+    element: web_sys::HtmlElement,
+    /// Owns the signals (and, through `mount_to`, the component's own owner).
+    owner: Owner,
+    /// The `UnmountHandle`: dropping it unmounts the component.
+    handle: Option<Box<dyn Any>>,
+    answer: RwSignal<String>,
+    data: RwSignal<CiteData>,
+    options: RwSignal<Options>,
+    /// True from the first `append` until `finish`: the component parses incrementally.
+    streaming: RwSignal<bool>,
+    /// The options as given (JSON), merged by `update`.
+    option_map: Map<String, Value>,
+    display: Display,
+    /// The high surrogate that ended the last appended chunk, waiting for its pair.
+    pending_high: Option<JsString>,
+    listeners: Vec<(String, Function)>,
+}
+
+impl Mounted {
+    fn render(&mut self) {
+        self.handle = None;
+        let (answer, data, options, streaming) =
+            (self.answer, self.data, self.options, self.streaming);
+        let d = self.display;
+        let element = self.element.clone();
+        let handle = self.owner.with(move || {
+            leptos::mount::mount_to(element, move || {
+                view! {
+                    <CitedAnswer answer=answer data=data options=options streaming=streaming
+                        panel=d.panel footnotes=d.footnotes copy_button=d.copy_button
+                        inject_css=d.inject_css/>
+                }
+            })
+        });
+        self.handle = Some(Box::new(handle));
+    }
+
+    fn is_sse(&self) -> bool {
+        self.options
+            .with_untracked(|o| o.format == FormatChoice::Given(Format::Sse))
+    }
+}
+
+thread_local! {
+    static VIEWS: RefCell<HashMap<u32, Mounted>> = RefCell::new(HashMap::new());
+    static NEXT_VIEW: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// Runs `f` on the mounted view `id`; `None` when it was destroyed. The registry is not
+/// borrowed while signals are set (the component's effects run later, but stay safe).
+fn with_view<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
+    let mut m = VIEWS.with(|v| v.borrow_mut().remove(&id))?;
+    let out = f(&mut m);
+    VIEWS.with(|v| v.borrow_mut().insert(id, m));
+    Some(out)
+}
+
+/// A mounted answer, returned by `mount`. Its methods change the inputs in place;
+/// `destroy()` unmounts it. Dropping the JS object (or `free()`) does not unmount.
+#[wasm_bindgen]
+pub struct View {
+    id: u32,
+    element: web_sys::HtmlElement,
+}
+
+/// Mounts an interactive answer into `element` (its previous content is replaced).
+///
+/// `props` is `{answer, data, panel, footnotes, copyButton, injectCss, ...options}`.
+/// Never throws on bad data: the answer text is shown. Throws when `element` is not
+/// an HTML element, `props` not an object, or an option value is bad.
+#[wasm_bindgen(js_name = mount)]
+pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
+    let element: web_sys::HtmlElement = element.dyn_into().map_err(|v| {
+        js_error(format!(
+            "mount: `element` must be an HTML element, not {}",
+            js_type(&v)
+        ))
+    })?;
+    let map = js_map(&props, CONTENT_KEYS, "`props`")?;
+    let options = options_of(&map)?;
+    let display = Display::DEFAULT.merged(&map)?;
+    let (answer, data) = content_of(&props)?;
+    // One view per element: mounting again replaces the previous one.
+    let previous: Vec<u32> = VIEWS.with(|v| {
+        v.borrow()
+            .iter()
+            .filter(|(_, m)| same(m.element.as_ref(), element.as_ref()))
+            .map(|(id, _)| *id)
+            .collect()
+    });
+    for id in previous {
+        destroy(id);
+    }
+    element.set_inner_html("");
+    let owner = Owner::new();
+    let (answer, data, options_signal, streaming) = owner.with(|| {
+        (
+            RwSignal::new(answer.unwrap_or_default()),
+            RwSignal::new(data.unwrap_or_default()),
+            RwSignal::new(options),
+            RwSignal::new(false),
+        )
+    });
+    let option_map: Map<String, Value> = map
+        .into_iter()
+        .filter(|(k, _)| !DISPLAY_KEYS.contains(&k.as_str()))
+        .collect();
+    let mut m = Mounted {
+        element: element.clone(),
+        owner,
+        handle: None,
+        answer,
+        data,
+        options: options_signal,
+        streaming,
+        option_map,
+        display,
+        pending_high: None,
+        listeners: Vec::new(),
+    };
+    m.render();
+    let id = NEXT_VIEW.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1).max(1));
+        id
+    });
+    VIEWS.with(|v| v.borrow_mut().insert(id, m));
+    Ok(View { id, element })
+}
+
+/// `a === b`.
+fn same(a: &JsValue, b: &JsValue) -> bool {
+    a == b
+}
+
+/// The `answer` and `data` of props, each `None` when the key is absent. Bad data
+/// never throws: it is logged and left out.
+fn content_of(props: &JsValue) -> JsResult<(Option<String>, Option<CiteData>)> {
+    if !props.is_object() {
+        return Ok((None, None));
+    }
+    let get = |key: &str| -> Option<JsValue> {
+        let k = JsValue::from_str(key);
+        if Reflect::has(props, &k).unwrap_or(false) {
+            Reflect::get(props, &k).ok()
+        } else {
+            None
+        }
+    };
+    let answer = match get("answer") {
+        None => None,
+        Some(v) => match answer_arg(&v) {
+            Ok((a, _)) => Some(a.unwrap_or_default()),
+            Err(e) => {
+                warn(&e);
+                Some(String::new())
+            }
+        },
+    };
+    let data = match get("data") {
+        None => None,
+        Some(v) => match data_arg(&v) {
+            Ok((d, _)) => Some(d.into_cite_data()),
+            Err(e) => {
+                warn(&e);
+                Some(CiteData::None)
+            }
+        },
+    };
+    Ok((answer, data))
+}
+
+fn warn(e: &Error) {
+    web_sys::console::warn_1(e);
+}
+
+fn destroy(id: u32) {
+    let Some(mut m) = VIEWS.with(|v| v.borrow_mut().remove(&id)) else {
+        return;
+    };
+    m.handle = None;
+    for (name, f) in m.listeners.drain(..) {
+        let _ = m.element.remove_event_listener_with_callback(&name, &f);
+    }
+    m.owner.cleanup();
+    m.element.set_inner_html("");
+}
+
+#[wasm_bindgen]
+impl View {
+    /// Changes some inputs: the keys present replace `answer`, `data`, the display
+    /// settings and single options (an option set to `undefined` or `null` goes back
+    /// to its default). Late `data` keeps the answer so far.
+    pub fn update(&self, props: JsValue) -> Result<(), Error> {
+        let map = js_map(&props, CONTENT_KEYS, "`props`")?;
+        let (answer, data) = content_of(&props)?;
+        with_view(self.id, |m| {
+            let mut option_map = m.option_map.clone();
+            for (k, v) in &map {
+                if !DISPLAY_KEYS.contains(&k.as_str()) {
+                    option_map.insert(k.clone(), v.clone());
+                }
+            }
+            let options = options_of(&option_map)?;
+            let display = m.display.merged(&map)?;
+            m.option_map = option_map;
+            if options != m.options.get_untracked() {
+                m.options.set(options);
+            }
+            if let Some(a) = answer {
+                m.pending_high = None;
+                m.answer.set(a);
+            }
+            if let Some(d) = data {
+                m.data.set(d);
+            }
+            if display != m.display {
+                m.display = display;
+                m.render();
+            }
+            Ok(())
+        })
+        .unwrap_or(Ok(()))
+    }
+
+    /// Replaces every option (keys absent go back to their defaults). Display keys
+    /// (`panel`, `footnotes`, `copyButton`, `injectCss`) change only when present.
+    #[wasm_bindgen(js_name = setOptions)]
+    pub fn set_options(&self, options: JsValue) -> Result<(), Error> {
+        let map = js_map(&options, CONTENT_KEYS, "`options`")?;
+        with_view(self.id, |m| {
+            let option_map: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| !DISPLAY_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let options = options_of(&option_map)?;
+            let display = m.display.merged(&map)?;
+            m.option_map = option_map;
+            if options != m.options.get_untracked() {
+                m.options.set(options);
+            }
+            if display != m.display {
+                m.display = display;
+                m.render();
+            }
+            Ok(())
+        })
+        .unwrap_or(Ok(()))
+    }
+
+    /// Adds streamed text: to the answer, or (format `sse`) to the raw event stream.
+    /// The first append starts the stream (incremental parsing, partial markers held
+    /// back, markers pending until their sources arrive) until `finish`. A chunk may
+    /// end in the middle of a surrogate pair. Non-string chunks are ignored (with a
+    /// console warning).
+    pub fn append(&self, text: JsValue) {
+        let Some(chunk) = text.dyn_ref::<JsString>() else {
+            if !text.is_null() && !text.is_undefined() {
+                warn(&js_error(format!(
+                    "append: expected a string, not {}",
+                    js_type(&text)
+                )));
+            }
+            return;
+        };
+        with_view(self.id, |m| {
+            let mut chunk = match m.pending_high.take() {
+                Some(high) => high.concat(chunk),
+                None => chunk.clone(),
+            };
+            let len = chunk.length();
+            if len > 0 && (55296.0..56320.0).contains(&chunk.char_code_at(len - 1)) {
+                // A high surrogate (0xD800..0xDC00): its low half comes with the next chunk.
+                m.pending_high = Some(chunk.slice(len - 1, len));
+                chunk = chunk.slice(0, len - 1);
+            }
+            let (text, _) = js_text(&chunk);
+            push_text(m, &text);
+        });
+    }
+
+    /// Ends the stream: what was held back is resolved.
+    pub fn finish(&self) {
+        with_view(self.id, |m| {
+            if let Some(high) = m.pending_high.take() {
+                let (text, _) = js_text(&high);
+                push_text(m, &text);
+            }
+            if m.streaming.get_untracked() {
+                m.streaming.set(false);
+            }
+        });
+    }
+
+    /// Listens to `citation-click` or `source-select` (any DOM event name works) on the
+    /// mounted element; the callback gets the `CustomEvent`. Returns a function that
+    /// removes the listener.
+    pub fn on(&self, event_name: &str, callback: JsValue) -> Result<Function, Error> {
+        let callback: Function = callback.dyn_into().map_err(|v| {
+            js_error(format!(
+                "on: `callback` must be a function, not {}",
+                js_type(&v)
+            ))
+        })?;
+        let live = with_view(self.id, |m| {
+            m.listeners.push((event_name.to_string(), callback.clone()));
+        })
+        .is_some();
+        if live {
+            self.element
+                .add_event_listener_with_callback(event_name, &callback)
+                .map_err(|e| js_error(format!("on: {}", thrown_message(&e))))?;
+        }
+        let remove: Function = Reflect::get(&self.element, &"removeEventListener".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .ok_or_else(|| js_error("on: the element has no removeEventListener"))?;
+        let unsubscribe = remove.bind2(&self.element, &event_name.into(), &callback);
+        Ok(unsubscribe.unchecked_into())
+    }
+
+    /// Unmounts the answer, removes the listeners added with `on` and empties the
+    /// element. Calling it again does nothing.
+    pub fn destroy(&self) {
+        destroy(self.id);
+    }
+
+    /// Whether the view is still mounted.
+    #[wasm_bindgen(getter)]
+    pub fn mounted(&self) -> bool {
+        VIEWS.with(|v| v.borrow().contains_key(&self.id))
+    }
+}
+
+/// Appends streamed text to the answer, or to the event stream for format `sse`.
+fn push_text(m: &mut Mounted, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if !m.streaming.get_untracked() {
+        m.streaming.set(true);
+    }
+    if m.is_sse() {
+        m.data.update(|d| match d {
+            CiteData::Text(t) => t.push_str(text),
+            other => *other = CiteData::Text(text.to_string()),
+        });
+    } else {
+        m.answer.update(|a| a.push_str(text));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fix_lone_surrogate_escapes as fix;
+
+    #[test]
+    fn lone_surrogate_escapes_are_replaced() {
+        assert_eq!(fix(r#"{"a":"x"}"#), None);
+        assert_eq!(fix(r#"{"a":"\ud83d\ude00"}"#), None);
+        assert_eq!(fix(r#"{"a":"\\ud800"}"#), None);
+        assert_eq!(
+            fix(r#"{"a":"\ud800x"}"#).as_deref(),
+            Some(r#"{"a":"\ufffdx"}"#)
+        );
+        assert_eq!(
+            fix(r#"{"\udc00":"é\ud83d"}"#).as_deref(),
+            Some(r#"{"\ufffd":"é\ufffd"}"#)
+        );
+        assert_eq!(
+            fix(r#"["\ud800\ud800\udc00"]"#).as_deref(),
+            Some(r#"["\ufffd\ud800\udc00"]"#)
+        );
+        assert_eq!(fix("\\u12"), None);
+        assert_eq!(fix("\\"), None);
+    }
+}

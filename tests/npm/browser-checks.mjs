@@ -1,0 +1,412 @@
+// The browser checks run against both test pages (the plain page and the Vite build):
+// `mount` (markers, hover card, panel, events, update, setOptions, streaming, destroy)
+// and <cited-answer> (attributes, properties, append/finish, removal).
+import { assert, eq } from './lib.mjs';
+
+const tick = (page, ms = 30) => page.waitForTimeout(ms);
+
+/** Runs every check on `url` in a new page of `context`, counting into `tally`. */
+export async function browserChecks(tally, context, url, label) {
+  const page = await context.newPage();
+  const consoleErrors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  if (process.env.CITEKIT_NPM_DEBUG) {
+    page.on('console', (m) => console.log(`       [console.${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => console.log(`       [pageerror] ${e.stack}`));
+  }
+  const t = (name, fn) => tally.test(`${label}: ${name}`, fn);
+
+  await t('page loads and init() resolves', async () => {
+    const res = await page.goto(url);
+    assert(res.ok(), `HTTP ${res.status()}`);
+    await page.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
+  });
+
+  await t('mount renders markers, footnotes and the panel', async () => {
+    await page.evaluate(() => {
+      const { mount } = window.citekit;
+      const host = document.getElementById('host');
+      window.clicks = [];
+      window.hostEvents = [];
+      window.view = mount(host, { answer: window.sample.ANSWER, data: window.sample.DATA, panel: true });
+      window.unsubscribe = window.view.on('citation-click', (e) => window.clicks.push(e.detail));
+      host.addEventListener('citation-click', (e) => window.hostEvents.push(e.detail));
+    });
+    await tick(page);
+    const r = await page.evaluate(() => {
+      const host = document.getElementById('host');
+      return {
+        links: [...host.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => a.textContent),
+        footnotes: host.querySelectorAll('.cite-footnotes .cite-footnote').length,
+        panel: [...host.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
+        text: host.querySelector('.cite-answer__body').textContent,
+        css: !!document.getElementById('citekit-css'),
+      };
+    });
+    eq(r.links, ['1', '2', '3', '3'], 'marker links');
+    eq(r.footnotes, 3, 'footnotes');
+    eq(r.panel, ['Paris - Wikipedia', 'Eiffel Tower history', 'Lyon travel guide', 'Uncited source'], 'panel sources');
+    assert(r.text.includes('Paris is the capital of France'), `answer text: ${r.text}`);
+    assert(!r.text.includes('[1]'), 'literal [1] left in the text');
+    assert(r.css, 'the stylesheet was not injected');
+  });
+
+  await t('hovering a marker opens its card with the source title', async () => {
+    await page.hover('#host .cite-answer__body .cite-marker__link >> nth=1');
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    const card = await page.evaluate(() => {
+      const c = document.querySelector('#host .cite-card');
+      const r = c.getBoundingClientRect();
+      return { text: c.textContent, position: getComputedStyle(c).position, w: r.width, h: r.height };
+    });
+    assert(card.text.includes('Eiffel Tower history'), `card text: ${card.text}`);
+    assert(card.text.includes('toureiffel.paris'), `card domain: ${card.text}`);
+    eq(card.position, 'fixed', 'card position (citekit.css applied)');
+    assert(card.w > 0 && card.h > 0, 'card has no size');
+    await page.mouse.move(5, 5);
+    await page.waitForSelector('#host .cite-card[data-state="closed"]', { state: 'attached', timeout: 3000 });
+  });
+
+  await t('citation-click fires with the right detail; source-select follows', async () => {
+    await page.evaluate(() => (window.documentEvents.length = 0));
+    await page.click('#host .cite-answer__body .cite-marker__link >> nth=2');
+    await tick(page, 60);
+    const r = await page.evaluate(() => ({
+      clicks: window.clicks,
+      host: window.hostEvents,
+      doc: window.documentEvents,
+      selected: document.querySelector('#host .cite-source.cite-selected')?.dataset.source ?? null,
+    }));
+    eq(r.clicks, [{ citation: 1, sourceId: '3', number: 3 }], 'view.on detail');
+    eq(r.host, r.clicks, 'DOM listener on the element');
+    eq(r.doc[0], { name: 'citation-click', detail: { citation: 1, sourceId: '3', number: 3 } }, 'event at the document');
+    assert(
+      r.doc.some((e) => e.name === 'source-select' && e.detail.number === 3 && e.detail.sourceId === '3'),
+      `source-select: ${JSON.stringify(r.doc)}`,
+    );
+    eq(r.selected, '3', 'selected panel entry');
+  });
+
+  await t('the function returned by on() unsubscribes', async () => {
+    await page.evaluate(() => window.unsubscribe());
+    await page.click('#host .cite-answer__body .cite-marker__link >> nth=0');
+    await tick(page);
+    const r = await page.evaluate(() => ({ clicks: window.clicks.length, host: window.hostEvents.length }));
+    eq(r, { clicks: 1, host: 2 }, 'listeners after unsubscribe');
+  });
+
+  await t('setOptions and update change the rendering in place', async () => {
+    await page.evaluate(() => window.view.setOptions({ markerStyle: 'domain', panel: true }));
+    await tick(page);
+    const domain = await page.evaluate(() =>
+      document.querySelector('#host .cite-answer__body .cite-marker__link').textContent,
+    );
+    assert(domain.includes('wikipedia.org'), `domain marker: ${domain}`);
+    await page.evaluate(() => window.view.update({ panel: false, theme: 'dark' }));
+    await tick(page);
+    const r = await page.evaluate(() => ({
+      panel: !!document.querySelector('#host .cite-panel'),
+      dark: document.querySelector('#host .cite-root').classList.contains('cite-theme-dark'),
+      marker: document.querySelector('#host .cite-answer__body .cite-marker__link').textContent,
+    }));
+    eq(r.panel, false, 'panel after update({panel:false})');
+    eq(r.dark, true, 'dark theme');
+    assert(r.marker.includes('wikipedia.org'), 'update() kept the other options');
+  });
+
+  await t('bad options throw a clear Error; bad data does not', async () => {
+    const r = await page.evaluate(() => {
+      const out = {};
+      try {
+        window.view.update({ numbering: 'sideways' });
+      } catch (e) {
+        out.message = e.message;
+      }
+      const host = document.createElement('div');
+      document.body.append(host);
+      const cyc = {};
+      cyc.self = cyc;
+      const v = window.citekit.mount(host, { answer: 'Text stays [1].', data: '{not json', format: 'citation_map' });
+      const v2 = window.citekit.mount(document.body.appendChild(document.createElement('div')), {
+        answer: 'Cyclic data.',
+        data: cyc,
+      });
+      out.ok = v.mounted && v2.mounted;
+      return new Promise((ok) =>
+        setTimeout(() => {
+          out.text = host.textContent;
+          v.destroy();
+          v2.destroy();
+          ok(out);
+        }, 30),
+      );
+    });
+    assert(/citekit: invalid option `numbering`/.test(r.message ?? ''), `message: ${r.message}`);
+    assert(r.ok, 'mount with bad data threw');
+    assert(r.text.includes('Text stays'), `answer text shown: ${r.text}`);
+  });
+
+  await t('destroy unmounts, empties the element and is idempotent', async () => {
+    const r = await page.evaluate(() => {
+      const host = document.getElementById('host');
+      window.view.destroy();
+      window.view.destroy();
+      window.view.update({ answer: 'ignored' });
+      window.view.append('ignored');
+      return { html: host.innerHTML, mounted: window.view.mounted };
+    });
+    eq(r, { html: '', mounted: false }, 'after destroy');
+  });
+
+  await t('destroy while a hover card is about to open (timer pending) is clean', async () => {
+    await page.evaluate(() => {
+      window.hoverView = window.citekit.mount(document.getElementById('host'), {
+        answer: window.sample.ANSWER,
+        data: window.sample.DATA,
+      });
+    });
+    await tick(page);
+    await page.mouse.move(5, 5);
+    await page.hover('#host .cite-answer__body .cite-marker__link >> nth=0');
+    await page.evaluate(() => window.hoverView.destroy());
+    await tick(page, 400);
+    await page.mouse.move(5, 5);
+    const errs = await page.evaluate(() => window.pageErrors.length);
+    eq([errs, consoleErrors.length], [0, 0], 'errors after destroy with a pending timer');
+  });
+
+  await t('destroy() inside a citation-click handler is clean', async () => {
+    await page.evaluate(() => {
+      const v = window.citekit.mount(document.getElementById('host'), {
+        answer: window.sample.ANSWER,
+        data: window.sample.DATA,
+        panel: true,
+      });
+      window.destroyedInHandler = false;
+      v.on('citation-click', () => {
+        v.destroy();
+        window.destroyedInHandler = true;
+      });
+    });
+    await tick(page);
+    await page.click('#host .cite-answer__body .cite-marker__link >> nth=0');
+    await tick(page, 300);
+    const r = await page.evaluate(() => ({
+      done: window.destroyedInHandler,
+      html: document.getElementById('host').innerHTML,
+      errors: window.pageErrors.length,
+    }));
+    eq([r, consoleErrors.length], [{ done: true, html: '', errors: 0 }, 0], 'after destroy in a handler');
+    await page.mouse.move(5, 5);
+  });
+
+  await t('late data keeps the answer so far (update({data}))', async () => {
+    await page.evaluate(() => {
+      window.late = window.citekit.mount(document.getElementById('host'), { answer: '' });
+      window.late.append('Paris is the capital of France [');
+      window.late.append('1]. More text');
+    });
+    await tick(page);
+    const before = await page.evaluate(() => ({
+      text: document.querySelector('#host .cite-answer__body').textContent,
+      pending: document.querySelectorAll('#host .cite-marker--pending').length,
+    }));
+    assert(before.text.includes('Paris is the capital of France'), `before data: ${before.text}`);
+    assert(!before.text.includes('[1'), `literal marker while streaming: ${before.text}`);
+    eq(before.pending, 1, 'pending markers before the sources arrive');
+    await page.evaluate(() => window.late.update({ data: window.sample.DATA }));
+    await tick(page);
+    const r = await page.evaluate(() => {
+      window.late.finish();
+      const host = document.getElementById('host');
+      return {
+        text: host.querySelector('.cite-answer__body').textContent,
+        links: host.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      };
+    });
+    assert(r.text.includes('More text') && r.text.includes('Paris is the capital'), `text: ${r.text}`);
+    eq(r.links, 1, 'live marker after late data');
+    await page.evaluate(() => window.late.destroy());
+  });
+
+  await t('sse: mount({answer:null, data:"", format:"sse"}) and append raw stream text', async () => {
+    await page.evaluate(() => {
+      const v = window.citekit.mount(document.getElementById('host'), { answer: null, data: '', format: 'sse' });
+      const s = window.sample.SSE;
+      // Cut anywhere, including inside an event and inside a JSON string.
+      for (let i = 0; i < s.length; i += 17) v.append(s.slice(i, i + 17));
+      v.finish();
+      window.sseView = v;
+    });
+    await tick(page);
+    const r = await page.evaluate(() => {
+      const host = document.getElementById('host');
+      return {
+        text: host.querySelector('.cite-answer__body').textContent,
+        links: host.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+        notes: host.querySelector('.cite-footnotes')?.textContent ?? '',
+      };
+    });
+    assert(r.text.includes('Rust was first released in 2015'), `text: ${r.text}`);
+    eq(r.links, 1, 'sse markers');
+    assert(r.notes.includes('Rust 1.0 announcement'), `footnotes: ${r.notes}`);
+    await page.evaluate(() => window.sseView.destroy());
+  });
+
+  await t('append keeps a surrogate pair split across chunks', async () => {
+    const text = await page.evaluate(() => {
+      const v = window.citekit.mount(document.getElementById('host'), { answer: '' });
+      v.append('smile \ud83d');
+      v.append('\ude00 done');
+      v.finish();
+      return new Promise((ok) =>
+        setTimeout(() => {
+          const t = document.querySelector('#host .cite-answer__body').textContent;
+          v.destroy();
+          ok(t);
+        }, 30),
+      );
+    });
+    assert(text.includes('smile \u{1f600} done'), `text: ${JSON.stringify(text)}`);
+  });
+
+  await t('<cited-answer> from HTML: attributes and properties', async () => {
+    await page.waitForSelector('#static-el .cite-root', { timeout: 5000 });
+    const r = await page.evaluate(() => {
+      const el = document.getElementById('static-el');
+      const root = el.querySelector('.cite-root');
+      return {
+        defined: customElements.get('cited-answer') === el.constructor,
+        shadow: el.shadowRoot === null,
+        dark: root.classList.contains('cite-theme-dark'),
+        style: root.dataset.markerStyle,
+        panel: el.querySelectorAll('.cite-panel .cite-source').length,
+        links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+        display: getComputedStyle(el).display,
+        view: el.view !== null && el.view.mounted,
+      };
+    });
+    eq(
+      r,
+      { defined: true, shadow: true, dark: true, style: 'grouped', panel: 4, links: 3, display: 'block', view: true },
+      'element state',
+    );
+  });
+
+  await t('<cited-answer>: properties set before the upgrade are kept', async () => {
+    await page.waitForSelector('#pre-el .cite-marker__link', { timeout: 5000 });
+    const r = await page.evaluate(() => {
+      const el = document.getElementById('pre-el');
+      return {
+        text: el.querySelector('.cite-answer__body').textContent.trim(),
+        notes: !!el.querySelector('.cite-footnotes'),
+        own: Object.prototype.hasOwnProperty.call(el, 'answer'),
+        answer: el.answer,
+      };
+    });
+    eq(r, { text: 'Set before the upgrade1.', notes: false, own: false, answer: 'Set before the upgrade [1].' }, 'pre-upgrade element');
+  });
+
+  await t('<cited-answer>: attribute and options changes re-render', async () => {
+    await page.evaluate(() => {
+      const el = document.getElementById('static-el');
+      el.setAttribute('panel', 'false');
+      el.setAttribute('footnotes', 'false');
+      el.setAttribute('marker-style', 'number');
+    });
+    await tick(page);
+    const a = await page.evaluate(() => {
+      const el = document.getElementById('static-el');
+      return {
+        panel: !!el.querySelector('.cite-panel'),
+        notes: !!el.querySelector('.cite-footnotes'),
+        links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      };
+    });
+    eq(a, { panel: false, notes: false, links: 4 }, 'after attribute changes');
+    await page.evaluate(() => {
+      const el = document.getElementById('static-el');
+      el.options = { theme: 'light', footnotes: true };
+      el.answer = 'Only Lyon [3].';
+    });
+    await tick(page);
+    const b = await page.evaluate(() => {
+      const el = document.getElementById('static-el');
+      const root = el.querySelector('.cite-root');
+      return {
+        light: root.classList.contains('cite-theme-light'),
+        notes: el.querySelectorAll('.cite-footnotes .cite-footnote').length,
+        text: el.querySelector('.cite-answer__body').textContent,
+      };
+    });
+    eq({ light: b.light, notes: b.notes }, { light: true, notes: 1 }, 'after options/answer properties');
+    eq(b.text.trim(), 'Only Lyon1.', 'answer text with its marker (renumbered first-cited)');
+  });
+
+  await t('<cited-answer>: click events bubble out of the element', async () => {
+    await page.evaluate(() => {
+      window.elEvents = [];
+      document.getElementById('static-el').addEventListener('citation-click', (e) =>
+        window.elEvents.push({ detail: e.detail, composed: e.composed, bubbles: e.bubbles }),
+      );
+    });
+    await page.click('#static-el .cite-answer__body .cite-marker__link');
+    await tick(page);
+    const r = await page.evaluate(() => window.elEvents);
+    eq(r, [{ detail: { citation: 0, sourceId: '3', number: 1 }, composed: true, bubbles: true }], 'element events');
+  });
+
+  await t('<cited-answer>: append()/finish() stream, removal cleans up, re-adding remounts', async () => {
+    await page.evaluate(() => {
+      const el = document.createElement('cited-answer');
+      el.id = 'stream-el';
+      el.data = window.sample.DATA;
+      el.answer = '';
+      document.body.append(el);
+      el.append('The Eiffel Tower was completed in 1889 [');
+      el.append('2]');
+      el.append('.');
+      el.finish();
+    });
+    await page.waitForSelector('#stream-el .cite-marker__link', { timeout: 5000 });
+    const streamed = await page.evaluate(() => document.querySelector('#stream-el .cite-answer__body').textContent);
+    assert(streamed.includes('The Eiffel Tower was completed in 1889'), `streamed: ${streamed}`);
+    const r = await page.evaluate(async () => {
+      const el = document.getElementById('stream-el');
+      el.remove();
+      const after = { html: el.innerHTML, view: el.view };
+      document.body.append(el);
+      await new Promise((ok) => setTimeout(ok, 50));
+      const again = el.querySelector('.cite-answer__body')?.textContent ?? '';
+      el.remove();
+      return { after: { html: after.html, view: after.view }, again };
+    });
+    eq(r.after, { html: '', view: null }, 'after removal');
+    assert(r.again.includes('completed in 1889'), `remounted: ${r.again}`);
+  });
+
+  await t('<cited-answer format="sse">: append raw stream text', async () => {
+    await page.evaluate(() => {
+      const el = document.createElement('cited-answer');
+      el.id = 'sse-el';
+      el.setAttribute('format', 'sse');
+      document.body.append(el);
+      const s = window.sample.SSE;
+      for (let i = 0; i < s.length; i += 23) el.append(s.slice(i, i + 23));
+      el.finish();
+    });
+    await page.waitForSelector('#sse-el .cite-marker__link', { timeout: 5000 });
+    const text = await page.evaluate(() => document.querySelector('#sse-el .cite-answer__body').textContent);
+    assert(text.includes('Rust was first released in 2015'), `text: ${text}`);
+  });
+
+  await t('no page errors or console errors', async () => {
+    const errs = await page.evaluate(() => window.pageErrors);
+    eq([...errs, ...consoleErrors], [], 'errors');
+  });
+
+  await page.close();
+}

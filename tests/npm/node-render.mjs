@@ -1,0 +1,129 @@
+// renderToString and parse under Node, from the installed package (run from a directory
+// whose node_modules holds citekit). No DOM exists here: the static path needs none.
+// Prints `N passed, N failed`; exits non-zero on a failure.
+import assert from 'node:assert/strict';
+import * as citekit from 'citekit';
+
+let passed = 0;
+let failed = 0;
+async function test(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`  ok   node: ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`  FAIL node: ${name}\n       ${String(err?.stack ?? err).split('\n').slice(0, 8).join('\n       ')}`);
+  }
+}
+
+const ANSWER = 'Paris is the capital of France [1]. Lyon is known for its cuisine [2][1].';
+const DATA = {
+  1: { title: 'Paris - Wikipedia', source: 'https://en.wikipedia.org/wiki/Paris', text: 'Paris is the capital of France.' },
+  2: { title: 'Lyon <guide> & "food"', source: 'https://www.lonelyplanet.com/france/lyon', text: 'Lyon food.' },
+};
+
+await test('there is no DOM', () => {
+  assert.equal(typeof document, 'undefined');
+  assert.equal(typeof window, 'undefined');
+  assert.equal(typeof HTMLElement, 'undefined');
+});
+
+await test('functions say clearly that init() comes first', () => {
+  assert.equal(citekit.isReady(), false);
+  assert.throws(() => citekit.renderToString('x', null), /call `await init\(\)` before `renderToString\(\)`/);
+});
+
+await test('init() loads the .wasm from disk, twice is fine', async () => {
+  await citekit.init();
+  await citekit.init();
+  assert.equal(citekit.isReady(), true);
+  assert.match(citekit.version(), /^\d+\.\d+\.\d+/);
+});
+
+await test('renderToString: markers, footnotes, escaped titles', () => {
+  const html = citekit.renderToString(ANSWER, DATA);
+  assert.match(html, /^<div class="cite-root" id="cite">/);
+  const markers = html.match(/<a class="cite-marker__link"[^>]*>\d+<\/a>/g) ?? [];
+  assert.equal(markers.length, 3, html);
+  assert.match(html, /<section class="cite-footnotes" role="doc-endnotes"/);
+  assert.match(html, /<li class="cite-footnote" id="cite-fn-1"/);
+  assert.match(html, /href="https:\/\/en\.wikipedia\.org\/wiki\/Paris"/);
+  assert.ok(html.includes('Lyon &lt;guide&gt; &amp; &quot;food&quot;'), 'title escaped');
+  assert.ok(!html.includes('<guide>'), 'raw title leaked');
+  assert.ok(!html.includes('[1]'), 'literal marker left');
+  assert.ok(!html.includes('cite-panel'), 'panel without options.panel');
+});
+
+await test('renderToString: panel, idPrefix and theme options', () => {
+  const html = citekit.renderToString(ANSWER, DATA, { panel: true, idPrefix: 'answer7', theme: 'dark', markerStyle: 'grouped' });
+  assert.match(html, /^<div class="cite-root cite-theme-dark" id="answer7">/);
+  assert.match(html, /<aside class="cite-panel"/);
+  assert.match(html, /id="answer7-fn-1"/);
+  assert.ok(!/id="cite-/.test(html), 'default prefix left');
+});
+
+await test('renderToString never throws on bad data', () => {
+  const cyclic = {};
+  cyclic.self = cyclic;
+  for (const data of ['{not json', cyclic, { a: 1n }, 42, [1, 2]]) {
+    const html = citekit.renderToString('Still shown [1].', data, { format: 'citation_map' });
+    assert.match(html, /Still shown/);
+  }
+});
+
+await test('parse: the SPEC 9 shape as plain objects, utf16 offsets by default', () => {
+  const r = citekit.parse('Émile 😀 cites [1].', { 1: { title: 'T', source: 'https://a.example/x' } });
+  assert.equal(Object.getPrototypeOf(r), Object.prototype);
+  assert.equal(r.format, 'citation_map');
+  assert.equal(r.text, 'Émile 😀 cites.');
+  assert.equal(r.citations.length, 1);
+  const c = r.citations[0];
+  assert.equal(r.text.slice(c.start, c.end), 'Émile 😀 cites');
+  assert.deepEqual(c.sources, ['1']);
+  assert.equal(r.sources[0].domain, 'a.example');
+  const r8 = citekit.parse('Émile 😀 cites [1].', { 1: { title: 'T', source: 'https://a.example/x' } }, { positionEncoding: 'utf8' });
+  assert.equal(r8.citations[0].end, Buffer.byteLength('Émile 😀 cites'));
+});
+
+await test('parse: data as JSON text, as an object and as an sse stream', () => {
+  const a = citekit.parse(ANSWER, JSON.stringify(DATA));
+  const b = citekit.parse(ANSWER, DATA);
+  assert.deepEqual(a, b);
+  const sse = 'data: {"type": "token", "content": "Hi [1]."}\n\ndata: {"type": "citations", "data": {"1": {"title": "S", "source": "https://s.example/"}}}\n\ndata: [DONE]\n\n';
+  const s = citekit.parse(null, sse, { format: 'sse' });
+  assert.equal(s.format, 'sse');
+  assert.equal(s.text, 'Hi.');
+  assert.equal(s.sources[0].title, 'S');
+});
+
+await test('parse throws on not-the-format data with a code, and on bad options naming them', () => {
+  assert.throws(() => citekit.parse('x', '{not json'), (e) => e instanceof Error && e.code === 'invalid-json' && /^citekit: /.test(e.message));
+  assert.throws(() => citekit.parse('x', null, { format: 'nope' }), /citekit: invalid option `format`: unknown format `nope`/);
+  assert.throws(() => citekit.parse('x', null, { markerStyle: 3 }), /invalid option `markerStyle`/);
+  assert.throws(() => citekit.parse(42, null), /`answer` must be a string, null or undefined/);
+  const cyclic = {};
+  cyclic.self = cyclic;
+  assert.throws(() => citekit.parse('x', cyclic), /citekit: `data` could not be converted to JSON/);
+  assert.throws(() => citekit.parse('x', { n: 1n }), /citekit: `data` could not be converted to JSON.*BigInt/);
+  // Unknown option keys are ignored.
+  assert.equal(citekit.parse('x', null, { someFutureOption: true }).text, 'x');
+});
+
+await test('parse: lone surrogates become U+FFFD with an invalid-utf16 diagnostic', () => {
+  const r = citekit.parse('bad \ud800 text [1].', { 1: { title: 'T\udc00itle', source: 'https://a.example/' } });
+  assert.equal(r.text, 'bad \ufffd text.');
+  assert.equal(r.sources[0].title, 'T\ufffditle');
+  const d = r.diagnostics.find((x) => x.code === 'invalid-utf16');
+  assert.ok(d, JSON.stringify(r.diagnostics));
+  assert.equal(d.severity, 'warning');
+  const ok = citekit.parse('fine \u{1f600} [1].', { 1: { title: 'T\u{1f600}', source: 'https://a.example/' } });
+  assert.ok(!ok.diagnostics.some((x) => x.code === 'invalid-utf16'));
+});
+
+await test('mount under Node is a clear Error, not a crash', () => {
+  assert.throws(() => citekit.mount({}, {}), /citekit: mount: `element` must be an HTML element/);
+});
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

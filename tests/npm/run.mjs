@@ -1,0 +1,160 @@
+// The npm package tests, all from the packed tarball (`npm pack` of pkg/):
+//   (a) a plain HTML page importing the unpacked package with <script type="module">,
+//   (b) a Vite 7 app with the tarball installed and built (`vite build`),
+//   both checked in headless Chromium (browser-checks.mjs);
+//   (c) renderToString and parse under Node (node-render.mjs);
+//   (d) the types: tsc --noEmit over typed-example.ts.
+//
+// Usage: node tests/npm/run.mjs [--no-build] [--keep]
+//   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
+//   --keep      keep the scratch directory (printed) for a look afterwards
+// Ends with `N passed, N failed`; exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { browserChecks } from './browser-checks.mjs';
+import { ROOT, Tally, assert, launch, resolveDev, run, runShown, serve } from './lib.mjs';
+
+const args = new Set(process.argv.slice(2));
+const HERE = join(ROOT, 'tests', 'npm');
+const PKG = join(ROOT, 'pkg');
+const tally = new Tally();
+const work = mkdtempSync(join(tmpdir(), 'citekit-npm-'));
+let browser = null;
+
+function section(name) {
+  console.log(`\n==> ${name}`);
+}
+
+/** Unpacks the tarball's `package/` into `dir`/node_modules/citekit. */
+function unpackInto(tarball, dir) {
+  const dest = join(dir, 'node_modules', 'citekit');
+  mkdirSync(dest, { recursive: true });
+  run('tar', ['xzf', tarball, '-C', dest, '--strip-components=1']);
+  return dest;
+}
+
+async function main() {
+  if (!args.has('--no-build')) {
+    section('build: bash scripts/build-pkg.sh');
+    try {
+      runShown('bash', [join(ROOT, 'scripts', 'build-pkg.sh')], { cwd: ROOT });
+    } catch (err) {
+      tally.fail('build-pkg.sh', err);
+      return;
+    }
+  }
+  if (!existsSync(join(PKG, 'package.json'))) {
+    tally.fail('pkg/ exists', new Error('pkg/package.json missing: run bash scripts/build-pkg.sh'));
+    return;
+  }
+
+  section('npm pack');
+  let tarball;
+  await tally.test('npm pack: the tarball holds the package', () => {
+    const out = run('npm', ['pack', PKG, '--pack-destination', work, '--json'], { cwd: work });
+    const info = JSON.parse(out)[0];
+    tarball = join(work, info.filename);
+    const files = info.files.map((f) => f.path).sort();
+    for (const f of [
+      'README.md',
+      'cited-answer.js',
+      'citekit.css',
+      'citekit_wasm.js',
+      'citekit_wasm_bg.wasm',
+      'core.js',
+      'index.d.ts',
+      'index.js',
+      'package.json',
+    ]) {
+      assert(files.includes(f), `${f} missing from the tarball: ${files.join(', ')}`);
+    }
+    console.log(`       ${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} KB packed`);
+  });
+  if (!tarball) return;
+
+  // (a) the plain page.
+  section('(a) plain <script type="module"> page');
+  const plain = join(work, 'plain');
+  mkdirSync(plain, { recursive: true });
+  unpackInto(tarball, plain);
+  cpSync(join(HERE, 'site'), plain, { recursive: true });
+  browser = await launch();
+  {
+    const server = await serve(plain);
+    try {
+      await browserChecks(tally, browser.context, `${server.url}/index.html`, 'plain');
+    } finally {
+      await server.close();
+    }
+  }
+
+  // (c) Node.
+  section('(c) renderToString and parse under Node');
+  {
+    cpSync(join(HERE, 'node-render.mjs'), join(plain, 'node-render.mjs'));
+    const r = spawnSync(process.execPath, ['node-render.mjs'], { cwd: plain, encoding: 'utf8' });
+    process.stdout.write(r.stdout);
+    if (r.stderr) process.stderr.write(r.stderr);
+    const m = /^(\d+) passed, (\d+) failed$/m.exec(r.stdout);
+    if (m) {
+      tally.passed += Number(m[1]);
+      tally.failed += Number(m[2]);
+      if (Number(m[2]) > 0) tally.failures.push('node-render.mjs');
+    }
+    if (!m || (r.status !== 0 && Number(m[2]) === 0)) {
+      tally.fail('node-render.mjs', new Error(`exit ${r.status}, no summary line`));
+    }
+  }
+
+  // (d) types.
+  section('(d) tsc --noEmit over typed-example.ts');
+  await tally.test('types: typed-example.ts compiles against index.d.ts', () => {
+    cpSync(join(HERE, 'typed-example.ts'), join(plain, 'typed-example.ts'));
+    cpSync(join(HERE, 'tsconfig.example.json'), join(plain, 'tsconfig.json'));
+    const tsc = resolveDev('typescript/package.json').replace(/package\.json$/, 'bin/tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: plain });
+  });
+
+  // (b) the Vite app.
+  section('(b) Vite 7 app (npm install of the tarball, vite build)');
+  const app = join(work, 'vite-app');
+  cpSync(join(HERE, 'vite-app'), app, { recursive: true });
+  cpSync(join(HERE, 'site', 'app.js'), join(app, 'app.js'));
+  let built = false;
+  await tally.test('vite: npm install <tarball> and vite build', () => {
+    run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
+    const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
+    const out = run(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
+    if (out.trim()) console.log(out.trim().replace(/^/gm, '       '));
+    const assets = readdirSync(join(app, 'dist', 'assets'));
+    assert(assets.some((f) => f.endsWith('.wasm')), `no .wasm in dist/assets: ${assets.join(', ')}`);
+    assert(assets.some((f) => f.endsWith('.css')), `no .css in dist/assets: ${assets.join(', ')}`);
+    built = true;
+  });
+  if (built) {
+    const server = await serve(join(app, 'dist'));
+    try {
+      await browserChecks(tally, browser.context, `${server.url}/index.html`, 'vite');
+    } finally {
+      await server.close();
+    }
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  tally.fail('test runner', err);
+} finally {
+  if (browser) await browser.close();
+  if (args.has('--keep')) {
+    console.log(`\nscratch directory kept: ${work}`);
+  } else {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+if (tally.failures.length) console.log(`\nfailed: ${tally.failures.join('; ')}`);
+console.log(`${tally.passed} passed, ${tally.failed} failed`);
+process.exit(tally.failed === 0 ? 0 : 1);

@@ -1,0 +1,58 @@
+// The test app shared by the plain page (site/index.html) and the Vite app
+// (vite-app/main.js): puts the package on `window` for the browser checks of
+// tests/npm/browser-checks.mjs, feeds the <cited-answer> of the page, loads the module.
+export const ANSWER =
+  'Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2][3].\n\n' +
+  'Lyon is known for its cuisine [3].';
+
+export const DATA = {
+  1: {
+    title: 'Paris - Wikipedia',
+    source: 'https://en.wikipedia.org/wiki/Paris',
+    text: 'Paris is the capital and largest city of France.',
+  },
+  2: {
+    title: 'Eiffel Tower history',
+    source: 'https://www.toureiffel.paris/en/the-monument/history',
+    text: 'The tower was completed in March 1889.',
+  },
+  3: {
+    title: 'Lyon travel guide',
+    source: 'https://www.lonelyplanet.com/france/lyon',
+    text: 'Lyon is the gastronomic capital of France.',
+  },
+  4: {
+    title: 'Uncited source',
+    source: 'https://example.org/uncited',
+    text: 'Never cited.',
+  },
+};
+
+/** An sse stream (format `sse`): tokens, a source, the citation map, done. */
+export const SSE = [
+  'data: {"type": "metadata", "session_id": "s1"}\n\n',
+  'data: {"type": "token", "content": "Rust was first released "}\n\n',
+  'data: {"type": "token", "content": "in 2015 [1]."}\n\n',
+  'data: {"type": "citations", "data": {"1": {"title": "Rust 1.0 announcement", ',
+  '"source": "https://blog.rust-lang.org/2015/05/15/Rust-1.0.html", "text": "Rust 1.0 is here."}}}\n\n',
+  'data: [DONE]\n\n',
+].join('');
+
+export async function start(citekit) {
+  window.citekit = citekit;
+  window.sample = { ANSWER, DATA, SSE };
+  window.pageErrors = [];
+  window.addEventListener('error', (e) => window.pageErrors.push(String(e.message)));
+  window.addEventListener('unhandledrejection', (e) => window.pageErrors.push(String(e.reason)));
+  // Events from every answer reach the document (they bubble and are composed).
+  window.documentEvents = [];
+  for (const name of ['citation-click', 'source-select']) {
+    document.addEventListener(name, (e) => window.documentEvents.push({ name, detail: e.detail }));
+  }
+  // The <cited-answer> of the page gets its inputs as properties; it waits for init.
+  const el = document.getElementById('static-el');
+  el.answer = ANSWER;
+  el.data = DATA;
+  await citekit.init();
+  window.citekitReady = true;
+}
