@@ -654,15 +654,13 @@ impl StreamParser {
     }
 }
 
-/// Whether a line of `raw` is a link reference definition (`[label]: ...`, not a
-/// footnote `[^label]:`).
+/// Whether a line of `raw` is a link reference definition (`[label]: ...`) or a
+/// footnote definition (`[^label]: ...`): both reach across blocks (a definition makes
+/// `[text][1]` a link; footnotes merge with each other and with data sources).
 fn has_reference_definition(raw: &str) -> bool {
     raw.lines().any(|l| {
         let t = l.trim_start_matches(' ');
-        l.len() - t.len() <= 3
-            && t.starts_with('[')
-            && !t.starts_with("[^")
-            && t.find("]:").is_some_and(|e| e > 1)
+        l.len() - t.len() <= 3 && t.starts_with('[') && t.find("]:").is_some_and(|e| e > 1)
     })
 }
 
