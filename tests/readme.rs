@@ -12,3 +12,14 @@ fn readme_example_is_examples_quickstart() {
         "README.md's ```rust block differs from examples/quickstart.rs: copy the file into it"
     );
 }
+
+#[test]
+fn readme_leptos_example_is_examples_leptos_usage() {
+    let readme = include_str!("../README.md");
+    let example = include_str!("../examples/leptos_usage.rs");
+    let block = format!("```rust\n{example}```\n");
+    assert!(
+        readme.contains(&block),
+        "README.md's Leptos block differs from examples/leptos_usage.rs: copy the file into it"
+    );
+}
