@@ -104,13 +104,10 @@ ensure_npm() {
     [[ -f $stamp && ! package.json -nt $stamp && ! package-lock.json -nt $stamp ]]; then
     return 0
   fi
-  if [[ -f package-lock.json ]]; then
-    say "installing npm dependencies (npm ci)"
-    npm ci --no-audit --no-fund || die "npm ci failed"
-  else
-    say "installing npm dependencies (npm install)"
-    npm install --no-audit --no-fund || die "npm install failed"
-  fi
+  # `npm install`, not `npm ci`: npm 11 rejects this lock file in `ci` over optional
+  # platform packages of rollup (vite) that it records without versions.
+  say "installing npm dependencies (npm install)"
+  npm install --no-audit --no-fund || die "npm install failed"
 }
 
 main() {
