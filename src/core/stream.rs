@@ -654,14 +654,12 @@ impl StreamParser {
     }
 }
 
-/// Whether a line of `raw` is a link reference definition (`[label]: ...`) or a
-/// footnote definition (`[^label]: ...`): both reach across blocks (a definition makes
-/// `[text][1]` a link; footnotes merge with each other and with data sources).
+/// Whether `raw` may hold a link reference definition (`[label]: ...`) or a footnote
+/// definition (`[^label]: ...`), also inside list items and quotes: both reach across
+/// blocks (a definition makes `[text][1]` a link; footnotes merge with each other and
+/// with data sources). Any `]:` counts; a false alarm costs one one-shot parse.
 fn has_reference_definition(raw: &str) -> bool {
-    raw.lines().any(|l| {
-        let t = l.trim_start_matches(' ');
-        l.len() - t.len() <= 3 && t.starts_with('[') && t.find("]:").is_some_and(|e| e > 1)
-    })
+    memchr::memmem::find(raw.as_bytes(), b"]:").is_some()
 }
 
 /// Whether an answer starts like JSON or HTML (canonical answers may be either).
