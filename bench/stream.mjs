@@ -39,7 +39,7 @@ function makeAnswer() {
   let out = '';
   const sentence = (k) => {
     let s = '';
-    for (let i = 0; i < 14; i++) s += words[(k * 7 + i * 3) % words.length] + ' ';
+    for (let i = 0; i < 20; i++) s += words[(k * 7 + i * 3) % words.length] + ' ';
     s = s.trim();
     n++;
     const marker = n % 5 === 0 ? ` [${(n % 20) + 1}][${((n + 7) % 20) + 1}]` : ` [${(n % 20) + 1}]`;
