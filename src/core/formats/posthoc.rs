@@ -48,21 +48,13 @@ pub fn parse(
                     "expected an object with `citations` (and `sources`)",
                 ));
             }
-            let mut text_key = None;
-            if answer.is_none() {
-                if let Some((k, t)) = ["response", "answer", "text", "content"]
-                    .iter()
-                    .find_map(|k| o.get(*k).and_then(Value::as_str).map(|t| (*k, t)))
-                {
-                    draft.text = t.to_string();
-                    text_key = Some(k);
-                }
-            }
-            for (k, v) in o {
-                if !matches!(k.as_str(), "sources" | "citations") && Some(k.as_str()) != text_key {
-                    draft.metadata.insert(k.clone(), v.clone());
-                }
-            }
+            super::support::take_text_and_metadata(
+                o,
+                answer.is_some(),
+                &["response", "answer", "text", "content"],
+                &["sources", "citations"],
+                &mut draft,
+            );
             sources = o.get("sources");
             citations = o.get("citations");
             if sources.is_none() {

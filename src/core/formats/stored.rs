@@ -49,21 +49,13 @@ pub fn parse(
                     "expected an object with `sources` and `references`",
                 ));
             }
-            let mut text_key = None;
-            if answer.is_none() {
-                if let Some((k, t)) = ["answer", "text", "content", "response"]
-                    .iter()
-                    .find_map(|k| o.get(*k).and_then(Value::as_str).map(|t| (*k, t)))
-                {
-                    draft.text = t.to_string();
-                    text_key = Some(k);
-                }
-            }
-            for (k, v) in o {
-                if !matches!(k.as_str(), "sources" | "references") && Some(k.as_str()) != text_key {
-                    draft.metadata.insert(k.clone(), v.clone());
-                }
-            }
+            super::support::take_text_and_metadata(
+                o,
+                answer.is_some(),
+                &["answer", "text", "content", "response"],
+                &["sources", "references"],
+                &mut draft,
+            );
             (o.get("sources"), o.get("references"))
         }
         Some(other) => {

@@ -298,6 +298,33 @@ pub(crate) fn finish_source(src: &mut Source, default_kind: &str) {
 
 /// Keeps the first [`MAX_SOURCES`] sources, with a `limit-exceeded` warning when more
 /// were given.
+/// For a data object that may also carry the answer: when no answer was given, the
+/// first string among `text_keys` becomes the draft's text; every field that is not
+/// in `known` (nor that text) goes to the draft's answer-level metadata.
+pub(crate) fn take_text_and_metadata(
+    o: &Map<String, Value>,
+    answer_given: bool,
+    text_keys: &[&str],
+    known: &[&str],
+    draft: &mut Draft,
+) {
+    let mut text_key = None;
+    if !answer_given {
+        if let Some((k, t)) = text_keys
+            .iter()
+            .find_map(|k| o.get(*k).and_then(Value::as_str).map(|t| (*k, t)))
+        {
+            draft.text = t.to_string();
+            text_key = Some(k);
+        }
+    }
+    for (k, v) in o {
+        if !known.contains(&k.as_str()) && Some(k.as_str()) != text_key {
+            draft.metadata.insert(k.clone(), v.clone());
+        }
+    }
+}
+
 pub(crate) fn cap_sources(draft: &mut Draft) {
     if draft.sources.len() > MAX_SOURCES {
         let n = draft.sources.len();
