@@ -20,6 +20,7 @@
 //! citation's location becomes the citation's `location`. Fields citekit does not read
 //! go to the source's `metadata`; the message's own fields to the answer's.
 
+use super::support::missing;
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
@@ -509,15 +510,6 @@ impl Parser {
             }
         }
     }
-}
-
-/// A `missing-field` warning for a skipped item.
-fn missing(path: &str) -> Diagnostic {
-    Diagnostic::warning(
-        "missing-field",
-        format!("`{path}` is missing; the item is skipped"),
-    )
-    .at_path(path)
 }
 
 #[cfg(test)]

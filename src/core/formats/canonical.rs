@@ -42,7 +42,7 @@ use crate::core::formats::support::{self, SourceReader};
 use crate::core::json::{as_uint, parse_json, type_name, wrong_type, Fields};
 use crate::core::limits::MAX_JSON_DEPTH;
 use crate::core::markers::{Grammar, SourceKey, TextSyntax};
-use crate::core::model::{ContentKind, Diagnostic, Format, Location, Source};
+use crate::core::model::{ContentKind, Diagnostic, Format, Location};
 use crate::core::options::Options;
 use crate::core::sanitize::clean_text;
 use serde_json::{Map, Value};
@@ -157,7 +157,10 @@ pub fn parse(
                     match by_sid.get(&sid) {
                         Some(&at) => {
                             if let Some(existing) = draft.sources.get_mut(at) {
-                                fill_missing(&mut existing.source, src.source);
+                                crate::core::resolve::merge_source(
+                                    &mut existing.source,
+                                    src.source,
+                                );
                             }
                         }
                         None => {
@@ -377,29 +380,6 @@ fn read_source(
     let mut src = r.finish("document");
     src.id = sid.to_string();
     Some((sid, support::numbered(src, Some(sid))))
-}
-
-/// Fills the fields `dst` lacks from `src` (a `sources_used` entry for a sid the
-/// `sources_list` already has).
-fn fill_missing(dst: &mut Source, src: Source) {
-    if dst.title.is_none() {
-        dst.title = src.title;
-    }
-    if dst.url.is_none() {
-        dst.url = src.url;
-        if dst.domain.is_none() {
-            dst.domain = src.domain;
-        }
-    }
-    if dst.snippet.is_none() {
-        dst.snippet = src.snippet;
-    }
-    if dst.content.is_none() {
-        dst.content = src.content;
-    }
-    for (k, v) in src.metadata {
-        dst.metadata.entry(k).or_insert(v);
-    }
 }
 
 /// What a JSON Pointer names inside the raw text.

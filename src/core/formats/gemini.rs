@@ -21,6 +21,7 @@
 //! - The rest (`webSearchQueries`, `searchEntryPoint`, `usageMetadata`, other
 //!   candidates, ...) is kept in the answer's metadata.
 
+use super::support::missing;
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
@@ -508,15 +509,6 @@ fn nearest(hay: &str, needle: &str, near: usize) -> Option<usize> {
     hay.match_indices(needle)
         .map(|(i, _)| i)
         .min_by_key(|&i| i.abs_diff(near))
-}
-
-/// A `missing-field` warning for a skipped item.
-fn missing(path: &str) -> Diagnostic {
-    Diagnostic::warning(
-        "missing-field",
-        format!("`{path}` is missing; the item is skipped"),
-    )
-    .at_path(path)
 }
 
 #[cfg(test)]

@@ -341,7 +341,7 @@ impl Builder {
         let i = match hit {
             Some(i) => {
                 if let Some(ds) = self.sources.get_mut(i) {
-                    fill(&mut ds.source, src);
+                    crate::core::resolve::merge_source(&mut ds.source, src);
                 }
                 i
             }
@@ -504,31 +504,6 @@ impl Builder {
                 None
             }
         }
-    }
-}
-
-/// Fills what `dst` lacks from `src`.
-fn fill(dst: &mut Source, src: Source) {
-    if dst.title.is_none() {
-        dst.title = src.title;
-    }
-    if dst.url.is_none() {
-        dst.url = src.url;
-    }
-    if dst.domain.is_none() {
-        dst.domain = src.domain;
-    }
-    if dst.snippet.is_none() {
-        dst.snippet = src.snippet;
-        if dst.content.is_none() {
-            dst.content = src.content;
-        }
-    }
-    if dst.published.is_none() {
-        dst.published = src.published;
-    }
-    for (k, v) in src.metadata {
-        dst.metadata.entry(k).or_insert(v);
     }
 }
 
@@ -814,7 +789,7 @@ fn web_entry(
     match existing {
         Some(i) => {
             if let Some(ds) = b.sources.get_mut(i) {
-                fill(&mut ds.source, src);
+                crate::core::resolve::merge_source(&mut ds.source, src);
                 for k in keys {
                     if let SourceKey::Name(n) = &k {
                         b.by_id.entry(n.clone()).or_insert(i);

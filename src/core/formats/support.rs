@@ -325,6 +325,15 @@ pub(crate) fn take_text_and_metadata(
     }
 }
 
+/// A `missing-field` warning for `path`: the item is skipped.
+pub(crate) fn missing(path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "missing-field",
+        format!("`{path}` is missing; the item is skipped"),
+    )
+    .at_path(path)
+}
+
 pub(crate) fn cap_sources(draft: &mut Draft) {
     if draft.sources.len() > MAX_SOURCES {
         let n = draft.sources.len();
