@@ -222,6 +222,13 @@ pub struct MarkerSet {
 impl MarkerSet {
     /// Marker HTML for every citation of `answer`.
     pub fn new(answer: &CitedAnswer, opts: &RenderOptions) -> Self {
+        Self::from(answer, opts, 0)
+    }
+
+    /// Like [`MarkerSet::new`], but the marker HTML is only made for citations that
+    /// end at or after `from` (a streaming render starts there; the markers before it
+    /// are never written).
+    pub fn from(answer: &CitedAnswer, opts: &RenderOptions, from: usize) -> Self {
         let mut at: Vec<(usize, usize)> = answer
             .citations
             .iter()
@@ -233,7 +240,13 @@ impl MarkerSet {
             .citations
             .iter()
             .enumerate()
-            .map(|(i, c)| marker_html(answer, i, &c.sources, opts))
+            .map(|(i, c)| {
+                if c.end >= from {
+                    marker_html(answer, i, &c.sources, opts)
+                } else {
+                    String::new()
+                }
+            })
             .collect();
         // Segments: every start/end is a boundary; the active set between boundaries.
         let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(answer.citations.len() * 2);

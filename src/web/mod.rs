@@ -537,7 +537,7 @@ fn render_stream_tail(
     let k = old.partition_point(|(b, _)| b.range.end <= from);
     let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
     let view_text = stream_view_text(&a.text, start);
-    let markers = render::MarkerSet::new(a, r);
+    let markers = render::MarkerSet::from(a, r, start);
     let whole = view_text.len() >= a.text.len();
     let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
     patch_from(body, old, k, new);
@@ -1071,12 +1071,13 @@ struct PanelPresent;
 pub fn SourcePanel() -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
     provide_context(PanelPresent);
-    // A memo: while an answer streams in, the panel is rebuilt only when its HTML
-    // really changes (a new source cited, a count), not on every chunk.
+    // Rebuilt only when what it shows changes (a source cited, a count), not on every
+    // chunk of a streaming answer.
+    let key = sources_key(ctx);
     let html = Memo::new(move |_| {
-        let a = ctx.answer.get();
+        key.track();
         let r = ctx.render.get();
-        render::panel_html(&a, &r)
+        ctx.answer.with_untracked(|a| render::panel_html(a, &r))
     });
     let prefix = ctx.prefix();
     let panel_id = format!("{prefix}-panel");
@@ -1134,6 +1135,28 @@ pub fn SourcePanel() -> impl IntoView {
     }
 }
 
+/// See [`sources_key`].
+type SourcesKey = (Vec<Vec<String>>, Vec<(String, u32, u32, bool)>, bool, usize);
+
+/// What the panel and the footnotes show of an answer, cheap to compare: the
+/// citations' sources and every source's number, count and state. The answer text
+/// is not in it (it grows on every streamed chunk).
+fn sources_key(ctx: CiteContext) -> Memo<SourcesKey> {
+    Memo::new(move |_| {
+        ctx.answer.with(|a| {
+            (
+                a.citations.iter().map(|c| c.sources.clone()).collect(),
+                a.sources
+                    .iter()
+                    .map(|s| (s.id.clone(), s.number, s.cite_count, s.cited))
+                    .collect(),
+                a.show_citations,
+                a.text.len().min(48),
+            )
+        })
+    })
+}
+
 fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
     let id = render::panel_item_id(r, n);
     let Some(li) = dom::by_id(&id) else { return };
@@ -1161,11 +1184,12 @@ fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
 #[component]
 pub fn Footnotes() -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
-    // A memo, as in the panel: the footnotes change only with the citations.
+    // As in the panel: the footnotes change only with the citations.
+    let key = sources_key(ctx);
     let html = Memo::new(move |_| {
-        let a = ctx.answer.get();
+        key.track();
         let r = ctx.render.get();
-        render::footnotes_html(&a, &r)
+        ctx.answer.with_untracked(|a| render::footnotes_html(a, &r))
     });
     let title_id = format!("{}-fn-title", ctx.prefix());
     view! { <section class="cite-footnotes" role="doc-endnotes" aria-labelledby=title_id inner_html=html></section> }
