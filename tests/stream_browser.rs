@@ -216,3 +216,43 @@ async fn sse_stream_cut_anywhere() {
         root.inner_html()
     );
 }
+
+#[wasm_bindgen_test]
+async fn unfinished_markdown_does_not_flicker() {
+    let m = mount(CiteData::Json(data()));
+    // An unclosed emphasis shows as emphasis, never as literal asterisks.
+    m.answer.set("Some **bold tex".into());
+    sleep(10).await;
+    assert!(!body_text(&m).contains("**"), "{}", body_text(&m));
+    assert_eq!(all(&m.root, ".cite-answer__body strong").len(), 1);
+    // A link whose url is still arriving is not shown as `[text](htt`.
+    m.answer
+        .update(|a| a.push_str("t**. See [the docs](https://exa"));
+    sleep(10).await;
+    let t = body_text(&m);
+    assert!(!t.contains("](") && !t.contains("[the"), "{t}");
+    m.answer.update(|a| a.push_str("mple.org/docs).\n\n"));
+    sleep(10).await;
+    assert_eq!(
+        all(
+            &m.root,
+            ".cite-answer__body a[href='https://example.org/docs']"
+        )
+        .len(),
+        1
+    );
+    // A table header without its delimiter row is held back, then becomes a table.
+    m.answer.update(|a| a.push_str("| city | note |\n"));
+    sleep(10).await;
+    assert!(!body_text(&m).contains("| city"), "{}", body_text(&m));
+    m.answer
+        .update(|a| a.push_str("|---|---|\n| Paris | capital [1] |\n"));
+    sleep(10).await;
+    assert_eq!(
+        all(&m.root, ".cite-answer__body table").len(),
+        1,
+        "{}",
+        m.root.inner_html()
+    );
+    assert_eq!(all(&m.root, "table .cite-marker__link").len(), 1);
+}

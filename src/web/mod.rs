@@ -373,10 +373,18 @@ fn cited_answer_view(
                         == sig[..ls.len().saturating_sub(info.tail_citations)]
             });
             let mut blocks = blocks.borrow_mut();
-            if info.streaming
-                && same_markers
-                && a.content_kind == crate::core::model::ContentKind::Markdown
-            {
+            if info.streaming && a.content_kind == crate::core::model::ContentKind::Markdown {
+                // Markers changed in finished blocks (sources arrived, numbers moved):
+                // everything is rendered again, still with the stream's view of the tail
+                // (unchanged blocks keep their nodes).
+                let info = if same_markers {
+                    info
+                } else {
+                    StreamInfo {
+                        prev_stable: 0,
+                        ..info
+                    }
+                };
                 render_stream_tail(&el, &mut blocks, &a, &r, info);
             } else {
                 patch_blocks(&el, &mut blocks, render::answer_blocks(&a, &r));
