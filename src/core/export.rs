@@ -41,7 +41,7 @@ fn insertions(answer: &CitedAnswer, footnotes: bool) -> Vec<(usize, u8, String)>
             ins.push((l.end, 0, format!("]({})", l.url)));
         }
     }
-    ins.sort_by_key(|(p, o, _)| (*p, *o));
+    crate::core::sort::sort_by_key(&mut ins, |(p, o, _)| (*p as u64, *o as u64));
     ins
 }
 

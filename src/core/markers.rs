@@ -68,6 +68,7 @@
 
 use crate::core::limits::{MAX_MARKERS, MAX_MARKERS_NAME, MAX_MARKER_NUMBER, MAX_RANGE_LEN};
 use crate::core::model::Diagnostic;
+use crate::core::sort;
 use std::collections::HashSet;
 use std::ops::Range;
 
@@ -401,7 +402,7 @@ impl<'a> Ctx<'a> {
             }
         }
         if !markers.is_sorted_by_key(|m| m.syntax.start) {
-            markers.sort_by_key(|m| m.syntax.start);
+            sort::sort_by_key(&mut markers, |m| (sort::pos(m.syntax.start), 0));
         }
 
         // Drop what overlaps code or an earlier marker (a footnote definition covers the
@@ -421,7 +422,7 @@ impl<'a> Ctx<'a> {
         });
 
         let mut malformed = std::mem::take(&mut self.malformed);
-        malformed.sort_by_key(|m| m.0.start);
+        sort::sort_by_key(&mut malformed, |m| (sort::pos(m.0.start), 0));
         let mut pi = 0usize;
         let mut mi = 0usize;
         let mut reported = 0usize;
@@ -464,7 +465,9 @@ impl<'a> Ctx<'a> {
         }
         absorb_whitespace(self.b, &mut markers);
         let mut diagnostics = self.diags;
-        diagnostics.sort_by_key(|d| d.start.unwrap_or(usize::MAX));
+        sort::sort_by_key(&mut diagnostics, |d| {
+            (d.start.map_or(u64::MAX, sort::pos), 0)
+        });
         Scan {
             markers,
             diagnostics,
@@ -475,7 +478,7 @@ impl<'a> Ctx<'a> {
 /// Sorts ranges and merges the ones that overlap or touch.
 fn merge_ranges(mut v: Vec<Range<usize>>) -> Vec<Range<usize>> {
     v.retain(|r| r.start < r.end);
-    v.sort_by_key(|r| r.start);
+    sort::sort_by_key(&mut v, |r| (sort::pos(r.start), 0));
     let mut out: Vec<Range<usize>> = Vec::with_capacity(v.len());
     for r in v {
         match out.last_mut() {

@@ -15,6 +15,7 @@ pub mod options;
 pub mod output;
 pub mod resolve;
 pub mod sanitize;
+pub mod sort;
 pub mod stream;
 
 use error::ParseError;

@@ -12,6 +12,7 @@ use crate::core::model::{
 };
 use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
+use crate::core::sort;
 use std::collections::HashMap;
 
 /// Turns a draft into the normalized model.
@@ -291,7 +292,9 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
             idx,
         ));
     }
-    citations.sort_by_key(|(c, _)| (c.end, c.start));
+    sort::sort_by_key(&mut citations, |(c, _)| {
+        (sort::pos(c.end), sort::pos(c.start))
+    });
     if citations.len() > MAX_CITATIONS {
         diags.push(Diagnostic::warning(
             "limit-exceeded",
@@ -353,7 +356,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
     all_diags.extend(diags);
 
     let mut sources: Vec<Source> = pool.items.into_iter().map(|s| s.source).collect();
-    sources.sort_by_key(|s| s.number);
+    sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
     CitedAnswer {
         text: out,
         format,
@@ -778,7 +781,7 @@ fn identifier_links(text: &str, items: &[PoolItem], syntax: TextSyntax) -> Vec<T
         return Vec::new();
     }
     // Longer identifiers first, so `PR #123` wins over `#123`.
-    pairs.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+    sort::sort_by_key(&mut pairs, |(k, _)| (u64::MAX - sort::pos(k.len()), 0));
     let protected = markers::protected_regions(text, syntax);
     let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     let mut links: Vec<TextLink> = Vec::new();
@@ -805,7 +808,7 @@ fn identifier_links(text: &str, items: &[PoolItem], syntax: TextSyntax) -> Vec<T
             });
         }
     }
-    links.sort_by_key(|l| l.start);
+    sort::sort_by_key(&mut links, |l| (sort::pos(l.start), 0));
     links
 }
 

@@ -587,7 +587,7 @@ impl StreamParser {
             }
             c.pending = still;
         }
-        citations.sort_by_key(|c| (c.end, c.start));
+        crate::core::sort::sort_by_key(&mut citations, |c| (c.end as u64, c.start as u64));
         if !self.options.show_citations {
             citations.clear();
         }
@@ -639,7 +639,7 @@ impl StreamParser {
                 }
             }
         }
-        sources.sort_by_key(|s| s.number);
+        crate::core::sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
         CitedAnswer {
             text,
             format: self.format,

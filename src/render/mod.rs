@@ -235,7 +235,7 @@ impl MarkerSet {
             .enumerate()
             .map(|(i, c)| (c.end, i))
             .collect();
-        at.sort();
+        crate::core::sort::sort_by_key(&mut at, |&(e, i)| (e as u64, i as u64));
         let html = answer
             .citations
             .iter()
@@ -256,7 +256,7 @@ impl MarkerSet {
                 events.push((c.end, false, i));
             }
         }
-        events.sort_by_key(|e| (e.0, e.1));
+        crate::core::sort::sort_by_key(&mut events, |e| (e.0 as u64, u64::from(e.1)));
         let mut segments: Vec<(usize, String)> = vec![(0, String::new())];
         let mut active: Vec<usize> = Vec::new();
         let mut k = 0;
@@ -306,7 +306,7 @@ impl MarkerSet {
 /// Sorted source numbers compressed for display: `1–3`, `2, 5`.
 pub fn compress_numbers(nums: &[u32]) -> String {
     let mut v = nums.to_vec();
-    v.sort_unstable();
+    crate::core::sort::sort_by_key(&mut v, |&n| (u64::from(n), 0));
     v.dedup();
     let mut parts = Vec::new();
     let mut i = 0;

@@ -137,7 +137,7 @@ pub(crate) fn read_map(map: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> 
                     out.push((n, numbered(src, Some(n))));
                 }
             }
-            out.sort_by_key(|(n, _)| *n);
+            crate::core::sort::sort_by_key(&mut out, |(n, _)| (*n, 0));
         }
         Value::Array(a) => {
             for (i, v) in a.iter().enumerate() {

@@ -24,6 +24,7 @@ use crate::core::json::{as_uint, type_name, wrong_type, Fields};
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::sanitize::excerpt;
+use crate::core::sort;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -585,7 +586,7 @@ impl<'a> ClaimLocator<'a> {
                 i += 1;
             }
         }
-        words.sort_by_key(|(_, pos)| pos.len());
+        sort::sort_by_key(&mut words, |(_, pos)| (sort::pos(pos.len()), 0));
         let slack = m / 4 + 4;
         let total = n.chars.len();
         let mut regions: Vec<(usize, usize)> = Vec::new();
@@ -598,7 +599,7 @@ impl<'a> ClaimLocator<'a> {
                 regions.push((base.saturating_sub(slack), (base + m + slack).min(total)));
             }
         }
-        regions.sort_unstable();
+        sort::sort_by_key(&mut regions, |&(a, b)| (sort::pos(a), sort::pos(b)));
         let mut merged: Vec<(usize, usize)> = Vec::new();
         for r in regions {
             match merged.last_mut() {

@@ -79,7 +79,7 @@ pub fn parse(
                     .iter()
                     .filter_map(|(k, v)| Some((k.trim().parse::<u64>().ok()?, v, k.clone())))
                     .collect();
-                keyed.sort_by_key(|(n, _, _)| *n);
+                crate::core::sort::sort_by_key(&mut keyed, |(n, _, _)| (*n, 0));
                 items.extend(keyed.into_iter().map(|(n, v, k)| (Some(n), v, k)));
             } else {
                 return Err(not_format("an object with none of these fields"));
