@@ -389,3 +389,46 @@ async fn reactive_update_keeps_unchanged_blocks() {
     assert!(blocks[1].text_content().unwrap().contains("longer"));
     let _ = Duration::from_millis(0);
 }
+
+#[wasm_bindgen_test]
+async fn first_render_is_synchronous_and_later_effects_adopt_it() {
+    let host = container();
+    let answer = RwSignal::new(SAMPLE.to_string());
+    let h = leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=answer data=CiteData::Json(sample_data())/> }
+    });
+    h.forget();
+    // No await yet: the answer, its markers and footnotes are already there.
+    let root = host.first_element_child().unwrap();
+    assert_eq!(
+        all(&root, ".cite-answer__body .cite-marker__link").len(),
+        4,
+        "{}",
+        root.inner_html()
+    );
+    assert_eq!(all(&root, ".cite-footnotes li").len(), 2);
+    let first = one(&root, ".cite-block");
+    sleep(20).await;
+    // The effects' first run keeps the nodes of the first render.
+    assert!(one(&root, ".cite-block").is_same_node(Some(&first)));
+    assert_eq!(all(&root, ".cite-block").len(), 3);
+    // A change made before the effects first ran is not lost.
+    let host2 = container();
+    let answer2 = RwSignal::new("Old text [1].".to_string());
+    let h2 = leptos::mount::mount_to(host2.clone(), move || {
+        view! { <CitedAnswer answer=answer2 data=CiteData::Json(sample_data())/> }
+    });
+    h2.forget();
+    answer2.set("New text [2].\n\nMore.".to_string());
+    sleep(20).await;
+    let root2 = host2.first_element_child().unwrap();
+    let text = one(&root2, ".cite-answer__body").text_content().unwrap();
+    assert!(text.contains("New text") && !text.contains("Old"), "{text}");
+    assert_eq!(all(&root2, ".cite-block").len(), 2);
+    let links = all(&root2, ".cite-answer__body .cite-marker__link");
+    assert_eq!(links.len(), 1);
+    assert!(links[0]
+        .get_attribute("aria-label")
+        .unwrap()
+        .contains("Architecture"));
+}

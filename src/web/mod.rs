@@ -288,6 +288,21 @@ fn cited_answer_view(
     }
     let live: Rc<RefCell<Option<Live>>> = Rc::new(RefCell::new(None));
     let stable = Rc::new(Cell::new(StreamInfo::default()));
+    // The first render is synchronous (no effect to wait for): parse now, and build the
+    // body as one HTML string with the view. The effects' first runs then only adopt
+    // what is there, unless the inputs changed in between.
+    let first = first_render(ctx, answer, data, options, streaming);
+    let first_inputs = Rc::new(RefCell::new(first.as_ref().map(|f| f.inputs.clone())));
+    let first_blocks = Rc::new(RefCell::new(first.map(|f| (f.answer, f.render, f.blocks))));
+    let initial_html = first_blocks.borrow().as_ref().map(|(_, _, blocks)| {
+        let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
+        for b in blocks {
+            html.push_str(BLOCK_OPEN);
+            html.push_str(&b.html);
+            html.push_str("</div>");
+        }
+        html
+    });
     // Parse whenever the inputs change (incrementally while streaming).
     {
         let live = live.clone();
@@ -295,6 +310,16 @@ fn cited_answer_view(
         Effect::new(move |_| {
             let opts = options.get();
             let is_streaming = streaming.get();
+            if let Some(inputs) = first_inputs.borrow_mut().take() {
+                // Tracked reads: the effect runs again when an input changes.
+                let same = !is_streaming
+                    && opts == inputs.options
+                    && answer.with(|a| *a == inputs.answer)
+                    && data.with(|d| *d == inputs.data);
+                if same {
+                    return;
+                }
+            }
             let prefix = ctx.prefix();
             let new_render = RenderOptions::from_options(&opts, &prefix);
             if ctx.render.with_untracked(|r| **r != new_render) {
@@ -350,21 +375,16 @@ fn cited_answer_view(
             let r = ctx.render.get();
             let Some(el) = body.get() else { return };
             let info = stable.get();
-            // Numbers of the cited sources and pending states: when they change, markers
-            // in finished blocks change too and everything is rendered again.
-            let sig: Vec<(u32, bool)> = a
-                .citations
-                .iter()
-                .map(|c| {
-                    (
-                        c.sources
-                            .first()
-                            .and_then(|id| a.source(id))
-                            .map_or(0, |s| s.number),
-                        c.pending.is_empty(),
-                    )
-                })
-                .collect();
+            if let Some((fa, fr, fb)) = first_blocks.borrow_mut().take() {
+                if adopt_blocks(&el, &mut blocks.borrow_mut(), fb)
+                    && Arc::ptr_eq(&fa, &a)
+                    && Arc::ptr_eq(&fr, &r)
+                {
+                    *last_sig.borrow_mut() = Some((r, marker_sig(&a)));
+                    return;
+                }
+            }
+            let sig = marker_sig(&a);
             let mut last = last_sig.borrow_mut();
             let same_markers = last.as_ref().is_some_and(|(lr, ls)| {
                 Arc::ptr_eq(lr, &r)
@@ -481,13 +501,112 @@ fn cited_answer_view(
                         }}
                     </button>
                 })}
-                <div class="cite-answer__body" node_ref=body></div>
+                <div class="cite-answer__body" node_ref=body inner_html=initial_html></div>
                 <Show when=show_notes><Footnotes/></Show>
             </div>
             <Show when=show_panel><SourcePanel/></Show>
             <div class="cite-card" id=card_id role="tooltip" data-state="closed" hidden></div>
         </div>
     }
+}
+
+/// The opening tag of a rendered block's element.
+const BLOCK_OPEN: &str = "<div class=\"cite-block\">";
+
+/// The inputs of a synchronous first render.
+#[derive(Clone)]
+struct FirstInputs {
+    answer: String,
+    data: CiteData,
+    options: Options,
+}
+
+/// What the synchronous first render produced.
+struct FirstRender {
+    inputs: FirstInputs,
+    answer: Arc<Model>,
+    render: Arc<RenderOptions>,
+    blocks: Vec<render::Block>,
+}
+
+/// Parses and renders the answer at once when it is not streaming, and puts the result
+/// in the context (so the footnotes and the panel are built with the view).
+fn first_render(
+    ctx: CiteContext,
+    answer: Signal<String>,
+    data: Signal<CiteData>,
+    options: Signal<Options>,
+    streaming: Signal<bool>,
+) -> Option<FirstRender> {
+    if streaming.get_untracked() {
+        return None;
+    }
+    let inputs = FirstInputs {
+        answer: answer.get_untracked(),
+        data: data.get_untracked(),
+        options: options.get_untracked(),
+    };
+    let new_render = RenderOptions::from_options(&inputs.options, &ctx.prefix());
+    if ctx.render.with_untracked(|r| **r != new_render) {
+        ctx.render.set(Arc::new(new_render));
+    }
+    let text = (!inputs.answer.is_empty()).then_some(inputs.answer.as_str());
+    let parsed = Arc::new(crate::core::parse_lenient(
+        text,
+        inputs.data.as_data(),
+        &inputs.options,
+    ));
+    ctx.card.set(None);
+    ctx.answer.set(parsed.clone());
+    let render = ctx.render.get_untracked();
+    let blocks = render::answer_blocks(&parsed, &render);
+    Some(FirstRender {
+        inputs,
+        answer: parsed,
+        render,
+        blocks,
+    })
+}
+
+/// Takes the block elements the first render put into `body` as the rendered blocks;
+/// `false` (and `body` emptied) when they are not what was rendered.
+fn adopt_blocks(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    blocks: Vec<render::Block>,
+) -> bool {
+    let children = body.children();
+    if !old.is_empty() || children.length() as usize != blocks.len() {
+        old.clear();
+        body.set_inner_html("");
+        return false;
+    }
+    for (i, b) in blocks.into_iter().enumerate() {
+        let Some(el) = children.item(i as u32) else {
+            old.clear();
+            body.set_inner_html("");
+            return false;
+        };
+        old.push((b, el));
+    }
+    true
+}
+
+/// Numbers of the cited sources and pending states: when they change, markers in
+/// finished blocks change too and everything is rendered again.
+fn marker_sig(a: &Model) -> Vec<(u32, bool)> {
+    a.citations
+        .iter()
+        .map(|c| {
+            (
+                c.sources
+                    .first()
+                    .and_then(|id| a.source(id))
+                    .map_or(0, |s| s.number),
+                c.pending.is_empty(),
+            )
+        })
+        .collect()
 }
 
 /// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
@@ -503,8 +622,10 @@ fn patch_from(
     k: usize,
     new: Vec<render::Block>,
 ) {
-    let Some(doc) = dom::document() else { return };
     let count = k + new.len();
+    // Blocks past the old ones are added with one HTML string (one parser call).
+    let mut added = String::new();
+    let mut fresh = Vec::new();
     for (j, b) in new.into_iter().enumerate() {
         let i = k + j;
         if let Some((ob, el)) = old.get_mut(i) {
@@ -514,17 +635,28 @@ fn patch_from(
             *ob = b;
             continue;
         }
-        let Ok(el) = doc.create_element("div") else {
-            return;
-        };
-        el.set_class_name("cite-block");
-        el.set_inner_html(&b.html);
-        let _ = body.append_child(&el);
-        old.push((b, el));
+        added.push_str(BLOCK_OPEN);
+        added.push_str(&b.html);
+        added.push_str("</div>");
+        fresh.push(b);
     }
     while old.len() > count {
         if let Some((_, el)) = old.pop() {
             el.remove();
+        }
+    }
+    if fresh.is_empty() {
+        return;
+    }
+    let before = body.child_element_count();
+    if body.insert_adjacent_html("beforeend", &added).is_err() {
+        return;
+    }
+    let children = body.children();
+    for (j, b) in fresh.into_iter().enumerate() {
+        match children.item(before + j as u32) {
+            Some(el) => old.push((b, el)),
+            None => return,
         }
     }
 }
