@@ -187,22 +187,22 @@ await test('element ids are unique', async () => {
 await test('the gallery, playground and streaming renderings are independent', async () => {
   const play0 = await bodyText('#playground');
   const stream0 = await bodyText('#stream-render');
-  await page.click('.demo-tab >> nth=1');
-  await page.waitForSelector('.demo-tab[aria-selected="true"] >> nth=0');
+  await page.click(`${gallery} .demo-tab >> nth=1`);
+  await page.waitForSelector(`${gallery} .demo-tab[aria-selected="true"] >> nth=0`);
   await settle();
   const play1 = await bodyText('#playground');
   const stream1 = await bodyText('#stream-render');
-  await page.click('.demo-tab >> nth=0');
+  await page.click(`${gallery} .demo-tab >> nth=0`);
   await settle();
   eq(play1, play0, 'playground text after switching the gallery tab');
   eq(stream1, stream0, 'streaming text after switching the gallery tab');
 });
 
-const tabs = await page.$$eval('.demo-tab', (els) => els.map((e) => ({ id: e.id, label: e.textContent.trim() })));
+const tabs = await page.$$eval(`${gallery} .demo-tab`, (els) => els.map((e) => ({ id: e.id, label: e.textContent.trim() })));
 
 await test(`the gallery has a tab per example (${tabs.length})`, async () => {
   assert(tabs.length >= 12, `only ${tabs.length} tabs`);
-  eq(await page.getAttribute('.demo-tab >> nth=0', 'aria-selected'), 'true', 'first tab selected');
+  eq(await page.getAttribute(`${gallery} .demo-tab >> nth=0`, 'aria-selected'), 'true', 'first tab selected');
 });
 
 for (const [i, tab] of tabs.entries()) {
@@ -416,6 +416,45 @@ await test('options: panel beside and below; uncited hidden', async () => {
   await setOption('#opt-uncited', 'dim');
 });
 
+// ---------------------------------------------------------------- usage
+
+/** The "Use it" tabs: each shows a whole file of the repository that a test runs. */
+const usageTabs = [
+  { tab: '#usage-tab-js', panel: '#usage-js', label: 'JavaScript', file: 'examples/js/mount.html' },
+  { tab: '#usage-tab-element', panel: '#usage-element', label: 'Custom element', file: 'examples/js/element.html' },
+  { tab: '#usage-tab-leptos', panel: '#usage-leptos', label: 'Leptos', file: 'examples/leptos_usage.rs' },
+];
+
+async function showUsage(u) {
+  await page.click(u.tab);
+  await page.waitForSelector(`${u.panel}:not([hidden])`);
+}
+
+await test('Use it: the JavaScript, custom element and Leptos snippets are the files on disk', async () => {
+  await page.locator('#usage').scrollIntoViewIfNeeded();
+  const labels = await page.$$eval('#usage [role="tab"]', (els) => els.map((e) => e.textContent.trim()));
+  eq(JSON.stringify(labels), JSON.stringify(usageTabs.map((u) => u.label)), 'tab labels');
+  for (const u of usageTabs) {
+    await showUsage(u);
+    eq(await page.getAttribute(u.tab, 'aria-selected'), 'true', `${u.label}: aria-selected`);
+    eq(await page.getAttribute(u.tab, 'aria-controls'), u.panel.slice(1), `${u.label}: aria-controls`);
+    const visible = await page.$$eval('#usage [role="tabpanel"]', (els) =>
+      els.filter((e) => e.getBoundingClientRect().height > 0).map((e) => e.id),
+    );
+    eq(JSON.stringify(visible), JSON.stringify([u.panel.slice(1)]), `${u.label}: visible panels`);
+    const note = await page.textContent(`${u.panel} .demo-usage__file`);
+    eq(note, u.file, `${u.label}: file name shown`);
+    const shown = await page.textContent(`${u.panel} pre code`);
+    const disk = fs.readFileSync(path.join(repo, u.file), 'utf8');
+    if (shown !== disk) {
+      let at = 0;
+      while (at < disk.length && disk[at] === shown[at]) at++;
+      throw new Error(`${u.label}: the snippet differs from ${u.file} at character ${at}: ${JSON.stringify(shown.slice(at, at + 40))}`);
+    }
+  }
+  await showUsage(usageTabs[0]);
+});
+
 // ---------------------------------------------------------------- screenshots
 
 async function screenshotsAt(width, height, name) {
@@ -440,6 +479,7 @@ await test('screenshots: desktop 1280x900, light and dark', async () => {
   await shot('desktop-playground');
   await page.evaluate(() => document.querySelector('#streaming').scrollIntoView());
   await shot('desktop-streaming');
+  await page.locator('#usage').screenshot({ path: path.join(shots, 'desktop-usage.png') });
 });
 
 await test('phone 390x844: no horizontal overflow on any gallery tab', async () => {
@@ -453,6 +493,17 @@ await test('phone 390x844: no horizontal overflow on any gallery tab', async () 
   }
   await page.click(`#${tabs[0].id}`);
   await page.waitForSelector(markerIn(gallery));
+});
+
+await test('phone 390x844: no horizontal overflow on any Use it tab', async () => {
+  for (const u of usageTabs) {
+    await showUsage(u);
+    const o = await overflowX();
+    assert(o <= 0, `${u.label}: page is ${o}px wider than the screen: ${(await wideElements()).join(', ')}`);
+  }
+  await page.locator('#usage').scrollIntoViewIfNeeded();
+  await page.locator('#usage').screenshot({ path: path.join(shots, 'phone-usage.png') });
+  await showUsage(usageTabs[0]);
 });
 
 await test('screenshots: phone 390x844, light and dark, and a tapped card', async () => {

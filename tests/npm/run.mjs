@@ -3,7 +3,9 @@
 //   (b) a Vite 7 app with the tarball installed and built (`vite build`),
 //   both checked in headless Chromium (browser-checks.mjs);
 //   (c) renderToString and parse under Node (node-render.mjs);
-//   (d) the types: tsc --noEmit over typed-example.ts.
+//   (d) the types: tsc --noEmit over typed-example.ts;
+//   (e) the example pages of examples/js/ (shown on the demo page), served exactly as
+//       written next to the unpacked package (example-checks.mjs).
 //
 // Usage: node tests/npm/run.mjs [--no-build] [--keep]
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
@@ -14,7 +16,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { browserChecks } from './browser-checks.mjs';
-import { ROOT, Tally, assert, launch, resolveDev, run, runShown, serve } from './lib.mjs';
+import { EXAMPLES, exampleChecks } from './example-checks.mjs';
+import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
 
 const args = new Set(process.argv.slice(2));
 const HERE = join(ROOT, 'tests', 'npm');
@@ -137,6 +140,22 @@ async function main() {
     const server = await serve(join(app, 'dist'));
     try {
       await browserChecks(tally, browser.context, `${server.url}/index.html`, 'vite');
+    } finally {
+      await server.close();
+    }
+  }
+
+  // (e) the example pages, copied byte for byte next to the plain page's node_modules.
+  section('(e) examples/js/ pages, served as they are');
+  await tally.test('examples/js/: every page has its checks', () => {
+    const pages = readdirSync(join(ROOT, 'examples', 'js')).filter((f) => f.endsWith('.html')).sort();
+    eq(pages, EXAMPLES.map((ex) => ex.file).sort(), 'pages in examples/js/ (add new ones to example-checks.mjs)');
+  });
+  for (const ex of EXAMPLES) cpSync(join(ROOT, 'examples', 'js', ex.file), join(plain, ex.file));
+  {
+    const server = await serve(plain);
+    try {
+      await exampleChecks(tally, browser.context, server.url);
     } finally {
       await server.close();
     }

@@ -489,20 +489,84 @@ fn Streaming() -> impl IntoView {
     }
 }
 
-/// Usage snippets, taken from files the test suite runs.
+/// Usage snippets: whole files of the repository that the test suite runs. The two
+/// pages are served as they are and checked in Chromium by `tests/npm/run.mjs`; the
+/// Leptos app is compiled by `npm test`. `tests/e2e/demo.mjs` checks that the page shows
+/// each file as it is on disk.
+const SNIPPET_JS: &str = include_str!("../../examples/js/mount.html");
+const SNIPPET_ELEMENT: &str = include_str!("../../examples/js/element.html");
 const SNIPPET_LEPTOS: &str = include_str!("../../examples/leptos_usage.rs");
+
+/// One tab of the "Use it" section.
+struct Snippet {
+    id: &'static str,
+    label: &'static str,
+    file: &'static str,
+    /// What the file shows; `backticks` mark code.
+    note: &'static str,
+    code: &'static str,
+}
+
+/// `note` as text with its `backticked` parts in `<code>`.
+fn note_view(note: &'static str) -> impl IntoView {
+    note.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                view! { <code>{part}</code> }.into_any()
+            } else {
+                part.into_any()
+            }
+        })
+        .collect_view()
+}
+
+const SNIPPETS: &[Snippet] = &[
+    Snippet {
+        id: "js",
+        label: "JavaScript",
+        file: "examples/js/mount.html",
+        note: "`mount()` in a plain page, after `npm install citekit` (with a bundler, drop the import map). The npm package test serves this file as it is and checks it in Chromium.",
+        code: SNIPPET_JS,
+    },
+    Snippet {
+        id: "element",
+        label: "Custom element",
+        file: "examples/js/element.html",
+        note: "`<cited-answer>`: options as attributes, the answer and its data as properties. The npm package test serves this file as it is and checks it in Chromium.",
+        code: SNIPPET_ELEMENT,
+    },
+    Snippet {
+        id: "leptos",
+        label: "Leptos",
+        file: "examples/leptos_usage.rs",
+        note: "The components in a Leptos app (feature `web`). `npm test` compiles this file for `wasm32-unknown-unknown`.",
+        code: SNIPPET_LEPTOS,
+    },
+];
 
 #[component]
 fn Usage() -> impl IntoView {
+    let current = RwSignal::new(0usize);
     view! {
         <section id="usage" class="demo-section" aria-labelledby="usage-title">
             <h2 id="usage-title">"Use it"</h2>
-            <div class="demo-usage">
-                <article>
-                    <h3>"From Leptos"</h3>
-                    <pre><code>{SNIPPET_LEPTOS}</code></pre>
-                </article>
+            <p class="demo-sub">"From JavaScript, as a custom element, or from Leptos. Each snippet is a whole file of the repository that the tests run."</p>
+            <div class="demo-tabs" role="tablist" aria-label="Ways to use citekit">
+                {SNIPPETS.iter().enumerate().map(|(i, sn)| view! {
+                    <button role="tab" type="button" class="demo-tab" id=format!("usage-tab-{}", sn.id)
+                        aria-controls=format!("usage-{}", sn.id)
+                        aria-selected=move || (current.get() == i).to_string()
+                        on:click=move |_| current.set(i)>{sn.label}</button>
+                }).collect_view()}
             </div>
+            {SNIPPETS.iter().enumerate().map(|(i, sn)| view! {
+                <div class="demo-usage" role="tabpanel" id=format!("usage-{}", sn.id)
+                    aria-labelledby=format!("usage-tab-{}", sn.id) hidden=move || current.get() != i>
+                    <p class="demo-usage__note"><code class="demo-usage__file">{sn.file}</code>": "{note_view(sn.note)}</p>
+                    <pre><code>{sn.code}</code></pre>
+                </div>
+            }).collect_view()}
         </section>
     }
 }
