@@ -354,10 +354,12 @@ pub fn js_render_to_string(
 fn with_theme(html: String, theme: Theme) -> String {
     let class = match theme {
         Theme::Auto => return html,
-        Theme::Light => "cite-root cite-theme-light",
-        Theme::Dark => "cite-root cite-theme-dark",
+        Theme::Light => "class=\"cite-root cite-theme-light",
+        Theme::Dark => "class=\"cite-root cite-theme-dark",
     };
-    html.replacen("class=\"cite-root\"", &format!("class=\"{class}\""), 1)
+    // The root is the first element: `class="cite-root` starts it, with or without
+    // `cite-root--with-panel` after.
+    html.replacen("class=\"cite-root", class, 1)
 }
 
 /// Runs when the module is loaded: a panic (a bug in citekit) is reported on the

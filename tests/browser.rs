@@ -412,6 +412,13 @@ async fn first_render_is_synchronous_and_later_effects_adopt_it() {
     // The effects' first run keeps the nodes of the first render.
     assert!(one(&root, ".cite-block").is_same_node(Some(&first)));
     assert_eq!(all(&root, ".cite-block").len(), 3);
+    assert_eq!(all(&root, ".cite-footnotes li").len(), 2);
+    // A later change reaches the footnotes.
+    answer.set("Only [2].".to_string());
+    sleep(20).await;
+    let notes = all(&root, ".cite-footnotes .cite-footnote");
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].text_content().unwrap().contains("Architecture"));
     // A change made before the effects first ran is not lost.
     let host2 = container();
     let answer2 = RwSignal::new("Old text [1].".to_string());
@@ -431,4 +438,8 @@ async fn first_render_is_synchronous_and_later_effects_adopt_it() {
         .get_attribute("aria-label")
         .unwrap()
         .contains("Architecture"));
+    // The footnotes follow too: one cited source now.
+    let notes = all(&root2, ".cite-footnotes .cite-footnote");
+    assert_eq!(notes.len(), 1, "{}", root2.inner_html());
+    assert!(notes[0].text_content().unwrap().contains("Architecture"));
 }

@@ -139,6 +139,10 @@ pub fn sanitize_prefix(p: &str) -> String {
     }
 }
 
+/// Bytes of answer text after which rendered blocks (and the footnote list) are laid
+/// out lazily, with `content-visibility: auto`: about a screenful of text.
+pub const LAZY_AFTER: usize = 6000;
+
 /// One top-level block of the rendered answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
@@ -675,10 +679,15 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<h2 class=\"cite-footnotes__title\" id=\"{}-fn-title\">{}{}</h2><ol class=\"cite-footnotes__list\">",
+        "<h2 class=\"cite-footnotes__title\" id=\"{}-fn-title\">{}{}</h2><ol class=\"cite-footnotes__list{}\">",
         opts.id_prefix,
         escape::escape(opts.labels.get("references")),
-        about_html(answer, opts)
+        about_html(answer, opts),
+        if answer.text.len() >= LAZY_AFTER {
+            " cite-footnotes__list--lazy"
+        } else {
+            ""
+        }
     );
     for s in answer.sources.iter().filter(|s| s.cited) {
         let n = s.number;
@@ -752,10 +761,12 @@ fn backlink_letter(j: usize) -> String {
 
 /// A whole static rendering: answer, footnotes and panel, for `renderToString`.
 pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool) -> String {
+    let with_panel = panel && answer.show_citations && !answer.sources.is_empty();
     let mut out = String::new();
     let _ = write!(
         out,
-        "<div class=\"cite-root\" id=\"{}\"><div class=\"cite-answer\"><div class=\"cite-answer__body\">",
+        "<div class=\"cite-root{}\" id=\"{}\"><div class=\"cite-answer\"><div class=\"cite-answer__body\">",
+        if with_panel { " cite-root--with-panel" } else { "" },
         opts.id_prefix
     );
     out.push_str(&answer_html(answer, opts));
@@ -770,7 +781,7 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
         out.push_str("</section>");
     }
     out.push_str("</div>");
-    if panel && answer.show_citations && !answer.sources.is_empty() {
+    if with_panel {
         let _ = write!(
             out,
             "<aside class=\"cite-panel\" aria-labelledby=\"{}-panel-title\">",

@@ -292,12 +292,15 @@ fn cited_answer_view(
     // body as one HTML string with the view. The effects' first runs then only adopt
     // what is there, unless the inputs changed in between.
     let first = first_render(ctx, answer, data, options, streaming);
-    let first_inputs = Rc::new(RefCell::new(first.as_ref().map(|f| f.inputs.clone())));
+    let first_inputs =
+        Rc::new(RefCell::new(first.as_ref().map(|f| {
+            (f.inputs.clone(), f.answer.clone(), f.render.clone())
+        })));
     let first_blocks = Rc::new(RefCell::new(first.map(|f| (f.answer, f.render, f.blocks))));
     let initial_html = first_blocks.borrow().as_ref().map(|(_, _, blocks)| {
         let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
         for b in blocks {
-            html.push_str(BLOCK_OPEN);
+            html.push_str(block_open(b));
             html.push_str(&b.html);
             html.push_str("</div>");
         }
@@ -310,13 +313,17 @@ fn cited_answer_view(
         Effect::new(move |_| {
             let opts = options.get();
             let is_streaming = streaming.get();
-            if let Some(inputs) = first_inputs.borrow_mut().take() {
+            if let Some((inputs, parsed, render)) = first_inputs.borrow_mut().take() {
                 // Tracked reads: the effect runs again when an input changes.
                 let same = !is_streaming
                     && opts == inputs.options
                     && answer.with(|a| *a == inputs.answer)
                     && data.with(|d| *d == inputs.data);
-                if same {
+                // Unless a provider's other answer replaced them meanwhile, the context
+                // holds the first render's result: nothing to do.
+                let current = Arc::ptr_eq(&parsed, &ctx.answer.get_untracked())
+                    && Arc::ptr_eq(&render, &ctx.render.get_untracked());
+                if same && current {
                     return;
                 }
             }
@@ -510,8 +517,17 @@ fn cited_answer_view(
     }
 }
 
-/// The opening tag of a rendered block's element.
-const BLOCK_OPEN: &str = "<div class=\"cite-block\">";
+/// The opening tag of a rendered block's element. Blocks that start past about a
+/// screenful of text skip layout and paint until they scroll near
+/// (`content-visibility: auto`); the first ones do not, because for content already in
+/// view that costs a second layout in the first frame.
+fn block_open(b: &render::Block) -> &'static str {
+    if b.range.start >= render::LAZY_AFTER {
+        "<div class=\"cite-block cite-block--lazy\">"
+    } else {
+        "<div class=\"cite-block\">"
+    }
+}
 
 /// The inputs of a synchronous first render.
 #[derive(Clone)]
@@ -550,6 +566,7 @@ fn first_render(
     if ctx.render.with_untracked(|r| **r != new_render) {
         ctx.render.set(Arc::new(new_render));
     }
+    let render = ctx.render.get_untracked();
     let text = (!inputs.answer.is_empty()).then_some(inputs.answer.as_str());
     let parsed = Arc::new(crate::core::parse_lenient(
         text,
@@ -558,7 +575,6 @@ fn first_render(
     ));
     ctx.card.set(None);
     ctx.answer.set(parsed.clone());
-    let render = ctx.render.get_untracked();
     let blocks = render::answer_blocks(&parsed, &render);
     Some(FirstRender {
         inputs,
@@ -635,7 +651,7 @@ fn patch_from(
             *ob = b;
             continue;
         }
-        added.push_str(BLOCK_OPEN);
+        added.push_str(block_open(&b));
         added.push_str(&b.html);
         added.push_str("</div>");
         fresh.push(b);
@@ -1215,7 +1231,9 @@ pub fn SourcePanel() -> impl IntoView {
     // chunk of a streaming answer.
     let key = sources_key(ctx);
     let html = Memo::new(move |_| {
-        key.track();
+        // A read (not `track()`): it brings the lazy memo up to date, so it has its own
+        // sources and notifies this one when they change.
+        key.with(|_| ());
         let r = ctx.render.get();
         ctx.answer.with_untracked(|a| render::panel_html(a, &r))
     });
@@ -1327,7 +1345,9 @@ pub fn Footnotes() -> impl IntoView {
     // As in the panel: the footnotes change only with the citations.
     let key = sources_key(ctx);
     let html = Memo::new(move |_| {
-        key.track();
+        // A read (not `track()`): it brings the lazy memo up to date, so it has its own
+        // sources and notifies this one when they change.
+        key.with(|_| ());
         let r = ctx.render.get();
         ctx.answer.with_untracked(|a| render::footnotes_html(a, &r))
     });

@@ -57,7 +57,7 @@ await test('renderToString: markers, footnotes, escaped titles', () => {
 
 await test('renderToString: panel, idPrefix and theme options', () => {
   const html = citekit.renderToString(ANSWER, DATA, { panel: true, idPrefix: 'answer7', theme: 'dark', markerStyle: 'grouped' });
-  assert.match(html, /^<div class="cite-root cite-theme-dark" id="answer7">/);
+  assert.match(html, /^<div class="cite-root cite-theme-dark cite-root--with-panel" id="answer7">/);
   assert.match(html, /<aside class="cite-panel"/);
   assert.match(html, /id="answer7-fn-1"/);
   assert.ok(!/id="cite-/.test(html), 'default prefix left');
