@@ -91,8 +91,8 @@ ensure_apt() {
 }
 
 # ensure_npm: installs the npm dependencies when node_modules is missing or older than
-# package.json / package-lock.json (`npm ci` when package-lock.json exists, else
-# `npm install`). Nothing to do while package.json has no dependencies.
+# package.json / package-lock.json, with `npm install` (reasons below). Nothing to do
+# while package.json has no dependencies.
 ensure_npm() {
   ensure_command npm "install Node.js 20+ and npm" || return 1
   local count

@@ -647,7 +647,18 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
 /// A visually hidden ` for “first words of the answer…”` after a heading, so that the
 /// panel and footnotes landmarks of several answers on one page have distinct names.
 fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
-    let words = crate::core::sanitize::excerpt(&answer.text, 48);
+    // The first words without markdown's punctuation (`## `, `**`, backticks).
+    let words = if answer.content_kind == ContentKind::Markdown {
+        let head: String = answer
+            .text
+            .chars()
+            .take(400)
+            .filter(|c| !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '~'))
+            .collect();
+        crate::core::sanitize::excerpt(&head, 48)
+    } else {
+        crate::core::sanitize::excerpt(&answer.text, 48)
+    };
     if words.is_empty() {
         return String::new();
     }
@@ -797,6 +808,19 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn footnote_title_names_the_answer_without_markdown() {
+        let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
+        let a = crate::core::parse_lenient(
+            Some("## Part one\n\nThe **bold** `code` claim [1]."),
+            crate::core::formats::Data::Json(&data),
+            &crate::core::options::Options::default(),
+        );
+        let html = footnotes_html(&a, &RenderOptions::default());
+        assert!(html.contains("Part one The bold code claim"), "{html}");
+        assert!(!html.contains("##") && !html.contains("**"), "{html}");
+    }
 
     #[test]
     fn numbers_compress() {
