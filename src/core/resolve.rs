@@ -64,6 +64,9 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
     });
 
     let mut diags: Vec<Diagnostic> = Vec::new();
+    // An answer full of bad references gets the first reports and one count of the rest.
+    let mut unresolved_reports = Capped::default();
+    let mut unknown_reports = Capped::default();
 
     // 2. Sources: footnote definitions join the draft's sources; limit; dedupe.
     let mut all_sources = draft_sources;
@@ -126,7 +129,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
                         (true, Some((resolved, pending)))
                     }
                 } else {
-                    if !missing.is_empty() {
+                    if !missing.is_empty() && unresolved_reports.room() {
                         let literal = &raw[m.syntax.clone()];
                         let names: Vec<String> = missing.iter().map(|k| key_name(k)).collect();
                         let kept = resolved.is_empty() && options.unresolved == Unresolved::Keep;
@@ -260,6 +263,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
                         idx.push(i)
                     }
                 }
+                None if !unknown_reports.room() => {}
                 None => diags.push(
                     Diagnostic::warning(
                         "unknown-source",
@@ -354,6 +358,9 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         })
         .collect();
     all_diags.extend(diags);
+    all_diags.extend(unresolved_reports.summary("unresolved-marker", "markers naming no source"));
+    all_diags
+        .extend(unknown_reports.summary("unknown-source", "citations naming a missing source"));
 
     let mut sources: Vec<Source> = pool.items.into_iter().map(|s| s.source).collect();
     sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
@@ -812,6 +819,39 @@ fn identifier_links(text: &str, items: &[PoolItem], syntax: TextSyntax) -> Vec<T
     links
 }
 
+/// Most reports of one kind per answer (unresolved markers, unknown sources).
+pub const MAX_REPORTS: usize = 100;
+
+/// Counts reports of one kind: the first [`MAX_REPORTS`] are made, the rest counted.
+#[derive(Default)]
+struct Capped {
+    reported: usize,
+    skipped: usize,
+}
+
+impl Capped {
+    /// Whether there is room for one more report (if not, it is counted).
+    fn room(&mut self) -> bool {
+        if self.reported < MAX_REPORTS {
+            self.reported += 1;
+            true
+        } else {
+            self.skipped += 1;
+            false
+        }
+    }
+
+    /// One warning for the reports that were not made.
+    fn summary(&self, code: &str, what: &str) -> Option<Diagnostic> {
+        (self.skipped > 0).then(|| {
+            Diagnostic::warning(
+                code,
+                format!("{} more {what} were not reported", self.skipped),
+            )
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -861,5 +901,30 @@ mod tests {
             Some("https://x.org/a".into())
         );
         assert_eq!(first_url("no url"), None);
+    }
+
+    #[test]
+    fn unresolved_and_unknown_reports_are_capped() {
+        let answer: String = (0..150)
+            .map(|i| format!("Claim {i} [{}]. ", 1000 + i))
+            .collect();
+        let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
+        let a = crate::core::parse_lenient(
+            Some(&answer),
+            crate::core::formats::Data::Json(&data),
+            &crate::core::options::Options::default(),
+        );
+        let unresolved: Vec<_> = a
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "unresolved-marker")
+            .collect();
+        assert_eq!(unresolved.len(), MAX_REPORTS + 1);
+        assert!(unresolved[..MAX_REPORTS].iter().all(|d| d.start.is_some()));
+        assert_eq!(
+            unresolved[MAX_REPORTS].message,
+            "50 more markers naming no source were not reported"
+        );
+        assert!(a.text.starts_with("Claim 0. Claim 1."), "{}", &a.text[..40]);
     }
 }
