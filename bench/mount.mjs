@@ -4,7 +4,11 @@
 //   (a) citekit: `mount(el, {answer, data})` (defaults: footnotes on, no panel), and
 //   (b) the baseline: marked + a small citation extension (an inline extension turning
 //       [n] into <sup><a> with the source title) + innerHTML.
-// Median of 15 runs after 3 warm-ups, both interleaved; then where citekit's time goes:
+// Also (c) citekit with footnotes off: the same output as the baseline (markers, no
+// source list). Each is timed to a forced layout (the issue's measure) and to the end of
+// the first frame (plus the next frame's rendering work, not the wait for it: with
+// content-visibility, layout skipped before the frame is done in it).
+// Median of 15 runs after 3 warm-ups, all interleaved; then where citekit's time goes:
 // parse (`parse()`), render (`renderToString()` minus parse) and DOM (the rest: Leptos,
 // innerHTML, style and layout), and the same HTML put in with one innerHTML
 // (`renderToString` + innerHTML + layout: the markup's own cost, without Leptos).
