@@ -213,6 +213,9 @@ fn check_safe(input: &str, html: &str) -> Result<(), String> {
                 ("a", "class") => av == "cite-link-blocked",
                 ("span", "class") => av == "cite-span",
                 ("span", "data-c") => true,
+                ("i", "class") => av == "cite-s",
+                ("i", "data-s") => av.parse::<usize>().is_ok(),
+                ("i", "hidden") => av.is_empty(),
                 ("ol", "start") => av.parse::<i64>().is_ok(),
                 ("td" | "th", "colspan" | "rowspan") => av.parse::<u32>().is_ok(),
                 ("abbr", "title") => true,
@@ -594,7 +597,7 @@ fn canonical_html_marker_lands_after_the_claim() {
     let html = render(&a);
     assert!(
         html.starts_with(
-            "<p><span class=\"cite-span\" data-c=\"0\">Claim one</span><sup class=\"cite-marker"
+            "<p><i class=\"cite-s\" data-s=\"0\" hidden></i>Claim one<sup class=\"cite-marker"
         ),
         "{html}"
     );
@@ -616,7 +619,7 @@ fn canonical_html_markers_in_markup() {
     assert!(amp < m0, "{html}");
     assert!(
         html.contains(
-            "<b><span class=\"cite-span\" data-c=\"1\">two</span></b><sup class=\"cite-marker"
+            "<i class=\"cite-s\" data-s=\"1\" hidden></i>Second <b>two</b><sup class=\"cite-marker"
         ),
         "{html}"
     );
@@ -736,7 +739,7 @@ fn json_view_edge_cases() {
     let html = render(&a);
     assert!(
         html.starts_with(
-            "<div class=\"cite-plain\"><span class=\"cite-span\" data-c=\"0\">not</span><sup"
+            "<div class=\"cite-plain\"><i class=\"cite-s\" data-s=\"0\" hidden></i>not<sup"
         ),
         "{html}"
     );

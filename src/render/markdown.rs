@@ -483,8 +483,13 @@ mod render_tests {
             &[(0, 16, &["a"]), (18, 32, &["b"])],
         );
         let html = answer_html(&a, &RenderOptions::default());
-        assert!(html.starts_with("<p><span class=\"cite-span\" data-c=\"0\">Paris is </span><strong><span class=\"cite-span\" data-c=\"0\">big</span></strong><sup class=\"cite-marker"), "{html}");
-        assert!(html.contains("Lyon is small.</span><sup"), "{html}");
+        // One start anchor per cited span, the marker at its end; no wrappers.
+        assert!(html.starts_with("<p><i class=\"cite-s\" data-s=\"0\" hidden></i>Paris is <strong>big</strong><sup class=\"cite-marker"), "{html}");
+        assert!(
+            html.contains("<i class=\"cite-s\" data-s=\"1\" hidden></i>Lyon is small.<sup"),
+            "{html}"
+        );
+        assert_eq!(html.matches("cite-s\"").count(), 2, "{html}");
         assert!(
             html.contains("aria-label=\"Source 1: T&lt;a&gt;\""),
             "{html}"

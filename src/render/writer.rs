@@ -1,4 +1,8 @@
-//! Writes answer text with markers and cited-span wrappers inserted at byte positions.
+//! Writes answer text with markers and cited-span anchors inserted at byte positions.
+//!
+//! A cited span is not wrapped: an empty hidden `<i class="cite-s" data-s="{ci}">` marks
+//! where it starts, and its marker where it ends. The components highlight the text
+//! between the two with the CSS Custom Highlight API (no extra boxes to lay out).
 
 use super::escape::push_escaped;
 use super::MarkerSet;
@@ -10,6 +14,8 @@ pub(crate) struct Inline<'a> {
     m: &'a MarkerSet,
     next: usize,
     out: String,
+    /// Citations whose start anchor is written.
+    started: Vec<bool>,
 }
 
 impl<'a> Inline<'a> {
@@ -19,6 +25,7 @@ impl<'a> Inline<'a> {
             m,
             next: 0,
             out: String::with_capacity(text.len() + text.len() / 2),
+            started: vec![false; m.html.len()],
         }
     }
 
@@ -52,6 +59,9 @@ impl<'a> Inline<'a> {
             return;
         };
         if !splittable {
+            if !s.trim().is_empty() {
+                self.anchors(r.start);
+            }
             push_escaped(&mut self.out, s);
             return;
         }
@@ -84,29 +94,39 @@ impl<'a> Inline<'a> {
     /// the cited span active at `at`.
     pub(crate) fn literal(&mut self, s: &str, at: usize) {
         self.flush_markers(at, true);
-        let active = self.m.active_at(at);
-        if active.is_empty() {
-            push_escaped(&mut self.out, s);
-        } else {
-            self.out.push_str("<span class=\"cite-span\" data-c=\"");
-            self.out.push_str(active);
-            self.out.push_str("\">");
-            push_escaped(&mut self.out, s);
-            self.out.push_str("</span>");
+        if !s.trim().is_empty() {
+            self.anchors(at);
         }
+        push_escaped(&mut self.out, s);
     }
 
     fn piece(&mut self, r: Range<usize>) {
         let s = &self.text[r.clone()];
-        let active = self.m.active_at(r.start);
-        if active.is_empty() || s.trim().is_empty() {
-            push_escaped(&mut self.out, s);
-        } else {
-            self.out.push_str("<span class=\"cite-span\" data-c=\"");
-            self.out.push_str(active);
-            self.out.push_str("\">");
-            push_escaped(&mut self.out, s);
-            self.out.push_str("</span>");
+        if !s.trim().is_empty() {
+            self.anchors(r.start);
+        }
+        push_escaped(&mut self.out, s);
+    }
+
+    /// Writes the start anchor of every cited span active at `pos` that has none yet
+    /// (where its first visible text is).
+    fn anchors(&mut self, pos: usize) {
+        let active = self.m.active_at(pos);
+        if active.is_empty() {
+            return;
+        }
+        for id in active.split(' ') {
+            let Ok(ci) = id.parse::<usize>() else {
+                continue;
+            };
+            if let Some(done) = self.started.get_mut(ci) {
+                if !*done {
+                    *done = true;
+                    self.out.push_str("<i class=\"cite-s\" data-s=\"");
+                    self.out.push_str(id);
+                    self.out.push_str("\" hidden></i>");
+                }
+            }
         }
     }
 

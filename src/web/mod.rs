@@ -1181,6 +1181,8 @@ fn position_card(card: &Element, anchor: &Element) {
 
 /// Applies `ctx.highlight` to markers and spans, and to panel entries.
 fn wire_highlight(ctx: CiteContext) {
+    let key = ctx.prefix();
+    on_cleanup(move || dom::set_highlight(&key, Vec::new()));
     Effect::new(move |_| {
         let h = ctx.highlight.get();
         let _ = ctx.answer.get();
@@ -1197,20 +1199,41 @@ fn wire_highlight(ctx: CiteContext) {
             Highlight::Citation(ci) => vec![ci],
             Highlight::Source(n) => ctx.citations_of(n),
         };
+        let mut ranges = Vec::new();
         for ci in cis {
+            // Markers, and the wrapped spans of the JSON view.
             for el in dom::query_all(
                 &root,
                 &format!("[data-c~=\"{ci}\"], .cite-marker[data-cite=\"{ci}\"]"),
             ) {
                 let _ = el.class_list().add_1("cite-active");
             }
+            // Text spans: from the span's start anchor to its marker.
+            if let Some(r) = span_range(&root, ci) {
+                ranges.push(r);
+            }
         }
+        dom::set_highlight(&prefix, ranges);
         if let Highlight::Source(n) = h {
             for el in dom::query_all(&root, &format!(".cite-marker__link[data-sources~=\"{n}\"]")) {
                 let _ = el.class_list().add_1("cite-active");
             }
         }
     });
+}
+
+/// The text of citation `ci`'s span: from its start anchor to its marker.
+fn span_range(root: &Element, ci: usize) -> Option<web_sys::Range> {
+    let start = root
+        .query_selector(&format!("i.cite-s[data-s=\"{ci}\"]"))
+        .ok()??;
+    let end = root
+        .query_selector(&format!(".cite-marker[data-cite=\"{ci}\"]"))
+        .ok()??;
+    let range = web_sys::Range::new().ok()?;
+    range.set_start_after(&start).ok()?;
+    range.set_end_before(&end).ok()?;
+    (!range.collapsed()).then_some(range)
 }
 
 /// Marks that a [`SourcePanel`] is mounted under this context (clicks select in it).
