@@ -369,13 +369,16 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
         out.push_str("\">…</span></sup>");
         return out;
     }
+    // Lean markup (a long answer has hundreds of markers): no state until a card opens,
+    // a style class only when it is not the default; the link's citation and position
+    // come from this `<sup>`.
     let _ = write!(
         out,
-        "<sup class=\"cite-marker cite-marker--{}\" data-cite=\"{ci}\" data-state=\"closed\">",
+        "<sup class=\"cite-marker{}\" data-cite=\"{ci}\">",
         match opts.marker_style {
-            MarkerStyle::Number => "number",
-            MarkerStyle::Grouped => "grouped",
-            MarkerStyle::Domain => "domain",
+            MarkerStyle::Number => "",
+            MarkerStyle::Grouped => " cite-marker--grouped",
+            MarkerStyle::Domain => " cite-marker--domain",
         }
     );
     let nums: Vec<String> = sources.iter().map(|s| s.number.to_string()).collect();
@@ -389,7 +392,7 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
         };
         let _ = write!(
             out,
-            "<a class=\"cite-marker__link\" id=\"{}\" href=\"#{}\" role=\"doc-noteref\" data-cite=\"{ci}\" data-k=\"{k}\" data-sources=\"{data_sources}\" aria-label=\"",
+            "<a class=\"cite-marker__link\" id=\"{}\" href=\"#{}\" role=\"doc-noteref\" data-sources=\"{data_sources}\" aria-label=\"",
             ref_id(opts, ci, k),
             footnote_id(opts, target),
         );

@@ -78,7 +78,7 @@ pub struct Card {
     pub ci: usize,
     /// Which of the citation's sources is shown.
     pub page: usize,
-    /// Which marker link opened it (its `data-k`).
+    /// Which marker link opened it (its place among its marker's links).
     pub k: usize,
 }
 
@@ -898,8 +898,14 @@ fn source_detail(ctx: CiteContext, n: u32) -> Vec<(&'static str, wasm_bindgen::J
 
 fn marker_of(ev_target: Option<web_sys::EventTarget>) -> Option<(Element, usize, usize)> {
     let link = dom::closest(ev_target, ".cite-marker__link")?;
-    let ci = dom::data_num(&link, "cite")?;
-    let k = dom::data_num(&link, "k").unwrap_or(0);
+    // The citation is on the `<sup>`; `k` is the link's place among its links.
+    let sup = link.closest(".cite-marker").ok()??;
+    let ci = dom::data_num(&sup, "cite")?;
+    let links = dom::query_all(&sup, ".cite-marker__link");
+    let k = links
+        .iter()
+        .position(|l| l.is_same_node(Some(&link)))
+        .unwrap_or(0);
     Some((link, ci, k))
 }
 
