@@ -291,12 +291,15 @@ fn cited_answer_view(
     // The first render is synchronous (no effect to wait for): parse now, and build the
     // body as one HTML string with the view. The effects' first runs then only adopt
     // what is there, unless the inputs changed in between.
-    let first = first_render(ctx, answer, data, options, streaming);
-    let first_inputs =
-        Rc::new(RefCell::new(first.as_ref().map(|f| {
-            (f.inputs.clone(), f.answer.clone(), f.render.clone())
-        })));
-    let first_blocks = Rc::new(RefCell::new(first.map(|f| (f.answer, f.render, f.blocks))));
+    let (first_inputs, first_blocks) = match first_render(ctx, answer, data, options, streaming) {
+        Some(f) => (
+            Some((f.inputs, f.answer.clone(), f.render.clone())),
+            Some((f.answer, f.render, f.blocks)),
+        ),
+        None => (None, None),
+    };
+    let first_inputs = Rc::new(RefCell::new(first_inputs));
+    let first_blocks = Rc::new(RefCell::new(first_blocks));
     let initial_html = first_blocks.borrow().as_ref().map(|(_, _, blocks)| {
         let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
         for b in blocks {
@@ -529,8 +532,8 @@ fn block_open(b: &render::Block) -> &'static str {
     }
 }
 
-/// The inputs of a synchronous first render.
-#[derive(Clone)]
+/// The inputs of a synchronous first render (kept to notice a change made before the
+/// effects first run).
 struct FirstInputs {
     answer: String,
     data: CiteData,
