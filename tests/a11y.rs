@@ -202,8 +202,8 @@ async fn every_component_passes_axe() {
     pointer(&one(&d, "li.cite-source"), "pointerover");
     sleep(20).await;
     assert!(!all(&d, ".cite-active").is_empty());
-    // Spans are a CSS Custom Highlight (no elements; axe does not see its colours, which
-    // are the same as the JSON view's `.cite-span.cite-active` that it does check).
+    // Text spans are a CSS Custom Highlight: no elements, so axe cannot check their
+    // colours (`--cite-highlight`, the values checked here when spans were elements).
     let css = js_sys::Reflect::get(&js_sys::global(), &"CSS".into()).unwrap();
     let reg = js_sys::Reflect::get(&css, &"highlights".into()).unwrap();
     let has: js_sys::Function = js_sys::Reflect::get(&reg, &"has".into())

@@ -59,10 +59,7 @@ impl<'a> Inline<'a> {
             return;
         };
         if !splittable {
-            if !s.trim().is_empty() {
-                self.anchors(r.start);
-            }
-            push_escaped(&mut self.out, s);
+            self.cited(r.start, s);
             return;
         }
         self.flush_markers(r.start, true);
@@ -94,25 +91,20 @@ impl<'a> Inline<'a> {
     /// the cited span active at `at`.
     pub(crate) fn literal(&mut self, s: &str, at: usize) {
         self.flush_markers(at, true);
-        if !s.trim().is_empty() {
-            self.anchors(at);
-        }
-        push_escaped(&mut self.out, s);
+        self.cited(at, s);
     }
 
     fn piece(&mut self, r: Range<usize>) {
         let s = &self.text[r.clone()];
-        if !s.trim().is_empty() {
-            self.anchors(r.start);
-        }
-        push_escaped(&mut self.out, s);
+        self.cited(r.start, s);
     }
 
-    /// Writes the start anchor of every cited span active at `pos` that has none yet
-    /// (where its first visible text is).
-    fn anchors(&mut self, pos: usize) {
+    /// Writes `s` (text at byte `pos`) escaped, after the start anchor of every cited
+    /// span active there that has none yet (anchors go before visible text only).
+    fn cited(&mut self, pos: usize, s: &str) {
         let active = self.m.active_at(pos);
-        if active.is_empty() {
+        if active.is_empty() || s.trim().is_empty() {
+            push_escaped(&mut self.out, s);
             return;
         }
         for id in active.split(' ') {
@@ -128,6 +120,7 @@ impl<'a> Inline<'a> {
                 }
             }
         }
+        push_escaped(&mut self.out, s);
     }
 
     /// Appends HTML that citekit made (tags, attributes from citekit only).
