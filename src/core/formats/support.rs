@@ -369,13 +369,32 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
     let mut cursor = 0usize;
     let spans = std::mem::take(&mut draft.spans);
     let mut unplaced = 0usize;
-    for mut span in spans {
+    let mut budget = caller
+        .len()
+        .max(1024)
+        .saturating_mul(crate::core::limits::MAX_SPAN_SEARCH_FACTOR);
+    let total = spans.len();
+    for (n, mut span) in spans.into_iter().enumerate() {
+        if budget == 0 {
+            draft.diagnostics.push(Diagnostic::warning(
+                "limit-exceeded",
+                format!(
+                    "re-placing the data's spans in the answer given searched more than `{}` ({}x the answer's length); {} spans were dropped",
+                    crate::core::limits::MAX_SPAN_SEARCH_NAME,
+                    crate::core::limits::MAX_SPAN_SEARCH_FACTOR,
+                    total - n
+                ),
+            ));
+            break;
+        }
         let (s, e) = (
             span.start.min(data_text.len()),
             span.end.min(data_text.len()),
         );
         let point = s == e;
-        let from = if point {
+        let from = if !data_text.is_char_boundary(s) || !data_text.is_char_boundary(e) {
+            e
+        } else if point {
             crate::core::resolve::span_start(&data_text, e, 0)
         } else {
             s
@@ -383,11 +402,16 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
         let quote = data_text.get(from..e).unwrap_or("");
         let found = (!quote.trim().is_empty())
             .then(|| {
-                caller
+                let after = caller
                     .get(cursor..)
                     .and_then(|rest| rest.find(quote))
-                    .map(|i| cursor + i)
-                    .or_else(|| caller.find(quote))
+                    .map(|i| cursor + i);
+                let scanned = after.map_or(caller.len() - cursor, |at| at - cursor);
+                budget = budget.saturating_sub(scanned + quote.len());
+                after.or_else(|| {
+                    budget = budget.saturating_sub(cursor + quote.len());
+                    caller.find(quote)
+                })
             })
             .flatten();
         match found {
@@ -635,6 +659,59 @@ mod tests {
             None
         );
         assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn spans_follow_the_callers_text() {
+        use crate::core::draft::{DraftSpan, SourceRef};
+        use crate::core::model::Format;
+        let mut d = Draft::new(Format::Openai, "One two. Three four.");
+        d.spans = vec![
+            DraftSpan::new(9, 19, vec![SourceRef::Index(0)]),
+            DraftSpan::new(8, 8, vec![SourceRef::Index(0)]),
+            DraftSpan::new(0, 3, vec![SourceRef::Index(0)]),
+        ];
+        d.diagnostics.push(Diagnostic::warning("x", "y").at(1, 2));
+        let caller = "Intro. One two. Three four. Nothing else.";
+        use_caller_text(&mut d, caller);
+        assert_eq!(d.text, caller);
+        let placed: Vec<&str> = d.spans.iter().map(|s| &caller[s.start..s.end]).collect();
+        assert_eq!(placed, vec!["Three four", "", "One"]);
+        // The point stands after the sentence it followed in the data's text.
+        assert_eq!(d.spans[1].end, 15);
+        assert_eq!(d.diagnostics[0].start, None);
+    }
+
+    #[test]
+    fn replacing_spans_is_bounded() {
+        use crate::core::draft::{DraftSpan, SourceRef};
+        use crate::core::model::Format;
+        let data_text = "b".repeat(2_000);
+        let mut d = Draft::new(Format::Openai, data_text);
+        d.spans = (0..20_000)
+            .map(|i| DraftSpan::new(i % 1_000, i % 1_000 + 1_000, vec![SourceRef::Index(0)]))
+            .collect();
+        let caller = "a".repeat(200_000);
+        let t = std::time::Instant::now();
+        use_caller_text(&mut d, &caller);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        assert!(d.spans.is_empty());
+        let limit = d
+            .diagnostics
+            .iter()
+            .find(|x| x.code == "limit-exceeded")
+            .expect("the search limit is reported");
+        assert!(
+            limit.message.contains("max_span_search"),
+            "{}",
+            limit.message
+        );
+        let not_placed = d
+            .diagnostics
+            .iter()
+            .filter(|x| x.code == "span-not-placed")
+            .count();
+        assert!(not_placed <= 101, "{not_placed}");
     }
 
     #[test]
