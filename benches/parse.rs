@@ -138,14 +138,14 @@ fn dense_answer(target_bytes: usize) -> String {
         out.push_str(&format!("## Part {section}\n\n"));
         for _ in 0..4 {
             for _ in 0..5 {
-                sentence_of(&mut rng, &mut out, 62);
+                sentence_of(&mut rng, &mut out, 74);
                 out.push(' ');
             }
             out.push_str("\n\n");
         }
         for _ in 0..4 {
             out.push_str("- ");
-            sentence_of(&mut rng, &mut out, 62);
+            sentence_of(&mut rng, &mut out, 74);
             out.push('\n');
         }
         out.push('\n');
