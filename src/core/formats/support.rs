@@ -56,6 +56,10 @@ pub(crate) fn classify_link(raw: &str) -> Link {
         .chars()
         .filter(|c| !c.is_control() && !invisible(*c))
         .collect();
+    // `\u{a0}https://example.com` is an http(s) url behind an invisible character.
+    if let Some(url) = sanitize_url(&squeezed, UrlContext::Source) {
+        return Link::Url(url);
+    }
     if let Some(scheme) = scheme_of(&squeezed) {
         return Link::Unsafe(scheme.to_ascii_lowercase());
     }
@@ -605,6 +609,18 @@ mod tests {
             Link::Unsafe("data".into())
         );
         assert_eq!(classify_link("//evil.com"), Link::Unsafe("//".into()));
+        assert_eq!(
+            classify_link("\u{a0}\u{200b}JavaScript:alert(1)"),
+            Link::Unsafe("javascript".into())
+        );
+        assert_eq!(
+            classify_link("\u{1}\u{7f} data:text/html,x"),
+            Link::Unsafe("data".into())
+        );
+        assert_eq!(
+            classify_link("\u{a0}https://a.example/x"),
+            Link::Url("https://a.example/x".into())
+        );
         assert_eq!(classify_link("Unknown"), Link::Empty);
         assert_eq!(classify_link("  "), Link::Empty);
         assert_eq!(file_name("docs/core/CLAUDE.md"), "CLAUDE.md");
