@@ -18,6 +18,11 @@
 //!   end_index}`: a file source with a span (or, with `index` only, a point);
 //! - any other type: `unsupported-item` (info).
 //!
+//! When the caller gives `answer`, that is the text (the caller's text wins): the
+//! annotations index it when the output's own text is empty (streamed separately),
+//! else each is placed by the text it covers (`support::use_caller_text`). Markers of
+//! every syntax in the text are read too.
+//!
 //! Note that web search answers usually carry the link itself in the text (`…
 //! ([example.com](https://example.com/?utm_source=openai))`) and the annotation covers
 //! that link; the span is kept exactly as given.
