@@ -23,9 +23,9 @@
 //! `json`, `yaml`; `xml` and `mermaid` are shown as plain text), else from the text:
 //! HTML when it starts with `<`, JSON when it parses as a JSON object or array,
 //! markdown otherwise.
-//! - markdown / text: `[[S:1]]`, `[[S:1,3]]`, `[[S:2-4]]`, and, since models drift,
-//!   numeric `[1]` and footnotes; `[[USAGE:...]]` is removed.
-//! - HTML: `<sup class="cite" data-sids="1,3">`, `[[S:n]]` and `[[USAGE:...]]`.
+//! - markdown / text / HTML: `[[S:1]]`, `[[S:1,3]]`, `[[S:2-4]]`, `<sup class="cite"
+//!   data-sids="1,3">`, and, since models drift, every other marker of the grammar
+//!   (numeric `[1]`, footnotes, private-use); `[[USAGE:...]]` is removed.
 //! - JSON / YAML: the `_citations` sidecar `[{path, sids}]` at the top level. Each
 //!   entry becomes an explicit span over the pointed value in the raw text (inside the
 //!   quotes for a string) with a [`Location::JsonPointer`]. The sidecar itself stays
@@ -196,34 +196,15 @@ pub fn parse(
 /// The marker syntaxes scanned for each kind of answer.
 fn grammar_for(kind: ContentKind) -> Grammar {
     match kind {
-        ContentKind::Markdown => Grammar {
-            numeric: true,
-            sid: true,
-            footnotes: true,
-            usage: true,
-            ..Grammar::NONE
-        },
-        ContentKind::Plain => Grammar {
-            numeric: true,
-            sid: true,
-            usage: true,
-            syntax: TextSyntax::Plain,
-            ..Grammar::NONE
-        },
-        ContentKind::Html => Grammar {
-            html_sup: true,
-            sid: true,
-            usage: true,
-            syntax: TextSyntax::Html,
-            ..Grammar::NONE
-        },
-        // Numeric markers would match JSON arrays (`[1, 2]`); only sids and usage
-        // tags inside strings are markers.
+        ContentKind::Markdown => support::every_marker(TextSyntax::Markdown),
+        ContentKind::Plain => support::every_marker(TextSyntax::Plain),
+        ContentKind::Html => support::every_marker(TextSyntax::Html),
+        // Numeric markers would match JSON arrays (`[1, 2]`) and footnote references
+        // YAML flow lists; the other syntaxes cannot be JSON or YAML syntax.
         ContentKind::Json | ContentKind::Yaml => Grammar {
-            sid: true,
-            usage: true,
-            syntax: TextSyntax::Plain,
-            ..Grammar::NONE
+            numeric: false,
+            footnotes: false,
+            ..support::every_marker(TextSyntax::Plain)
         },
     }
 }

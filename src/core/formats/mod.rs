@@ -39,6 +39,9 @@ pub fn parse_draft(
     data: Data<'_>,
     options: &Options,
 ) -> Result<Draft, ParseError> {
+    // An empty answer is no answer: a stream starts with `answer: ""`, and an empty
+    // text never blanks the text the data carries (nor the other way round).
+    let answer = answer.filter(|a| !a.is_empty());
     let owned;
     let data = match data {
         Data::Text(t)
@@ -81,8 +84,18 @@ pub fn parse_draft(
         Format::Posthoc => posthoc::parse(answer, v, options),
         Format::CitationMap => citation_map::parse(answer, v, options),
         Format::Sse => match data {
-            Data::Text(t) => sse::parse(t, options),
-            Data::Json(Value::String(t)) => sse::parse(t, options),
+            Data::Text(_) | Data::Json(Value::String(_)) => {
+                let stream = match data {
+                    Data::Json(Value::String(t)) => t.as_str(),
+                    Data::Text(t) => t,
+                    _ => "",
+                };
+                let mut draft = sse::parse(stream, options)?;
+                if let Some(a) = answer {
+                    support::use_caller_text(&mut draft, a);
+                }
+                Ok(draft)
+            }
             Data::None => sse::parse(answer.unwrap_or(""), options),
             Data::Json(other) => Err(ParseError::not_format(
                 Format::Sse,
@@ -262,5 +275,28 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             "the data is {}",
             crate::core::json::type_name(other)
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The caller's text wins over the text of an event stream's tokens; the stream
+    /// supplies the sources.
+    #[test]
+    fn caller_text_wins_over_sse_tokens() {
+        let stream = "data: {\"type\":\"token\",\"content\":\"Stream text [1].\"}\n\n\
+                      data: {\"type\":\"citations\",\"data\":{\"1\":{\"title\":\"One\",\"source\":\"https://one.example/\"}}}\n\n\
+                      data: [DONE]\n\n";
+        let options = Options::default();
+        let a = crate::core::parse(Some("Caller text [1]."), Data::Text(stream), &options).unwrap();
+        assert_eq!(a.text, "Caller text.");
+        assert_eq!(a.citations.len(), 1);
+        assert_eq!(a.citations[0].sources, vec!["1".to_string()]);
+        assert_eq!((a.citations[0].start, a.citations[0].end), (0, 11));
+        // An empty answer is no answer: the tokens are the text.
+        let a = crate::core::parse(Some(""), Data::Text(stream), &options).unwrap();
+        assert_eq!(a.text, "Stream text.");
     }
 }

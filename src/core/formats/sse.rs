@@ -36,7 +36,7 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{parse_json, wrong_type, Fields};
 use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
-use crate::core::markers::{Grammar, SourceKey};
+use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::floor_boundary;
 use crate::core::options::Options;
@@ -249,7 +249,7 @@ impl SseAccumulator {
     /// An empty accumulator.
     pub(crate) fn new() -> Self {
         let mut draft = Draft::new(Format::Sse, "");
-        draft.grammar = Some(Grammar::NUMERIC);
+        draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
         SseAccumulator {
             draft,
             arrivals: 0,
