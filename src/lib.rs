@@ -1,6 +1,6 @@
 //! citekit shows which sources support which statements of an LLM answer.
 //!
-//! [`core`] parses an answer and its citation data (every format of the spec) into one
+//! [`core`] parses an answer and its citation data (every format in docs/formats.md) into one
 //! normalized model; the browser parts sit behind features: `csr`, `ssr` or `hydrate`
 //! for the Leptos components in that rendering mode (`web` gives them with no mode, for
 //! an app that picks Leptos's mode itself), and `js` for the npm package's bindings.

@@ -1,4 +1,4 @@
-//! Property tests of `citekit::parse` (SPEC sections 3, 5, 9, 10; docs/resolution.md):
+//! Property tests of `citekit::parse` (docs/markers.md, docs/formats.md "Offsets", docs/safety.md "Limits", docs/resolution.md):
 //!
 //! - (a) arbitrary answers and data (text, JSON values of depth <= 4) under every format
 //!   and under detection: `parse` and `parse_lenient` never panic;

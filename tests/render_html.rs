@@ -803,7 +803,7 @@ proptest! {
     }
 }
 
-/// Identifiers the sources name (seed 002's `MKT-1183`, `PR #123`) render as links to
+/// Identifiers the sources name (scintilla's `MKT-1183`, `PR #123`) render as links to
 /// their source's url, in prose and in table cells, never in code or inside an
 /// existing link; the identifier's text is unchanged.
 #[test]

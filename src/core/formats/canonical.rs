@@ -1,4 +1,4 @@
-//! The `canonical` format (seed 003): sources `{sid, title, url, text, content,
+//! The `canonical` format (docs/formats.md): sources `{sid, title, url, text, content,
 //! objective_relevance, query_relevance, reasoning, published_time_iso,
 //! modified_time_iso}` with an answer in one of the formats `generate_content_llm`
 //! writes.

@@ -1,4 +1,4 @@
-//! The `citation_map` format (seed 001): an answer with `[1]`, `[1][2]` markers and a
+//! The `citation_map` format (docs/formats.md): an answer with `[1]`, `[1][2]` markers and a
 //! map from marker number to source,
 //! `{"1": {"text", "source", "title", "score", "metadata"}}`.
 //!

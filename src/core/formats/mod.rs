@@ -1,4 +1,4 @@
-//! One parser per input format (SPEC section 2), and detection of the format from the
+//! One parser per input format (docs/formats.md), and detection of the format from the
 //! data's shape. Each parser turns `(answer, data)` into a [`Draft`].
 
 use crate::core::draft::Draft;
@@ -123,7 +123,7 @@ pub fn looks_like_sse(t: &str) -> bool {
     t.starts_with("data:") || t.starts_with("event:") || t.starts_with(':') || t.starts_with("id:")
 }
 
-/// Detects the format from the shape of the data (SPEC section 2).
+/// Detects the format from the shape of the data (docs/formats.md, "Detection").
 pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError> {
     let v = match data {
         Data::None => {

@@ -1,7 +1,7 @@
-//! The `payload` format (seed 004's `CitationPayload`):
+//! The `payload` format (`CitationPayload`, docs/formats.md):
 //! `{text, sources: [{title, url, citedText, provider, location}]}`.
 //!
-//! A payload is seed 004's citation block: a list of sources shown after a text, with
+//! A payload is a citation block: a list of sources a chat client shows after a text, with
 //! no markers in it. So:
 //!
 //! - The answer is `answer` when given (the payload's own `text`, a summary line, is

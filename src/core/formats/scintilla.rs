@@ -1,4 +1,4 @@
-//! The `scintilla` format (seed 002): an answer with `[n]` markers and the numbered
+//! The `scintilla` format (docs/formats.md): an answer with `[n]` markers and the numbered
 //! list of tool metadata the final LLM call was given,
 //! `[{urls, titles, identifiers, source_type, snippet}]`.
 //!

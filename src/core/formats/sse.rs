@@ -1,4 +1,4 @@
-//! The `sse` format (seed 001's streaming endpoint): the raw server-sent event stream.
+//! The `sse` format (docs/formats.md): a chat backend's raw server-sent event stream.
 //!
 //! ```text
 //! data: {"type": "metadata", "session_id": "...", "timestamp": "..."}

@@ -1,4 +1,4 @@
-//! The `stored` format (seed 000's `StoredCitationData`): a plain answer without
+//! The `stored` format (`StoredCitationData`, docs/formats.md): a plain answer without
 //! markers and `{sources: [...], references: [...]}`.
 //!
 //! - A source is `{id, type, toolName, toolRequestId, uri, title, domain, snippet,
