@@ -165,6 +165,76 @@ pub struct Source {
     pub metadata: Map<String, Value>,
 }
 
+/// Which record's fields win when two records of one source are merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MergeWins {
+    /// The record already there: the other only fills what it lacks. Two records that
+    /// turn out to be one source (same id or url): the first one seen is the source.
+    Kept,
+    /// The incoming record: every field it has replaces the kept one's. Later data for
+    /// the same key of one stream (an sse `citations` event naming a number again).
+    Incoming,
+}
+
+impl Source {
+    /// Merges `other`, a record of the same source, into this one: every optional
+    /// field, the kind, identifiers and metadata by the one rule `wins` says; `used`
+    /// when either was used. The id, number and citation counts stay this record's.
+    pub(crate) fn merge(&mut self, other: Source, wins: MergeWins) {
+        fn field<T>(kept: &mut Option<T>, incoming: Option<T>, wins: MergeWins) {
+            let replace = match wins {
+                MergeWins::Kept => kept.is_none(),
+                MergeWins::Incoming => incoming.is_some(),
+            };
+            if replace {
+                *kept = incoming;
+            }
+        }
+        field(&mut self.title, other.title, wins);
+        field(&mut self.url, other.url, wins);
+        field(&mut self.domain, other.domain, wins);
+        field(&mut self.snippet, other.snippet, wins);
+        field(&mut self.content, other.content, wins);
+        field(&mut self.page, other.page, wins);
+        field(&mut self.score, other.score, wins);
+        field(
+            &mut self.objective_relevance,
+            other.objective_relevance,
+            wins,
+        );
+        field(&mut self.query_relevance, other.query_relevance, wins);
+        field(&mut self.reasoning, other.reasoning, wins);
+        field(&mut self.published, other.published, wins);
+        field(&mut self.modified, other.modified, wins);
+        field(&mut self.provider, other.provider, wins);
+        // A parser always sets a kind, `document` when the input named none: a kept
+        // record takes one only where it has none, an incoming one replaces only that
+        // default.
+        let take_kind = match wins {
+            MergeWins::Kept => self.kind.is_empty(),
+            MergeWins::Incoming => self.kind == "document" && !other.kind.is_empty(),
+        };
+        if take_kind {
+            self.kind = other.kind;
+        }
+        match wins {
+            MergeWins::Kept => {
+                for (k, v) in other.identifiers {
+                    self.identifiers.entry(k).or_insert(v);
+                }
+                for (k, v) in other.metadata {
+                    self.metadata.entry(k).or_insert(v);
+                }
+            }
+            MergeWins::Incoming => {
+                self.identifiers.extend(other.identifiers);
+                self.metadata.extend(other.metadata);
+            }
+        }
+        self.used |= other.used;
+    }
+}
+
 /// Provider-specific location of a citation inside its source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

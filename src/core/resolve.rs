@@ -783,40 +783,10 @@ impl SourcePool {
     }
 }
 
-/// Fills what `into` lacks from `from`.
+/// Fills what `into` lacks from `from` (two records found to be one source: the first
+/// one seen wins).
 pub(crate) fn merge_source(into: &mut Source, from: Source) {
-    macro_rules! fill {
-        ($($f:ident),*) => {$(
-            if into.$f.is_none() {
-                into.$f = from.$f;
-            }
-        )*};
-    }
-    fill!(
-        title,
-        url,
-        domain,
-        snippet,
-        content,
-        page,
-        score,
-        objective_relevance,
-        query_relevance,
-        reasoning,
-        published,
-        modified,
-        provider
-    );
-    if into.kind.is_empty() {
-        into.kind = from.kind;
-    }
-    for (k, v) in from.identifiers {
-        into.identifiers.entry(k).or_insert(v);
-    }
-    for (k, v) in from.metadata {
-        into.metadata.entry(k).or_insert(v);
-    }
-    into.used |= from.used;
+    into.merge(from, crate::core::model::MergeWins::Kept);
 }
 
 /// Links every occurrence of a source identifier (`MKT-1183`) outside protected regions.
