@@ -64,27 +64,6 @@ pub fn check_depth(text: &str) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Depth of a parsed value (for values that did not come through [`parse_json`]).
-pub fn value_depth(v: &Value) -> usize {
-    // Iterative, so a deep value cannot overflow the stack here.
-    let mut max = 0;
-    let mut stack = vec![(v, 1usize)];
-    while let Some((v, d)) = stack.pop() {
-        match v {
-            Value::Array(a) => {
-                max = max.max(d);
-                stack.extend(a.iter().map(|x| (x, d + 1)));
-            }
-            Value::Object(o) => {
-                max = max.max(d);
-                stack.extend(o.values().map(|x| (x, d + 1)));
-            }
-            _ => {}
-        }
-    }
-    max
-}
-
 /// The JSON type name of a value, for messages.
 pub fn type_name(v: &Value) -> &'static str {
     match v {
