@@ -344,7 +344,8 @@ function makeSide(kind, c, el) {
   };
 }
 
-window.runSide = async (kind, size, from, maxMs, limitBytes, finish) => {
+// Mounts a side and feeds it the answer up to byte 'from' (4 KB chunks, not timed).
+window.prepareSide = async (kind, size, from) => {
   const c = CASES[size];
   const host = document.getElementById('host');
   host.innerHTML = '';
@@ -360,6 +361,12 @@ window.runSide = async (kind, size, from, maxMs, limitBytes, finish) => {
     await settle();
   }
   void document.body.offsetHeight;
+  window.current = { side, A, pos, from, host };
+};
+// Streams the prepared side on, timed per chunk, until the end, 'maxMs' or 'limitBytes'.
+window.measureSide = async (maxMs, limitBytes, finish) => {
+  const { side, A, from, host } = window.current;
+  let pos = window.current.pos;
   const times = [];
   const at = [];
   const start = performance.now();
@@ -391,6 +398,10 @@ window.runSide = async (kind, size, from, maxMs, limitBytes, finish) => {
   window.lastHtml = host.innerHTML.slice(0, 3000);
   host.innerHTML = '';
   return { times, at, cut, end: pos, finish: fin, markers, footnotes, literal };
+};
+window.runSide = async (kind, size, from, maxMs, limitBytes, finish) => {
+  await window.prepareSide(kind, size, from);
+  return window.measureSide(maxMs, limitBytes, finish);
 };
 window.initReady = () => init();
 window.chunkCount = (size) => Math.ceil(CASES[size].answer.length / CHUNK);
@@ -481,8 +492,9 @@ try {
       const n = Math.ceil(len / CHUNK);
       const tenthBytes = Math.max(1, Math.floor(n / 10)) * CHUNK;
       for (const [label, from] of [['start (first 10% of chunks)', 0], ['end (last 10% of chunks, after 90% fed in 4 KB chunks)', (n - tenthBytes / CHUNK) * CHUNK]]) {
+        await p.evaluate(([s, f]) => window.prepareSide('citekit', s, f), [size, from]);
         await cdp.send('Profiler.start');
-        const r = await run('citekit', size, from, PROFILE_SECONDS * 1000, tenthBytes, false);
+        const r = await p.evaluate(([m, l]) => window.measureSide(m, l, false), [PROFILE_SECONDS * 1000, tenthBytes]);
         const { profile } = await cdp.send('Profiler.stop');
         printProfile(`${size} KB, ${label}: ${r.times.length} chunks from byte ${from}, per-chunk median ${median(r.times).toFixed(2)} ms`, profile, r.times.length);
       }
@@ -541,25 +553,74 @@ try {
   fs.rmSync(userDir, { recursive: true, force: true });
 }
 
-// Self time per function (and per group: wasm by Rust module, JS glue, DOM/layout,
-// GC, idle), from a CPU profile's samples.
+// Self time per function, self time per group, and inclusive time of citekit's own
+// functions (a sample counts for every distinct citekit function on its stack), from a
+// CPU profile's samples. Rust names lose their hashes and crate disambiguators.
+function clean(name) {
+  return name.replace(/\[[0-9a-f]{16}\]/g, '').replace(/::h[0-9a-f]{16}$/, '').replace(/::\{\{closure\}\}/g, '::{closure}');
+}
+function group(name, file) {
+  if (name === '(program)') return 'native, unattributed (program): style/layout/paint work not under a JS frame, scheduling';
+  if (name === '(garbage collector)') return 'JS garbage collector';
+  if (name === 'window.measureSide') return 'forced layout + style (the bench\'s offsetHeight read) and the bench loop';
+  if (/^__wbg_set_innerHTML/.test(name)) return 'DOM: innerHTML (HTML parse + node build), called from wasm';
+  if (/^__wbg_/.test(name) || file === 'citekit_wasm.js') return 'JS glue (wasm-bindgen imports: DOM calls, strings)';
+  if (file !== 'citekit_wasm_bg.wasm') return 'other JS/native (' + name + ')';
+  if (/citekit::core::stream::/.test(name)) return 'wasm: stream parser (citekit::core::stream)';
+  if (/citekit::core::(markers|resolve|sanitize|formats|json|draft|sort)/.test(name)) return 'wasm: markers, resolution (citekit::core other)';
+  if (/citekit::render/.test(name)) return 'wasm: HTML rendering (citekit::render)';
+  if (/citekit::web|citekit::js/.test(name)) return 'wasm: components/effects (citekit::web, citekit::js)';
+  if (/reactive_graph|leptos|tachys|any_spawner|futures|wasm_bindgen_futures|js_sys/.test(name)) return 'wasm: Leptos reactivity, futures';
+  if (/dlmalloc|__rdl_|__rust_(alloc|dealloc|realloc)|raw_vec|RawVec|drop_in_place|finish_grow|grow_one|memcpy|memmove|memset/.test(name)) return 'wasm: allocation, free, memcpy';
+  if (/Clone>::clone|::clone$|clone::Clone/.test(name)) return 'wasm: clone';
+  if (/PartialEq|::eq$|cmp::/.test(name)) return 'wasm: comparisons (==)';
+  if (/hash|Hash/.test(name)) return 'wasm: hashing';
+  return 'wasm: other (std, inlined helpers)';
+}
 function printProfile(title, profile, chunks) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
   const self = new Map();
+  const groups = new Map();
+  const incl = new Map();
   const deltas = profile.timeDeltas || [];
   let total = 0;
+  const label = (n) => {
+    const file = n.callFrame.url.split('/').pop();
+    return { name: clean(n.callFrame.functionName || '(anonymous)'), file };
+  };
   profile.samples.forEach((id, i) => {
     const n = byId.get(id);
     const dt = (deltas[i + 1] ?? deltas[i] ?? 0) / 1000;
-    const file = n.callFrame.url.split('/').pop();
-    const name = `${n.callFrame.functionName || '(anonymous)'}${file ? ' ' + file : ''}`;
-    self.set(name, (self.get(name) || 0) + dt);
-    if (n.callFrame.functionName !== '(idle)') total += dt;
+    const { name, file } = label(n);
+    if (name === '(idle)') return;
+    total += dt;
+    const key = `${name}${file ? ' ' + file : ''}`;
+    self.set(key, (self.get(key) || 0) + dt);
+    const g = group(name, file);
+    groups.set(g, (groups.get(g) || 0) + dt);
+    const seen = new Set();
+    for (let x = id; x !== undefined; x = parent.get(x)) {
+      const l = label(byId.get(x));
+      if (/citekit::|^__wbg_set_innerHTML/.test(l.name) && !seen.has(l.name)) {
+        seen.add(l.name);
+        incl.set(l.name, (incl.get(l.name) || 0) + dt);
+      }
+    }
   });
-  console.log(`\n== ${title}: ${total.toFixed(0)} ms sampled (not idle), per chunk ${(total / Math.max(1, chunks)).toFixed(3)} ms`);
-  console.log('   self ms    %   per chunk ms  function');
-  const top = [...self.entries()].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, TOP);
-  for (const [name, ms] of top) {
-    console.log(`${ms.toFixed(1).padStart(10)} ${((100 * ms) / total).toFixed(1).padStart(5)}  ${(ms / Math.max(1, chunks)).toFixed(4).padStart(10)}  ${name.slice(0, 150)}`);
+  const per = (ms) => (ms / Math.max(1, chunks)).toFixed(4).padStart(10);
+  const row = (ms, name) => `${ms.toFixed(1).padStart(10)} ${((100 * ms) / total).toFixed(1).padStart(5)}  ${per(ms)}  ${name.slice(0, 140)}`;
+  console.log(`\n== ${title}: ${total.toFixed(0)} ms sampled (not idle), ${(total / Math.max(1, chunks)).toFixed(3)} ms per chunk`);
+  console.log('-- by group (self time)\n   self ms    %   per chunk ms  group');
+  let rest = 0;
+  for (const [g, ms] of [...groups.entries()].sort((a, b) => b[1] - a[1])) {
+    if (ms / total >= 0.005) console.log(row(ms, g));
+    else rest += ms;
   }
+  if (rest > 0) console.log(row(rest, 'the rest (groups under 0.5% each)'));
+  console.log(`-- top ${TOP} functions by self time\n   self ms    %   per chunk ms  function`);
+  for (const [name, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(row(ms, name));
+  console.log(`-- top ${TOP} citekit functions by inclusive time (callees included; what LTO did not inline)\n   incl ms    %   per chunk ms  function`);
+  for (const [name, ms] of [...incl.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(row(ms, name));
 }
