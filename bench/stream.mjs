@@ -43,7 +43,7 @@
 // Needs the built package in pkg/ (`npm run build`), marked and streaming-markdown in
 // node_modules (`npm install`).
 // Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,smd,marked]
-//          [--chunk 4] [--runs 3] [--max-seconds 60] [--limit-bytes N]
+//          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N]
 //        node bench/stream.mjs --profile [--sizes 20,200] [--profile-seconds 20] [--top 25]
 //   --runs: best of N full runs (only for a size streamed whole within the budget; a cut
 //     side runs once). --limit-bytes: cut a side after N bytes as well.
@@ -52,6 +52,8 @@
 //     (bench/build-prof.sh), aggregated by self time per function: at the start of the
 //     stream (first 10% of the chunks, or --profile-seconds) and at its end (last 10%,
 //     after feeding the first 90% in 4 KB chunks).
+//   --dump: writes the answers and data to target/bench-stream/ (for bench/stream-costs)
+//     and exits.
 //   BENCH_DEBUG=<renderer> (environment): prints the start of what that renderer drew
 //     for the first 600 bytes of the 20 KB answer (to check a wrapper), no timing.
 import { chromium } from 'playwright-core';
@@ -72,7 +74,7 @@ const CHUNK = Number(arg('--chunk', 4));
 const RUNS = Number(arg('--runs', 3));
 const SIZES = String(arg('--sizes', '20,200')).split(',').map(Number);
 const RENDERERS = String(arg('--renderers', 'citekit,smd,marked')).split(',');
-const MAX_SECONDS = Number(arg('--max-seconds', 60));
+const MAX_SECONDS = Number(arg('--max-seconds', 45));
 const LIMIT_BYTES = Number(arg('--limit-bytes', Infinity));
 const PROFILE = args.includes('--profile');
 const PROFILE_SECONDS = Number(arg('--profile-seconds', 20));
@@ -162,6 +164,18 @@ const CASES = {
 for (const c of Object.values(CASES)) {
   const prose = c.answer.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '');
   c.refs = (prose.match(/\[\d+\]/g) || []).length;
+}
+
+if (args.includes('--dump')) {
+  // The answers and data, for bench/stream-costs (the host-side cost split).
+  const dir = path.join(root, 'target/bench-stream');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [size, c] of Object.entries(CASES)) {
+    fs.writeFileSync(path.join(dir, `answer-${size}.md`), c.answer);
+    fs.writeFileSync(path.join(dir, `data-${size}.json`), JSON.stringify(c.data));
+  }
+  console.log(`bench/stream: answers and data written to ${dir}`);
+  process.exit(0);
 }
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
