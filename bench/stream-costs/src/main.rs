@@ -97,7 +97,7 @@ fn main() {
         answer.len()
     );
     println!(
-        "{:>9} {:>6} {:>5} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {}",
+        "{:>9} {:>6} {:>5} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  (panel+fn: per rebuild, rebuilds in the window)",
         "after",
         "cites",
         "srcs",
@@ -112,8 +112,7 @@ fn main() {
         "viewTxt",
         "markSet",
         "tailHtml",
-        "panel+fn",
-        "(panel+fn: per rebuild, rebuilds in the window)"
+        "panel+fn"
     );
     for &at in &at_bytes {
         let mut p = StreamParser::new(Data::Json(&data), &opts).expect("stream parser");
