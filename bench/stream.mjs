@@ -1,162 +1,438 @@
-// Streaming benchmark (prints numbers; not a test). In headless Chromium, one run:
-// a ~20 KB markdown answer with 150 citation markers is streamed in 4-character chunks
-// into (a) citekit's mounted component (`view.append`) and (b) the baseline most chat
-// UIs use today: marked + a small citation extension, re-parsing the whole answer and
-// replacing the container's innerHTML on every chunk. A layout is forced after every
-// chunk (as a browser would paint). Prints total main-thread time and the median and
-// 95th percentile per chunk for both, and the ratio.
+// Streaming benchmark (prints numbers; not a test). In headless Chromium, two answers
+// are streamed in 4-character chunks:
+//   20 KB: ~20 KB of markdown, 150 markers over 20 sources (the original bench answer);
+//   200 KB: ~200 KB, 1,500 markers over 200 sources (a long research report).
+// Both mix headings, lists, tables, fenced code with bracket literals (`arr[1]`,
+// `m[2][3]`, inline `x[4]`) that must stay text, emoji and CJK. Three renderers:
+//   citekit: the mounted component (`view.append`), footnotes and the source panel on;
+//   marked: marked + a citation extension, re-parsing the whole answer and replacing
+//     the container's innerHTML on every chunk (what most chat UIs do today);
+//   smd: streaming-markdown 0.2.15, which appends DOM nodes as characters arrive and
+//     never re-parses, with a citation wrapper (below).
+// Every side draws the same things: one <sup><a> per source reference, a footnote list
+// of the cited sources (with their citation counts) and a source list of every source
+// (cited ones marked, with counts). The baselines keep the data's numbers; citekit
+// numbers by first citation. Each side waits one MessageChannel turn for its DOM and
+// forces a layout after every chunk.
 //
-// Needs the built package in pkg/ (`npm run build`) and marked in node_modules.
-// Usage: node bench/stream.mjs [--chunk 4] [--runs 3]
+// What streaming-markdown renders differently from CommonMark (checked on small inputs
+// fed in 4-character chunks): it is a single-pass state machine, so what it emitted is
+// never revised. Every soft line break becomes a <br>; setext headings (`Title` over
+// `===`) stay a paragraph; link reference definitions are not read (`[a][1]` is two
+// url-less links, `[1]: url` a paragraph); inline and block HTML and entity references
+// (`&amp;`) show as literal text; `_` emphasizes inside words (`snake_case_word`); an
+// unclosed `**a*` opens strong and emphasis instead of staying literal; a blank line
+// followed by an indented paragraph ends the list (no loose lists, the paragraph falls
+// out of the item); table alignment (`:-`) is ignored. It adds GFM-like extras
+// (tables, strikethrough, task checkboxes, bare URLs, `$...$` equations). Depending on where chunks split it
+// reads `[1]` as a link without a url or as text; the citation wrapper handles both
+// (a url-less link whose text names a source becomes the marker when the link ends,
+// any other one goes back to its literal text; text outside code is scanned for
+// `[n]`). A `[n]` that the parser splits across two tokens stays text. Inside code
+// brackets stay text.
+//
+// Per size and renderer it prints the total main-thread time, the per-chunk median and
+// 95th percentile, and the per-chunk median over the first 10% and the last 10% of the
+// chunks with their ratio. A side that would run longer than --max-seconds is cut:
+// its head (from the start) is measured until the budget, then a fresh instance is fed
+// the first 90% of the answer in 4 KB chunks (not timed) and the last 10% is measured in
+// 4-character chunks until the budget again. The last-10% median is then measured on the
+// chunks reached; the total is EXTRAPOLATED (labelled `~`): the mean per-chunk cost is
+// interpolated linearly between the head's last measured tenth and the tail's mean.
+// `med-total` is the sum over the ten tenths of the chunks of each tenth's per-chunk
+// median times its chunk count (tenths not reached interpolated between measured
+// ones): stalls from other processes on a loaded machine inflate `total` and the p95,
+// much less this one. Compare sides run at similar load.
+//
+// Needs the built package in pkg/ (`npm run build`), marked and streaming-markdown in
+// node_modules (`npm install`).
+// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,smd,marked]
+//          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N]
+//        node bench/stream.mjs --profile [--sizes 20,200] [--profile-seconds 20] [--top 25]
+//   --runs: best of N full runs (only for a size streamed whole within the budget; a cut
+//     side runs once). --limit-bytes: cut a side after N bytes as well.
+//   --profile: a Chromium CPU profile (through the DevTools protocol) of citekit's
+//     append path (or of the first of --renderers), on a copy of the package that keeps the wasm's function names
+//     (bench/build-prof.sh), aggregated by self time per function: at the start of the
+//     stream (first 10% of the chunks, or --profile-seconds) and at its end (last 10%,
+//     after feeding the first 90% in 4 KB chunks).
+//   --dump: writes the answers and data to target/bench-stream/ (for bench/stream-costs)
+//     and exits.
+//   BENCH_DEBUG=<renderer> (environment): prints the start of what that renderer drew
+//     for the first 600 bytes of the 20 KB answer (to check a wrapper), no timing.
 import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const arg = (name, dflt) => {
   const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
+  return i >= 0 ? args[i + 1] : dflt;
 };
-const CHUNK = arg('--chunk', 4);
-const RUNS = arg('--runs', 3);
+const CHUNK = Number(arg('--chunk', 4));
+const RUNS = Number(arg('--runs', 3));
+const SIZES = String(arg('--sizes', '20,200')).split(',').map(Number);
+const RENDERERS = String(arg('--renderers', args.includes('--profile') ? 'citekit' : 'citekit,smd,marked')).split(',');
+const MAX_SECONDS = Number(arg('--max-seconds', 45));
+const LIMIT_BYTES = Number(arg('--limit-bytes', Infinity));
+const PROFILE = args.includes('--profile');
+const PROFILE_SECONDS = Number(arg('--profile-seconds', 20));
+const TOP = Number(arg('--top', 25));
+for (const s of SIZES) {
+  if (s !== 20 && s !== 200) {
+    console.error(`bench/stream: --sizes takes 20 and/or 200, not ${s}`);
+    process.exit(2);
+  }
+}
 
-for (const need of ['pkg/index.js', 'node_modules/marked/lib/marked.esm.js']) {
+for (const need of ['pkg/index.js', 'node_modules/marked/lib/marked.esm.js', 'node_modules/streaming-markdown/smd.js']) {
   if (!fs.existsSync(path.join(root, need))) {
     console.error(`bench/stream: ${need} is missing (run \`npm run build\` and \`npm install\`)`);
     process.exit(2);
   }
 }
-
-// The answer: realistic markdown (headings, lists, a table, code, emoji, CJK) with
-// 150 markers over 20 sources, about 20 KB.
-function makeAnswer() {
-  const words = 'the model grounds each claim in retrieved sources so that readers can check every statement quickly and trust the answer'.split(' ');
-  let n = 0;
-  let out = '';
-  const sentence = (k) => {
-    let s = '';
-    for (let i = 0; i < 20; i++) s += words[(k * 7 + i * 3) % words.length] + ' ';
-    s = s.trim();
-    n++;
-    const marker = n % 5 === 0 ? ` [${(n % 20) + 1}][${((n + 7) % 20) + 1}]` : ` [${(n % 20) + 1}]`;
-    return s.charAt(0).toUpperCase() + s.slice(1) + marker + '. ';
-  };
-  let k = 0;
-  while (n < 150) {
-    const section = Math.floor(k / 6);
-    if (k % 6 === 0) out += `## Section ${section + 1}: findings 🚀 and 結果\n\n`;
-    if (k % 6 === 3) {
-      out += `- ${sentence(k)}\n- ${sentence(k + 1)}\n- ${sentence(k + 2)}\n\n`;
-    } else if (k % 12 === 5) {
-      out += '| metric | value |\n|---|---|\n| latency | 12 ms |\n| recall | 0.93 |\n\n';
-      out += '```js\nconst refs = list[1]; // not a marker\n```\n\n';
-    } else {
-      out += sentence(k) + sentence(k + 1) + sentence(k + 2) + '\n\n';
-    }
-    k++;
-  }
-  return out;
+let pkgDir = '/pkg';
+if (PROFILE) {
+  execFileSync('bash', [path.join(root, 'bench/build-prof.sh')], { stdio: 'inherit', env: { ...process.env, PATH: `${root}/node_modules/.bin:${process.env.PATH}` } });
+  pkgDir = '/target/bench-prof-pkg';
 }
-const answer = makeAnswer();
-const data = {};
-for (let i = 1; i <= 20; i++) {
-  data[String(i)] = {
-    title: `Source ${i}: a report on grounded answers`,
-    source: `https://example${i}.com/reports/${i}`,
-    text: `Excerpt ${i} of the source that supports the statement, long enough to be a snippet.`,
-    score: 0.5 + i / 50,
+
+// An answer of about `bytes` bytes with `markers` markers over `nsrc` sources. Sentence
+// length is tuned so that the markers are spread over the whole answer.
+function makeAnswer(markers, nsrc, bytes) {
+  const words = 'the model grounds each claim in retrieved sources so that readers can check every statement quickly and trust the answer'.split(' ');
+  const build = (wps) => {
+    let n = 0;
+    let out = '';
+    const sentence = (k) => {
+      let s = '';
+      for (let i = 0; i < wps; i++) s += words[(k * 7 + i * 3) % words.length] + ' ';
+      s = s.trim();
+      n++;
+      const marker = n % 5 === 0 ? ` [${(n % nsrc) + 1}][${((n + 7) % nsrc) + 1}]` : ` [${(n % nsrc) + 1}]`;
+      return s.charAt(0).toUpperCase() + s.slice(1) + marker + '. ';
+    };
+    let k = 0;
+    let refs = 0;
+    const count = () => (out.match(/\[\d+\]/g) || []).length;
+    while (n < markers) {
+      const section = Math.floor(k / 6);
+      if (k % 6 === 0) out += `## Section ${section + 1}: findings 🚀 and 結果\n\n`;
+      if (k % 6 === 3) {
+        out += `- ${sentence(k)}\n- ${sentence(k + 1)}\n- ${sentence(k + 2)}\n\n`;
+      } else if (k % 12 === 5) {
+        out += '| metric | value |\n|---|---|\n| latency | 12 ms |\n| recall | 0.93 |\n\n';
+        out += '```js\nconst refs = list[1]; // not a marker\n```\n\n';
+      } else if (k % 24 === 11) {
+        out += '```python\nm = grid[2][3]  # still code, not [4]\n```\n\nUse `x[4]` to index. ' + sentence(k) + '\n\n';
+      } else {
+        out += sentence(k) + sentence(k + 1) + sentence(k + 2) + '\n\n';
+      }
+      k++;
+      refs = n;
+    }
+    void refs;
+    void count;
+    return out;
   };
+  if (bytes <= 25000) return build(20);
+  let best = build(20);
+  for (let w = 20; w <= 40; w++) {
+    const a = build(w);
+    if (Math.abs(a.length - bytes) < Math.abs(best.length - bytes)) best = a;
+  }
+  return best;
+}
+function makeData(nsrc) {
+  const data = {};
+  for (let i = 1; i <= nsrc; i++) {
+    data[String(i)] = {
+      title: `Source ${i}: a report on grounded answers`,
+      source: `https://example${i}.com/reports/${i}`,
+      text: `Excerpt ${i} of the source that supports the statement, long enough to be a snippet.`,
+      score: 0.5 + (i % 50) / 100,
+    };
+  }
+  return data;
+}
+const CASES = {
+  20: { answer: makeAnswer(150, 20, 20000), data: makeData(20) },
+  200: { answer: makeAnswer(1500, 200, 200000), data: makeData(200) },
+};
+// Markers the answer really has (code excluded): what every renderer must draw.
+for (const c of Object.values(CASES)) {
+  const prose = c.answer.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '');
+  c.refs = (prose.match(/\[\d+\]/g) || []).length;
+}
+
+if (args.includes('--dump')) {
+  // The answers and data, for bench/stream-costs (the host-side cost split).
+  const dir = path.join(root, 'target/bench-stream');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [size, c] of Object.entries(CASES)) {
+    fs.writeFileSync(path.join(dir, `answer-${size}.md`), c.answer);
+    fs.writeFileSync(path.join(dir, `data-${size}.json`), JSON.stringify(c.data));
+  }
+  console.log(`bench/stream: answers and data written to ${dir}`);
+  process.exit(0);
 }
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
-const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>stream bench</title></head>
+const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>stream bench</title>
+<style>.cited{font-weight:bold}</style></head>
 <body><div id="host"></div><script type="module">
-import { init, mount } from '/pkg/index.js';
+import { init, mount } from '${pkgDir}/index.js';
 import { marked } from '/node_modules/marked/lib/marked.esm.js';
-const ANSWER = ${JSON.stringify(answer)};
-const DATA = ${JSON.stringify(data)};
+import * as smd from '/node_modules/streaming-markdown/smd.js';
+const CASES = ${JSON.stringify(CASES)};
 const CHUNK = ${CHUNK};
-// The baseline's citation extension: [n] → <sup><a> with the source title.
+// Appends update the DOM from effects in microtasks; a macrotask (a MessageChannel
+// message, no timer clamping) runs after them. Every side waits for it, so all are
+// measured the same way: the chunk handled, its effects run, the layout done.
+const channel = new MessageChannel();
+function settle() { return new Promise((r) => { channel.port1.onmessage = () => r(); channel.port2.postMessage(0); }); }
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+// The baselines' footnotes and source list, kept up to date in place: a footnote is
+// added when a source is first cited, counts are rewritten only when they change.
+function makeRefs(host, data) {
+  const notes = document.createElement('ol');
+  notes.className = 'footnotes';
+  const list = document.createElement('ul');
+  list.className = 'sources';
+  const items = new Map();
+  for (const [n, s] of Object.entries(data)) {
+    const li = document.createElement('li');
+    li.innerHTML = '<a href="' + esc(s.source) + '">' + esc(s.title) + '</a> <span class="count"></span><p>' + esc(s.text) + '</p>';
+    list.appendChild(li);
+    items.set(n, { li, count: li.querySelector('.count'), note: null, noteCount: null, n: 0, shown: 0 });
+  }
+  host.appendChild(notes);
+  host.appendChild(list);
+  return {
+    // A marker for source n (counted); null when n is not a source (stays text).
+    sup(n) {
+      const it = items.get(n);
+      if (!it) return null;
+      it.n++;
+      const sup = document.createElement('sup');
+      const a = document.createElement('a');
+      a.href = '#fn-' + n;
+      a.title = data[n].title;
+      a.textContent = n;
+      sup.appendChild(a);
+      return sup;
+    },
+    supHtml(n) {
+      const it = items.get(n);
+      if (!it) return null;
+      it.n++;
+      return '<sup><a href="#fn-' + n + '" title="' + esc(data[n].title) + '">' + n + '</a></sup>';
+    },
+    reset() { for (const it of items.values()) it.n = 0; },
+    // After a chunk: new footnotes, changed counts.
+    sync() {
+      for (const [n, it] of items) {
+        if (it.n === it.shown) continue;
+        if (!it.note && it.n > 0) {
+          it.note = document.createElement('li');
+          it.note.id = 'fn-' + n;
+          it.note.innerHTML = esc(data[n].title) + ' <a href="' + esc(data[n].source) + '">' + esc(data[n].source) + '</a> (<span></span>)';
+          it.noteCount = it.note.querySelector('span');
+          notes.appendChild(it.note);
+          it.li.classList.add('cited');
+        }
+        if (it.note) it.noteCount.textContent = String(it.n);
+        it.count.textContent = it.n ? 'cited ' + it.n + 'x' : '';
+        it.shown = it.n;
+      }
+    },
+    markers: () => host.querySelectorAll('sup a').length,
+  };
+}
+
+// marked with a citation extension: [n] becomes <sup><a>.
+let markedRefs = null;
 marked.use({ extensions: [{
   name: 'cite', level: 'inline',
   start(src) { const i = src.indexOf('['); return i < 0 ? undefined : i; },
   tokenizer(src) { const m = /^\\[(\\d+)\\]/.exec(src); if (m) return { type: 'cite', raw: m[0], n: m[1] }; },
-  renderer(t) { const s = DATA[t.n]; const title = s ? s.title.replace(/"/g, '&quot;') : ''; return '<sup><a href="#src-' + t.n + '" title="' + title + '">' + t.n + '</a></sup>'; },
+  renderer(t) { return (markedRefs && markedRefs.supHtml(t.n)) || '[' + t.n + ']'; },
 }] });
-// Appends update the DOM from effects in microtasks; a macrotask (a MessageChannel
-// message, no timer clamping) runs after them. Both sides wait for it, so both are
-// measured the same way: the chunk handled, its effects run, the layout done.
-const channel = new MessageChannel();
-function settle() { return new Promise((r) => { channel.port1.onmessage = () => r(); channel.port2.postMessage(0); }); }
-function chunks() { const out = []; for (let i = 0; i < ANSWER.length; i += CHUNK) out.push(ANSWER.slice(i, i + CHUNK)); return out; }
-function stats(times) {
-  const s = [...times].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { total: times.reduce((a, b) => a + b, 0), median: q(0.5), p95: q(0.95), n: times.length };
+
+// streaming-markdown with a citation renderer. Depending on where the chunks split,
+// the parser reads "[1]" either as a link with no url (a LINK token, its text "1", no
+// href) or as plain text. A link that ends without an href is replaced by the source's
+// <sup> (or by the literal "[text]" when the text names no source); text outside code
+// is scanned for [n], a partial "[1" at the end of a piece waiting for the next piece
+// of the same element (flushed as text when a token starts or ends).
+function citeRenderer(root, refs) {
+  const r = smd.default_renderer(root);
+  const data = r.data;
+  const links = [];
+  let code = 0;
+  let carry = '';
+  const isCode = (t) => t === smd.CODE_INLINE || t === smd.CODE_BLOCK || t === smd.CODE_FENCE;
+  const put = (text) => { if (text) data.nodes[data.index].appendChild(document.createTextNode(text)); };
+  const flush = () => { put(carry); carry = ''; };
+  return {
+    data,
+    add_token(d, type) {
+      flush();
+      smd.default_add_token(d, type);
+      if (isCode(type)) code++;
+      links.push(type === smd.LINK ? d.nodes[d.index] : isCode(type) ? 'code' : null);
+    },
+    end_token(d) {
+      flush();
+      const a = links.pop();
+      if (a === 'code') code--;
+      smd.default_end_token(d);
+      if (a && a !== 'code' && !a.hasAttribute('href')) {
+        const t = a.textContent;
+        const sup = /^\\d{1,4}$/.test(t) ? refs.sup(t) : null;
+        a.replaceWith(sup || document.createTextNode('[' + t + ']'));
+      }
+    },
+    add_text(d, text) {
+      if (code > 0) { put(text); return; }
+      text = carry + text;
+      carry = '';
+      const re = /\\[(\\d{1,4})\\]/g;
+      let last = 0;
+      let m;
+      while ((m = re.exec(text))) {
+        const sup = refs.sup(m[1]);
+        if (!sup) continue;
+        put(text.slice(last, m.index));
+        data.nodes[data.index].appendChild(sup);
+        last = m.index + m[0].length;
+      }
+      const rest = text.slice(last);
+      const partial = /\\[\\d{0,4}$/.exec(rest);
+      if (partial) { put(rest.slice(0, partial.index)); carry = partial[0]; } else put(rest);
+    },
+    set_attr: smd.default_set_attr,
+    end() { flush(); },
+  };
 }
-async function runCitekit() {
+
+// One side, fed ANSWER from byte 'from' (the part before it in 4 KB chunks, not
+// timed), timed per chunk until the end, 'maxMs' or 'limitBytes'.
+function makeSide(kind, c, el) {
+  if (kind === 'citekit') {
+    const view = mount(el, { answer: '', data: c.data, panel: true, footnotes: true });
+    return {
+      append: (s) => view.append(s),
+      finish: () => view.finish(),
+      markers: () => el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      literal: () => { const b = el.querySelector('.cite-answer__body'); return b ? /\\[\\d+\\]/.test(b.textContent.replace(/list\\[1\\]|grid\\[2\\]\\[3\\]|not \\[4\\]|x\\[4\\]/g, '')) : false; },
+      footnotes: () => el.querySelectorAll('.cite-footnotes li').length,
+      destroy: () => view.destroy(),
+    };
+  }
+  const body = document.createElement('div');
+  el.appendChild(body);
+  const refs = makeRefs(el, c.data);
+  if (kind === 'marked') {
+    let text = '';
+    return {
+      append: (s) => { text += s; refs.reset(); markedRefs = refs; body.innerHTML = marked.parse(text); markedRefs = null; refs.sync(); },
+      finish: () => {},
+      markers: () => body.querySelectorAll('sup a').length,
+      literal: () => false,
+      footnotes: () => el.querySelectorAll('.footnotes li').length,
+      destroy: () => {},
+    };
+  }
+  const rend = citeRenderer(body, refs);
+  const parser = smd.parser(rend);
+  return {
+    append: (s) => { smd.parser_write(parser, s); refs.sync(); },
+    finish: () => { rend.end(); smd.parser_end(parser); refs.sync(); },
+    markers: () => body.querySelectorAll('sup a').length,
+    literal: () => false,
+    footnotes: () => el.querySelectorAll('.footnotes li').length,
+    destroy: () => {},
+  };
+}
+
+// Mounts a side and feeds it the answer up to byte 'from' (4 KB chunks, not timed).
+window.prepareSide = async (kind, size, from) => {
+  const c = CASES[size];
   const host = document.getElementById('host');
   host.innerHTML = '';
   const el = document.createElement('div');
   host.appendChild(el);
-  const view = mount(el, { answer: '', data: DATA });
-  const times = [];
-  for (const c of chunks()) {
-    const t0 = performance.now();
-    view.append(c);
+  const side = makeSide(kind, c, el);
+  const A = c.answer;
+  let pos = 0;
+  while (pos < from) {
+    const next = Math.min(from, pos + 4096);
+    side.append(A.slice(pos, next));
+    pos = next;
     await settle();
-    void document.body.offsetHeight;
-    times.push(performance.now() - t0);
   }
-  const t0 = performance.now();
-  view.finish();
-  await settle();
   void document.body.offsetHeight;
-  const fin = performance.now() - t0;
-  const markers = el.querySelectorAll('.cite-marker__link').length;
-  const text = el.querySelector('.cite-answer__body').textContent;
-  view.destroy();
-  return { ...stats(times), finish: fin, markers, literal: /\[\d+\]/.test(text.replace(/list\[1\]/g, '')) };
-}
-async function runBaseline() {
-  const host = document.getElementById('host');
-  host.innerHTML = '';
-  const el = document.createElement('div');
-  host.appendChild(el);
-  let text = '';
+  window.current = { side, A, pos, from, host };
+};
+// Streams the prepared side on, timed per chunk, until the end, 'maxMs' or 'limitBytes'.
+window.measureSide = async (maxMs, limitBytes, finish) => {
+  const { side, A, from, host } = window.current;
+  let pos = window.current.pos;
   const times = [];
-  for (const c of chunks()) {
+  const at = [];
+  const start = performance.now();
+  let cut = false;
+  while (pos < A.length) {
+    if (performance.now() - start > maxMs || pos - from >= limitBytes) { cut = true; break; }
+    const chunk = A.slice(pos, pos + CHUNK);
     const t0 = performance.now();
-    text += c;
-    el.innerHTML = marked.parse(text);
+    side.append(chunk);
     await settle();
     void document.body.offsetHeight;
     times.push(performance.now() - t0);
+    at.push(pos);
+    pos += chunk.length;
   }
-  const markers = el.querySelectorAll('sup a').length;
-  return { ...stats(times), finish: 0, markers };
-}
-window.bench = async (runs) => {
-  await init();
-  // Warm-up of both (JIT, wasm tier-up).
-  await runCitekit(); await runBaseline();
-  const c = [], b = [];
-  for (let i = 0; i < runs; i++) { c.push(await runCitekit()); b.push(await runBaseline()); }
-  return { citekit: c, baseline: b, bytes: ANSWER.length, chunks: chunks().length };
+  let fin = 0;
+  let markers = null, footnotes = null, literal = null;
+  if (!cut && finish) {
+    const t0 = performance.now();
+    side.finish();
+    await settle();
+    void document.body.offsetHeight;
+    fin = performance.now() - t0;
+    markers = side.markers();
+    footnotes = side.footnotes();
+    literal = side.literal();
+  }
+  side.destroy();
+  window.lastHtml = host.innerHTML.slice(0, 3000);
+  host.innerHTML = '';
+  return { times, at, cut, end: pos, finish: fin, markers, footnotes, literal };
 };
-window.profileOnce = async () => { await runCitekit(); };
+window.runSide = async (kind, size, from, maxMs, limitBytes, finish) => {
+  await window.prepareSide(kind, size, from);
+  return window.measureSide(maxMs, limitBytes, finish);
+};
 window.initReady = () => init();
+window.isolated = () => self.crossOriginIsolated;
+window.chunkCount = (size) => Math.ceil(CASES[size].answer.length / CHUNK);
 window.benchReady = true;
 </script></body></html>`;
 
+// Cross-origin isolated: performance.now() then ticks in 5 µs steps instead of 100 µs.
+const isolated = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 const server = http.createServer((req, res) => {
   const url = decodeURIComponent(req.url.split('?')[0]);
   if (url === '/' || url === '/index.html') {
-    res.writeHead(200, { 'content-type': 'text/html' });
+    res.writeHead(200, { 'content-type': 'text/html', ...isolated });
     res.end(page);
     return;
   }
@@ -164,13 +440,73 @@ const server = http.createServer((req, res) => {
   if (!file.startsWith(root)) { res.writeHead(403); res.end(); return; }
   fs.readFile(file, (e, d) => {
     if (e) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream', ...isolated });
     res.end(d);
   });
 }).listen(0, '127.0.0.1');
 await new Promise((r) => server.on('listening', r));
 const base = `http://127.0.0.1:${server.address().port}/`;
 const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'citekit-bench-'));
+
+const median = (xs) => { if (!xs.length) return NaN; const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const pct = (xs, p) => { if (!xs.length) return NaN; const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs) => (xs.length ? sum(xs) / xs.length : NaN);
+
+// A total that machine load does not inflate: the per-chunk median of each tenth of
+// the chunks times its chunk count. Tenths with no measured chunk (a cut side) take
+// the median interpolated linearly between the nearest measured tenths.
+function medianTotal(n, sets) {
+  const per = Array.from({ length: 10 }, () => []);
+  for (const { times, at } of sets) times.forEach((t, i) => per[Math.min(9, Math.floor((at[i] / CHUNK) * 10 / n))].push(t));
+  const med = per.map((xs) => (xs.length ? median(xs) : NaN));
+  const known = med.map((m, i) => (Number.isFinite(m) ? i : -1)).filter((i) => i >= 0);
+  let total = 0;
+  for (let d = 0; d < 10; d++) {
+    let m = med[d];
+    if (!Number.isFinite(m)) {
+      const lo = known.filter((i) => i < d).pop();
+      const hi = known.find((i) => i > d);
+      m = lo === undefined ? med[hi] : hi === undefined ? med[lo] : med[lo] + ((med[hi] - med[lo]) * (d - lo)) / (hi - lo);
+    }
+    const count = Math.min(n, Math.round(((d + 1) * n) / 10)) - Math.round((d * n) / 10);
+    total += m * count;
+  }
+  return total;
+}
+
+// Total, median, p95 and first/last-10% medians of one side. `head` runs from the
+// start; `tail` (when the head was cut) from 90% of the answer.
+function summarize(len, head, tail) {
+  const n = Math.ceil(len / CHUNK);
+  const tenth = Math.max(1, Math.floor(n / 10));
+  const lastFrom = (n - tenth) * CHUNK;
+  if (!head.cut) {
+    const t = head.times;
+    const first = median(t.slice(0, tenth));
+    const last = median(t.slice(-tenth));
+    return { total: sum(t), medTotal: medianTotal(n, [head]), median: median(t), p95: pct(t, 0.95), first, last, firstN: tenth, lastN: tenth, extrapolated: false, measured: t.length, n, finish: head.finish, markers: head.markers, footnotes: head.footnotes, literal: head.literal };
+  }
+  const h = head.times;
+  const firstN = Math.min(tenth, h.length);
+  const first = median(h.slice(0, firstN));
+  const tt = tail.times.filter((_, i) => tail.at[i] >= lastFrom);
+  const last = median(tt);
+  // Mean cost at the head's last tenth and over the tail: linear in between.
+  const k = Math.max(1, Math.floor(h.length / 10));
+  const p0 = mean(head.at.slice(-k));
+  const m0 = mean(h.slice(-k));
+  const p1 = tail.at.length ? mean(tail.at) : len;
+  const m1 = tail.at.length ? mean(tail.times) : m0;
+  const model = (p) => (p <= p0 ? m0 : p >= p1 ? m1 : m0 + ((m1 - m0) * (p - p0)) / (p1 - p0));
+  let total = sum(h);
+  const tailSet = new Set(tail.at);
+  for (let pos = head.end; pos < len; pos += CHUNK) total += tailSet.has(pos) ? 0 : model(pos);
+  total += sum(tail.times);
+  const all = h.concat(tail.times);
+  return { total, medTotal: medianTotal(n, [head, tail]), median: median(all), p95: pct(all, 0.95), first, last, firstN, lastN: tt.length, extrapolated: true, measured: all.length, n, headBytes: head.end, tailBytes: tail.end - lastFrom, finish: NaN, markers: null };
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -180,41 +516,157 @@ try {
   p.on('pageerror', (e) => console.error('page error:', e));
   await p.goto(base);
   await p.waitForFunction(() => window.benchReady === true);
-  if (args.includes('--profile')) {
-    // Where citekit's time goes: a CPU profile of one streamed run, by self time.
-    await p.evaluate(() => window.initReady());
+  await p.evaluate(() => window.initReady());
+  const load = os.loadavg()[0].toFixed(1);
+  const run = (kind, size, from, maxMs, limitBytes, finish = true) =>
+    p.evaluate(([k, s, f, m, l, fin]) => window.runSide(k, s, f, m, l, fin), [kind, size, from, maxMs, limitBytes === Infinity ? 1e12 : limitBytes, finish]);
+
+  if (process.env.BENCH_DEBUG) {
+    await run(process.env.BENCH_DEBUG, 20, 0, 5000, 600, false);
+    console.log(await p.evaluate(() => window.lastHtml));
+  } else if (PROFILE) {
+    // Where citekit's time goes: CPU profiles of the append path, by self time.
     const cdp = await p.context().newCDPSession(p);
     await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    await cdp.send('Profiler.start');
-    await p.evaluate(() => window.profileOnce());
-    const { profile } = await cdp.send('Profiler.stop');
-    const self = new Map();
-    const dt = (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length) / 1000;
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    for (const id of profile.samples) {
-      const n = byId.get(id);
-      const name = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}`;
-      self.set(name, (self.get(name) || 0) + dt);
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await run('citekit', 20, 0, 2000, Infinity, false); // warm-up (JIT, wasm tier-up)
+    for (const size of SIZES) {
+      const len = CASES[size].answer.length;
+      const n = Math.ceil(len / CHUNK);
+      const tenthBytes = Math.max(1, Math.floor(n / 10)) * CHUNK;
+      for (const [label, from] of [['start (first 10% of chunks)', 0], ['end (last 10% of chunks, after 90% fed in 4 KB chunks)', (n - tenthBytes / CHUNK) * CHUNK]]) {
+        await p.evaluate(([k, s, f]) => window.prepareSide(k, s, f), [RENDERERS[0], size, from]);
+        await cdp.send('Profiler.start');
+        const r = await p.evaluate(([m, l]) => window.measureSide(m, l, false), [PROFILE_SECONDS * 1000, tenthBytes]);
+        const { profile } = await cdp.send('Profiler.stop');
+        printProfile(`${RENDERERS[0]}, ${size} KB, ${label}: ${r.times.length} chunks from byte ${from}, per-chunk median ${median(r.times).toFixed(2)} ms`, profile, r.times.length);
+      }
     }
-    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30);
-    for (const [name, ms] of top) console.log(ms.toFixed(1).padStart(9), 'ms ', name);
-    await browser.close();
-    server.close();
-    process.exit(0);
+  } else {
+    const iso = await p.evaluate(() => window.isolated());
+    console.log(`stream benchmark: chunks of ${CHUNK} characters, forced layout per chunk; timer ${iso ? '5 µs' : '100 µs'} steps; machine load ${load} (1-min average, ${os.cpus().length} cores)`);
+    // Warm-up of every side (JIT, wasm tier-up).
+    for (const k of RENDERERS) await run(k, 20, 0, 3000, Infinity, false);
+    for (const size of SIZES) {
+      const c = CASES[size];
+      const len = c.answer.length;
+      console.log(`\n${size} KB answer: ${len} bytes (${Buffer.byteLength(c.answer)} UTF-8), ${Math.ceil(len / CHUNK)} chunks, ${Object.keys(c.data).length} sources, ${c.refs} markers outside code`);
+      console.log('                total ms  med-total ms  median ms   p95 ms   first10% ms  last10% ms  last/first  markers  notes');
+      const rows = {};
+      for (const kind of RENDERERS) {
+        const t0 = Date.now();
+        let head = await run(kind, size, 0, MAX_SECONDS * 1000, LIMIT_BYTES);
+        let s;
+        if (head.cut) {
+          const n = Math.ceil(len / CHUNK);
+          const tail = await run(kind, size, (n - Math.max(1, Math.floor(n / 10))) * CHUNK, MAX_SECONDS * 1000, LIMIT_BYTES);
+          s = summarize(len, head, tail);
+        } else {
+          s = summarize(len, head);
+          for (let i = 1; i < RUNS; i++) {
+            head = await run(kind, size, 0, MAX_SECONDS * 1000, LIMIT_BYTES);
+            if (head.cut) break;
+            const again = summarize(len, head);
+            if (again.total < s.total) s = again;
+          }
+        }
+        rows[kind] = s;
+        const f = (x, w = 10, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a').padStart(w);
+        const tot = s.extrapolated ? ('~' + s.total.toFixed(0)).padStart(10) : f(s.total, 10, 1);
+        const note = s.extrapolated
+          ? `EXTRAPOLATED total: measured ${s.measured} of ${s.n} chunks (${s.headBytes} B from the start, ${s.tailBytes} B of the last 10%); median/p95 over those; first10% over ${s.firstN}, last10% over ${s.lastN} chunks`
+          : `finish ${s.finish.toFixed(1)} ms, footnotes ${s.footnotes}${s.literal ? ', LITERAL [n] LEFT' : ''}`;
+        const mt = (s.extrapolated ? '~' + s.medTotal.toFixed(0) : s.medTotal.toFixed(1)).padStart(12);
+        console.log(`${kind.padEnd(12)} ${tot}  ${mt}  ${f(s.median)}  ${f(s.p95, 8)}  ${f(s.first, 11)}  ${f(s.last, 10)}  ${f(s.last / s.first, 10, 2)}  ${String(s.markers ?? '-').padStart(7)}  ${note}  [${((Date.now() - t0) / 1000).toFixed(0)} s]`);
+      }
+      const ck = rows.citekit;
+      const sm = rows.smd;
+      if (ck) {
+        const ratio = ck.last / ck.first;
+        const lines = [`citekit last/first-10% median ${ratio.toFixed(2)} (target <= 1.5)`];
+        const x = (r) => (r.extrapolated ? '~' : '');
+        if (sm) lines.push(`total ${x(ck)}${ck.total.toFixed(0)} ms vs streaming-markdown ${x(sm)}${sm.total.toFixed(0)} ms, med-total ${x(ck)}${ck.medTotal.toFixed(0)} vs ${x(sm)}${sm.medTotal.toFixed(0)} ms (target: at most)`);
+        if (size === 20) lines.push(`p95 ${ck.p95.toFixed(3)} ms (target <= 1 ms)`);
+        if (size === 200) lines.push(`total ${x(ck)}${(ck.total / 1000).toFixed(1)} s, med-total ${x(ck)}${(ck.medTotal / 1000).toFixed(1)} s (target < 30 s)`);
+        console.log('targets: ' + lines.join('; '));
+      }
+    }
+    console.log(`\nmachine load at the end ${os.loadavg()[0].toFixed(1)} (1-min average): other processes share the cores, absolute times vary between runs`);
   }
-  const r = await p.evaluate((runs) => window.bench(runs), RUNS);
-  const best = (list) => list.reduce((a, b) => (a.total <= b.total ? a : b));
-  const c = best(r.citekit);
-  const b = best(r.baseline);
-  const f = (x) => x.toFixed(3).padStart(9);
-  console.log(`stream benchmark: ${r.bytes} bytes, ${r.chunks} chunks of ${CHUNK} characters, best of ${RUNS} runs, forced layout per chunk`);
-  console.log(`                      total ms   median ms     p95 ms   markers`);
-  console.log(`citekit (append)   ${f(c.total)}   ${f(c.median)}  ${f(c.p95)}   ${c.markers}  (+ finish ${c.finish.toFixed(2)} ms)`);
-  console.log(`marked + innerHTML ${f(b.total)}   ${f(b.median)}  ${f(b.p95)}   ${b.markers}`);
-  console.log(`ratio citekit/baseline total: ${(c.total / b.total).toFixed(3)} (target <= 0.1); citekit p95 ${c.p95.toFixed(3)} ms (target < 2 ms)`);
 } finally {
   await browser.close();
   server.close();
   fs.rmSync(userDir, { recursive: true, force: true });
+}
+
+// Self time per function, self time per group, and inclusive time of citekit's own
+// functions (a sample counts for every distinct citekit function on its stack), from a
+// CPU profile's samples. Rust names lose their hashes and crate disambiguators.
+function clean(name) {
+  return name.replace(/\[[0-9a-f]{16}\]/g, '').replace(/::h[0-9a-f]{16}$/, '').replace(/::\{\{closure\}\}/g, '::{closure}');
+}
+function group(name, file) {
+  if (name === '(program)') return 'native, unattributed (program): style/layout/paint work not under a JS frame, scheduling';
+  if (name === '(garbage collector)') return 'JS garbage collector';
+  if (name === 'window.measureSide') return 'forced layout + style (the bench\'s offsetHeight read) and the bench loop';
+  if (/^__wbg_set_innerHTML/.test(name)) return 'DOM: innerHTML (HTML parse + node build), called from wasm';
+  if (/^__wbg_/.test(name) || file === 'citekit_wasm.js') return 'JS glue (wasm-bindgen imports: DOM calls, strings)';
+  if (file !== 'citekit_wasm_bg.wasm') return 'other JS/native (' + name + ')';
+  if (/citekit::core::stream::/.test(name)) return 'wasm: stream parser (citekit::core::stream)';
+  if (/citekit::core::(markers|resolve|sanitize|formats|json|draft|sort)/.test(name)) return 'wasm: markers, resolution (citekit::core other)';
+  if (/citekit::render/.test(name)) return 'wasm: HTML rendering (citekit::render)';
+  if (/citekit::web|citekit::js/.test(name)) return 'wasm: components/effects (citekit::web, citekit::js)';
+  if (/reactive_graph|leptos|tachys|any_spawner|futures|wasm_bindgen_futures|js_sys/.test(name)) return 'wasm: Leptos reactivity, futures';
+  if (/dlmalloc|__rdl_|__rust_(alloc|dealloc|realloc)|raw_vec|RawVec|drop_in_place|finish_grow|grow_one|memcpy|memmove|memset/.test(name)) return 'wasm: allocation, free, memcpy';
+  if (/Clone>::clone|::clone$|clone::Clone/.test(name)) return 'wasm: clone';
+  if (/PartialEq|::eq$|cmp::/.test(name)) return 'wasm: comparisons (==)';
+  if (/hash|Hash/.test(name)) return 'wasm: hashing';
+  return 'wasm: other (std, inlined helpers)';
+}
+function printProfile(title, profile, chunks) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const self = new Map();
+  const groups = new Map();
+  const incl = new Map();
+  const deltas = profile.timeDeltas || [];
+  let total = 0;
+  const label = (n) => {
+    const file = n.callFrame.url.split('/').pop();
+    return { name: clean(n.callFrame.functionName || '(anonymous)'), file };
+  };
+  profile.samples.forEach((id, i) => {
+    const n = byId.get(id);
+    const dt = (deltas[i + 1] ?? deltas[i] ?? 0) / 1000;
+    const { name, file } = label(n);
+    if (name === '(idle)') return;
+    total += dt;
+    const key = `${name}${file ? ' ' + file : ''}`;
+    self.set(key, (self.get(key) || 0) + dt);
+    const g = group(name, file);
+    groups.set(g, (groups.get(g) || 0) + dt);
+    const seen = new Set();
+    for (let x = id; x !== undefined; x = parent.get(x)) {
+      const l = label(byId.get(x));
+      if (/citekit::|^__wbg_set_innerHTML/.test(l.name) && !seen.has(l.name)) {
+        seen.add(l.name);
+        incl.set(l.name, (incl.get(l.name) || 0) + dt);
+      }
+    }
+  });
+  const per = (ms) => (ms / Math.max(1, chunks)).toFixed(4).padStart(10);
+  const row = (ms, name) => `${ms.toFixed(1).padStart(10)} ${((100 * ms) / total).toFixed(1).padStart(5)}  ${per(ms)}  ${name.slice(0, 140)}`;
+  console.log(`\n== ${title}: ${total.toFixed(0)} ms sampled (not idle), ${(total / Math.max(1, chunks)).toFixed(3)} ms per chunk`);
+  console.log('-- by group (self time)\n   self ms    %   per chunk ms  group');
+  let rest = 0;
+  for (const [g, ms] of [...groups.entries()].sort((a, b) => b[1] - a[1])) {
+    if (ms / total >= 0.005) console.log(row(ms, g));
+    else rest += ms;
+  }
+  if (rest > 0) console.log(row(rest, 'the rest (groups under 0.5% each)'));
+  console.log(`-- top ${TOP} functions by self time\n   self ms    %   per chunk ms  function`);
+  for (const [name, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(row(ms, name));
+  console.log(`-- top ${TOP} citekit functions by inclusive time (callees included; what LTO did not inline)\n   incl ms    %   per chunk ms  function`);
+  for (const [name, ms] of [...incl.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(row(ms, name));
 }
