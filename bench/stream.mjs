@@ -56,7 +56,7 @@
 //     (bench/build-prof.sh), aggregated by self time per function: at the start of the
 //     stream (first 10% of the chunks, or --profile-seconds) and at its end (last 10%,
 //     after feeding the first 90% in 4 KB chunks).
-//   --dump: writes the answers and data to target/bench-stream/ (for bench/stream-costs)
+//   --dump: writes the answers and data to target/bench-stream/ (for host-side measurements)
 //     and exits.
 //   BENCH_DEBUG=<renderer> (environment): prints the start of what that renderer drew
 //     for the first 600 bytes of the 20 KB answer (to check a wrapper), no timing.
@@ -171,7 +171,7 @@ for (const c of Object.values(CASES)) {
 }
 
 if (args.includes('--dump')) {
-  // The answers and data, for bench/stream-costs (the host-side cost split).
+  // The answers and data, for host-side measurements (the cost split).
   const dir = path.join(root, 'target/bench-stream');
   fs.mkdirSync(dir, { recursive: true });
   for (const [size, c] of Object.entries(CASES)) {
