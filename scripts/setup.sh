@@ -123,6 +123,9 @@ main() {
   # dependency of it is missing from the registry here).
   ensure_cargo_tool wasm-bindgen-cli 0.2.130 wasm-bindgen || return 1
   ensure_cargo_tool trunk 0.21.14 trunk --locked || return 1
+  # twiggy: the wasm attribution in `npm run build`'s size report (optional there: the
+  # build prints a note and goes on without it), about 2 minutes.
+  ensure_cargo_tool twiggy 0.8.0 twiggy || warn "no twiggy: the size report has no attribution"
   ensure_npm || return 1
   say "ok ($(rustc --version), node $(node --version))"
 }
