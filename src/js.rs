@@ -368,7 +368,9 @@ fn with_theme(html: String, theme: Theme) -> String {
 }
 
 /// Runs when the module is loaded: a panic (a bug in citekit) is reported on the
-/// console with its message instead of a bare `RuntimeError: unreachable`.
+/// console with its message instead of a bare `RuntimeError: unreachable`. (Not in the
+/// npm package built on the pinned nightly by scripts/build-pkg.sh: its panics trap at
+/// once, without a message, which is what keeps the formatting code out of it.)
 #[wasm_bindgen(start)]
 pub fn js_start() {
     std::panic::set_hook(Box::new(|info| {
