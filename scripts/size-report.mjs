@@ -76,9 +76,12 @@ function classify(name) {
   if (/^data segment/.test(name) || /^data\[\d+\]$/.test(name)) return { crate: '(data segments)' };
   if (/section headers$|^(custom section|type\[|table\[|elem\[|global\[|memory\[|export |import |"|wasm magic)/.test(name))
     return { crate: '(wasm sections, imports, exports)' };
+  // `<str>::trim_matches::<..>`, `<[T]>::to_vec_in`, `<u8>::..`: inherent methods of
+  // primitive types, from core and alloc.
+  if (/^<(&?(mut )?(str|\[[^\]]*\]|[iuf](8|16|32|64|128|size)|char|bool))>::/.test(name)) return { crate: 'core' };
   const m = CRATE.exec(name);
   if (!m) {
-    if (/^(__wbg_|__wbindgen|__externref|wasm_bindgen)/.test(name)) return { crate: 'wasm_bindgen' };
+    if (/^(__wbg_|__wbindgen|__externref|wasm_bindgen)|(externref|multivalue) shim$/.test(name)) return { crate: 'wasm_bindgen' };
     if (/^(mem(cpy|move|set|cmp)|__(multi|div|mod|ashl|ashr|lshr|mul|udiv|umod)|bcmp)/.test(name)) return { crate: 'compiler_builtins' };
     return { crate: '(unnamed)' };
   }
@@ -116,7 +119,7 @@ for (const it of items) {
   if (c.forCitekit) monoForCitekit += it.shallow_size;
 }
 const family = (crate) =>
-  crate === 'citekit' ? 'citekit' : LEPTOS.has(crate) ? 'Leptos and its dependencies' : STD.has(crate) ? 'Rust std (core, alloc, std, dlmalloc, hashbrown)' : crate.startsWith('(') ? crate : crate.replace(/_impl$|_derive$/, '') === 'serde' || crate === 'serde_core' || crate === 'serde_json' || crate === 'ryu' || crate === 'itoa' ? 'serde, serde_json' : crate === 'wasm_bindgen' || crate === 'js_sys' || crate === 'web_sys' ? 'wasm-bindgen, js-sys, web-sys' : crate === 'pulldown_cmark' || crate === 'unicase' ? 'pulldown-cmark, unicase' : 'other crates';
+  crate === 'citekit' ? 'citekit' : LEPTOS.has(crate) ? 'Leptos and its dependencies' : STD.has(crate) ? 'Rust std (core, alloc, std, dlmalloc, hashbrown)' : crate.startsWith('(') ? crate : crate.replace(/_impl$|_derive$/, '') === 'serde' || crate === 'serde_core' || crate === 'serde_json' || crate === 'ryu' || crate === 'zmij' || crate === 'itoa' || crate === 'serde_wasm_bindgen' ? 'serde, serde_json' : crate === 'wasm_bindgen' || crate === 'js_sys' || crate === 'web_sys' ? 'wasm-bindgen, js-sys, web-sys' : crate === 'pulldown_cmark' || crate === 'unicase' ? 'pulldown-cmark, unicase' : 'other crates';
 const byFamily = new Map();
 for (const [k, v] of byCrate) add(byFamily, family(k), v);
 
