@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (SPEC section 9) and prints its size report.
 #
-#   cargo build (wasm32, profile wasm-pkg = release with opt-level "z", feature `js`)
+#   cargo build (wasm32, profile wasm-pkg = release with opt-level "z", feature `js`;
+#      on the pinned nightly when installed, std rebuilt for size, else stable)
 #   -> wasm-bindgen --target web
-#   -> wasm-opt -Oz (binaryen 132 from node_modules) -> npm/ files + style/citekit.css
-#   -> pkg/package.json
+#   -> wasm-opt -Oz -g (binaryen 132 from node_modules; the named copy stays in
+#      target/size/ for the report) -> the same wasm without its name section
+#   -> npm/ files + style/citekit.css -> pkg/package.json
+#   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
 # Usage: bash scripts/build-pkg.sh         (or `npm run build`)
 # Then:  cd pkg && npm pack                gives citekit-<version>.tgz
@@ -52,22 +55,47 @@ DESCRIPTION=$(sed -n 's/^description = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 
 # Profile wasm-pkg (Cargo.toml): release (LTO, one codegen unit) with opt-level "z".
 PROFILE=wasm-pkg
-say "cargo build --profile $PROFILE --target wasm32-unknown-unknown --features js --lib"
-cargo build --profile "$PROFILE" --target wasm32-unknown-unknown --features js --lib
+BUILD=(build --profile "$PROFILE" --target wasm32-unknown-unknown --features js --lib)
+# On the pinned nightly (scripts/setup.sh) std is rebuilt for size, and a panic (a bug)
+# traps at once instead of formatting its message: 38 KB gzip less wasm (394 -> 356 KB).
+# Its own target dir keeps the stable build's cache. CITEKIT_STABLE=1 skips it.
+# (setup.sh in a subshell: it has its own say/die.)
+NIGHTLY_DATE=$(source scripts/setup.sh && printf '%s' "$SIZE_NIGHTLY_DATE")
+if [[ -z ${CITEKIT_STABLE:-} ]] && NIGHTLY=$(source scripts/setup.sh && size_nightly) &&
+  rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src'; then
+  TARGET_DIR=$ROOT/target/nightly
+  say "cargo +$NIGHTLY ${BUILD[*]} -Z build-std (std rebuilt for size)"
+  RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-Zunstable-options -Cpanic=immediate-abort" \
+    cargo "+$NIGHTLY" "${BUILD[@]}" --target-dir "$TARGET_DIR" \
+    -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+else
+  TARGET_DIR=$ROOT/target
+  if [[ -z ${CITEKIT_STABLE:-} ]]; then
+    say "note: the pinned nightly nightly-$NIGHTLY_DATE with rust-src is not installed" \
+      "(bash scripts/setup.sh installs it): building with stable, the wasm is about 38 KB gzip bigger"
+  fi
+  say "cargo ${BUILD[*]}"
+  cargo "${BUILD[@]}"
+fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
 say "wasm-bindgen $BINDGEN_VERSION --target web"
 wasm-bindgen --target web --no-typescript --out-dir "$OUT" --out-name "$GLUE" \
-  "target/wasm32-unknown-unknown/$PROFILE/citekit.wasm"
+  "$TARGET_DIR/wasm32-unknown-unknown/$PROFILE/citekit.wasm"
 
 WASM=$OUT/${GLUE}_bg.wasm
+# One wasm-opt run with -g (names kept) writes the copy the size report attributes;
+# the package gets it with only the name section cut out (scripts/wasm-strip-names.mjs),
+# byte for byte what wasm-opt without -g writes, so the report describes the shipped code.
+NAMED=$ROOT/target/size/citekit_named.wasm
+mkdir -p "$(dirname "$NAMED")"
 say "wasm-opt -Oz ($WASM_OPT_VERSION)"
 BEFORE=$(wc -c <"$WASM")
-wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  "$WASM" -o "$WASM.opt"
-mv "$WASM.opt" "$WASM"
+  "$WASM" -o "$NAMED"
+node scripts/wasm-strip-names.mjs "$NAMED" "$WASM"
 say "wasm: $BEFORE -> $(wc -c <"$WASM") bytes"
 
 cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md "$OUT/"
@@ -119,6 +147,22 @@ $FILES
 EOF
 node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$OUT/package.json" ||
   die "pkg/package.json is not valid JSON"
+
+# What the wasm is made of (twiggy on the named copy), and the change in every group
+# since the previous build of this checkout. Without twiggy this prints one line saying
+# so and the build goes on. CITEKIT_SIZE_TOP (default 20) items are listed;
+# CITEKIT_SIZE_MONOS=N adds twiggy's N biggest generic functions.
+printf '\n==> wasm attribution (twiggy; the change since the previous build on the right)\n'
+LAST=$ROOT/target/size/last.json
+DIFF=()
+if [[ -f $LAST ]]; then
+  cp "$LAST" "$LAST.prev"
+  DIFF=(--diff "$LAST.prev")
+fi
+node scripts/size-report.mjs "$NAMED" --top "${CITEKIT_SIZE_TOP:-20}" \
+  --monos "${CITEKIT_SIZE_MONOS:-0}" --json "$LAST" "${DIFF[@]}" ||
+  say "warning: the wasm attribution failed (the package is built)"
+printf '\n'
 
 # Size report: raw and gzip (-9) per file and for the whole package (the npm tarball).
 gz() { gzip -9 -c "$1" | wc -c; }

@@ -110,6 +110,41 @@ ensure_npm() {
   npm install --no-audit --no-fund || die "npm install failed"
 }
 
+# The nightly the npm package's wasm is built with (scripts/build-pkg.sh rebuilds std
+# for size with it: -Z build-std, panic=immediate-abort). Pinned by date and commit so
+# that a new nightly cannot break or change the build; optional (build-pkg falls back
+# to stable, with a bigger wasm, when it is missing).
+SIZE_NIGHTLY_DATE=2026-05-20
+SIZE_NIGHTLY_COMMIT=e50aa6fba
+
+# size_nightly: prints the name of an installed toolchain that is the pinned nightly
+# (`nightly-DATE`, or a `nightly` that happens to be that build).
+size_nightly() {
+  local tc installed
+  installed=$(rustup toolchain list 2>/dev/null) || return 1
+  for tc in "nightly-$SIZE_NIGHTLY_DATE" nightly; do
+    grep -q "^$tc-" <<<"$installed" || continue
+    if rustup run "$tc" rustc --version 2>/dev/null | grep -q "($SIZE_NIGHTLY_COMMIT "; then
+      printf '%s\n' "$tc"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# ensure_size_nightly: the pinned nightly with the rust-src component (build-std).
+ensure_size_nightly() {
+  local tc
+  if ! tc=$(size_nightly); then
+    say "installing nightly-$SIZE_NIGHTLY_DATE with rust-src (the npm package's std is rebuilt for size with it)"
+    rustup toolchain install "nightly-$SIZE_NIGHTLY_DATE" --profile minimal --component rust-src ||
+      die "could not install nightly-$SIZE_NIGHTLY_DATE"
+    return
+  fi
+  rustup component list --toolchain "$tc" --installed 2>/dev/null | grep -q '^rust-src' ||
+    rustup component add rust-src --toolchain "$tc" || die "could not add rust-src to $tc"
+}
+
 main() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1
   ensure_command cargo "install Rust with rustup (https://rustup.rs), toolchain 1.88 or newer" || return 1
@@ -123,6 +158,10 @@ main() {
   # dependency of it is missing from the registry here).
   ensure_cargo_tool wasm-bindgen-cli 0.2.130 wasm-bindgen || return 1
   ensure_cargo_tool trunk 0.21.14 trunk --locked || return 1
+  # twiggy: the wasm attribution in `npm run build`'s size report (optional there: the
+  # build prints a note and goes on without it), about 2 minutes.
+  ensure_cargo_tool twiggy 0.8.0 twiggy || warn "no twiggy: the size report has no attribution"
+  ensure_size_nightly || warn "no pinned nightly: the npm package's wasm is built with stable (bigger)"
   ensure_npm || return 1
   say "ok ($(rustc --version), node $(node --version))"
 }
