@@ -80,7 +80,7 @@ export async function hostChecks(t, page) {
     eq(replaced, 'Only Lyon1.', 'a replaced answer');
   });
 
-  await t('<cited-answer>: a move keeps its view and its open card; a theme change keeps the card', async () => {
+  await t('<cited-answer>: a move keeps its view and its open card', async () => {
     await page.evaluate(() => {
       const box = document.createElement('div');
       box.id = 'move-box';
@@ -98,6 +98,7 @@ export async function hostChecks(t, page) {
     const moved = await page.evaluate(async () => {
       const el = document.getElementById('move-el');
       window.movedView = el.view;
+      const card = el.querySelector('.cite-card[data-state="open"]');
       // appendChild of a child that is already there: removed and put back in one
       // task (the same place, so the pointer stays over the marker).
       el.parentNode.appendChild(el);
@@ -105,17 +106,46 @@ export async function hostChecks(t, page) {
       return {
         same: el.view === window.movedView,
         mounted: el.view?.mounted ?? false,
-        open: !!el.querySelector('.cite-card[data-state="open"]'),
+        open: el.querySelector('.cite-card[data-state="open"]') === card,
       };
     });
-    eq(moved, { same: true, mounted: true, open: true }, 'after a move');
-    const themed = await page.evaluate(async () => {
+    eq(moved, { same: true, mounted: true, open: true }, 'after a move (the same view, the same open card)');
+    await page.mouse.move(5, 5);
+    const removed = await page.evaluate(async () => {
       const el = document.getElementById('move-el');
+      el.parentNode.remove();
+      await new Promise((ok) => setTimeout(ok, 30));
+      return { view: el.view, html: el.innerHTML };
+    });
+    eq(removed, { view: null, html: '' }, 'after a removal (no move back)');
+  });
+
+  await t('<cited-answer>: a theme change (attribute or options) keeps an open card', async () => {
+    await page.evaluate(() => {
+      const el = document.createElement('cited-answer');
+      el.id = 'theme-el';
+      el.answer = window.sample.ANSWER;
+      el.data = window.sample.DATA;
+      document.querySelector('main').prepend(el);
+    });
+    await page.waitForSelector('#theme-el .cite-marker__link', { timeout: 5000 });
+    await page.mouse.move(5, 5);
+    await page.hover('#theme-el .cite-answer__body .cite-marker__link >> nth=1');
+    await page.waitForSelector('#theme-el .cite-card[data-state="open"]', { timeout: 3000 });
+    const themed = await page.evaluate(async () => {
+      const el = document.getElementById('theme-el');
+      const card = el.querySelector('.cite-card[data-state="open"]');
+      // Closed and opened again in between would not be "kept": record every state.
+      const states = [];
+      new MutationObserver(() => states.push(card.dataset.state)).observe(card, {
+        attributes: true,
+        attributeFilter: ['data-state'],
+      });
       el.setAttribute('theme', 'dark');
       await new Promise((ok) => setTimeout(ok, 150));
       const a = {
         dark: el.querySelector('.cite-root').classList.contains('cite-theme-dark'),
-        open: !!el.querySelector('.cite-card[data-state="open"]'),
+        open: el.querySelector('.cite-card[data-state="open"]') === card,
       };
       el.options = { theme: 'light' };
       await new Promise((ok) => setTimeout(ok, 150));
@@ -123,19 +153,18 @@ export async function hostChecks(t, page) {
         attribute: a,
         property: {
           dark: el.querySelector('.cite-root').classList.contains('cite-theme-dark'),
-          open: !!el.querySelector('.cite-card[data-state="open"]'),
+          open: el.querySelector('.cite-card[data-state="open"]') === card,
         },
+        states,
       };
     });
-    eq(themed, { attribute: { dark: true, open: true }, property: { dark: false, open: true } }, 'card after theme changes');
+    eq(
+      themed,
+      { attribute: { dark: true, open: true }, property: { dark: false, open: true }, states: [] },
+      'card after theme changes',
+    );
     await page.mouse.move(5, 5);
-    const removed = await page.evaluate(async () => {
-      const el = document.getElementById('move-el');
-      el.parentNode.remove();
-      await new Promise((ok) => setTimeout(ok, 30));
-      return { view: el.view, html: el.innerHTML, mounted: window.movedView.mounted };
-    });
-    eq(removed, { view: null, html: '', mounted: false }, 'after a removal (no move back)');
+    await page.evaluate(() => document.getElementById('theme-el').remove());
   });
 
   await t('the root is transparent by default; --cite-bg sets a background', async () => {

@@ -188,19 +188,23 @@ async function main() {
 
   // (f) the React app: citekit/react and <cited-answer> in React 19 (StrictMode, a
   // development build), with the example of examples/js/react.jsx.
-  section('(f) Vite 7 + React 19 app (vite build --mode development)');
+  section('(f) Vite 7 + React 19 app (development build)');
   const reactApp = join(work, 'react-app');
   cpSync(join(HERE, 'react-app'), reactApp, { recursive: true });
   cpSync(join(ROOT, 'examples', 'js', 'react.jsx'), join(reactApp, 'react.jsx'));
   let reactBuilt = false;
-  await tally.test('react: npm install <tarball> react react-dom, vite build --mode development', () => {
+  await tally.test('react: npm install <tarball> react react-dom, development vite build', () => {
     const react = JSON.parse(readFileSync(resolveDev('react/package.json'), 'utf8')).version;
     const reactDom = JSON.parse(readFileSync(resolveDev('react-dom/package.json'), 'utf8')).version;
     run('npm', ['install', tarball, `react@${react}`, `react-dom@${reactDom}`, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: reactApp,
     });
     const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
-    const out = run(process.execPath, [vite, 'build', '--mode', 'development', '--logLevel', 'warn'], { cwd: reactApp });
+    // NODE_ENV=development: React's development build (StrictMode's double effects).
+    const out = run(process.execPath, [vite, 'build', '--mode', 'development', '--logLevel', 'warn'], {
+      cwd: reactApp,
+      env: { ...process.env, NODE_ENV: 'development' },
+    });
     if (out.trim()) console.log(out.trim().replace(/^/gm, '       '));
     reactBuilt = true;
   });

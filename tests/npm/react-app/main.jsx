@@ -25,15 +25,20 @@ window.removeEventListener = function (type, fn, options) {
   return removeListener.call(this, type, fn, options);
 };
 const ids = new WeakMap();
+let lastId = 0;
 function fnId(fn) {
   if (fn === null || (typeof fn !== 'object' && typeof fn !== 'function')) return String(fn);
-  if (!ids.has(fn)) ids.set(fn, ids.size + 1 + Math.random());
+  if (!ids.has(fn)) ids.set(fn, ++lastId);
   return ids.get(fn);
 }
 
 // Views destroyed while mounted (StrictMode destroys the first view of each mount).
 const destroy = View.prototype.destroy;
-window.stats = { destroyed: 0, effectRuns: 0, windowListeners: () => windowListeners.size };
+window.stats = {
+  destroyed: 0,
+  effectRuns: 0,
+  windowListeners: () => [...windowListeners].map((k) => k.split('\u0000')[0]).sort(),
+};
 View.prototype.destroy = function () {
   if (this.mounted) window.stats.destroyed++;
   return destroy.call(this);
