@@ -36,7 +36,7 @@ export async function reactChecks(tally, context, url) {
   const t = (name, fn) => tally.test(`react: ${name}`, fn);
 
   await t('the app loads (development build, StrictMode) and init() resolves', async () => {
-    await page.addInitScript(`(${watchRaw})('#example'); (${watchRaw})('#msg-a');`);
+    await page.addInitScript(`(${watchRaw})('#example'); (${watchRaw})('#msg-a'); (${watchRaw})('#msg-c');`);
     const res = await page.goto(url);
     assert(res.ok(), `HTTP ${res.status()}`);
     await page.waitForFunction(() => window.citekitReady === true && window.chat, null, { timeout: 15000 });
@@ -98,6 +98,33 @@ export async function reactChecks(tally, context, url) {
     assert(r.text.includes('Lyon is known for its cuisine') && !RAW_MARKER.test(r.text), `text: ${r.text}`);
     eq(r.links, ['1', '2', '3', '3'], 'live markers');
     eq(r.notes, 3, 'footnotes');
+  });
+
+  await t('<CitedAnswer>: an answer replaced mid-stream (not growth) starts again', async () => {
+    const r = await page.evaluate(async (DATA) => {
+      const wait = (ms) => new Promise((ok) => setTimeout(ok, ms));
+      const set = (text, streaming) => window.chat.setMessages([{ id: 'c', text, data: DATA, streaming }]);
+      set('Paris is the capital of France [', true);
+      await wait(40);
+      set('Lyon is known for its cuisine [3', true);
+      await wait(40);
+      const replaced = document.querySelector('#msg-c .cite-answer__body').textContent;
+      set('Lyon is known for its cuisine [3].', true);
+      await wait(30);
+      set('Lyon is known for its cuisine [3].', false);
+      await wait(40);
+      const out = {
+        replaced,
+        final: document.querySelector('#msg-c .cite-answer__body').textContent.trim(),
+        raw: window.rawSeen['#msg-c'],
+      };
+      window.chat.setMessages([]);
+      await wait(30);
+      return out;
+    }, DATA);
+    eq(r.raw, [], 'texts with a raw marker shown');
+    assert(r.replaced.includes('Lyon is known') && !r.replaced.includes('Paris'), `after the replacement: ${r.replaced}`);
+    eq(r.final, 'Lyon is known for its cuisine1.', 'final text');
   });
 
   await t('<CitedAnswer>: a keyed reorder keeps the view and its open card; so does a theme switch', async () => {
