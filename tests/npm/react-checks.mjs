@@ -237,3 +237,26 @@ export async function reactChecks(tally, context, url) {
   });
   await page.close();
 }
+
+/** The React app with an HTML page served for the .wasm: the answers still show. */
+export async function reactFailureChecks(tally, context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await tally.test('react, wasm served as HTML: <CitedAnswer> shows plain text; the error names the fix', async () => {
+    await page.goto(url);
+    const text =
+      'Rust 1.0 was released on May 15, 2015. Its package manager is Cargo, ' +
+      'and crates.io hosts the packages Cargo installs.';
+    await page.waitForFunction(
+      (text) => document.querySelector('#example .cite-fallback .cite-answer__body')?.textContent === text,
+      text,
+      { timeout: 10000 },
+    );
+    const all = errors.join('\n');
+    assert(/optimizeDeps: \{ exclude: \['citekit'\] \}/.test(all), `no Vite fix named: ${all}`);
+  });
+  await page.close();
+}

@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
-import { reactChecks } from './react-checks.mjs';
+import { reactChecks, reactFailureChecks } from './react-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -214,6 +214,12 @@ async function main() {
       await reactChecks(tally, browser.context, `${server.url}/index.html`);
     } finally {
       await server.close();
+    }
+    const failing = await serve(join(reactApp, 'dist'), { htmlFor: (path) => path.endsWith('.wasm') });
+    try {
+      await reactFailureChecks(tally, browser.context, `${failing.url}/index.html`);
+    } finally {
+      await failing.close();
     }
   }
 
