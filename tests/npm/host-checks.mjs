@@ -205,17 +205,17 @@ export async function hostChecks(t, page) {
 }
 
 /**
- * The plain page served with an HTML page for the .wasm (a dev server's fallback):
+ * The test page where the .wasm URL gets an HTML page (a dev server's fallback):
  * answers show as plain text without markers, and the logged error names the cause.
  */
-export async function failureChecks(tally, context, url) {
+export async function failureChecks(tally, context, url, label = 'wasm served as HTML') {
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
-  const t = (name, fn) => tally.test(`wasm served as HTML: ${name}`, fn);
+  const t = (name, fn) => tally.test(`${label}: ${name}`, fn);
   await t('answers show as plain text, markers taken out', async () => {
     await page.goto(url);
     await page.waitForSelector('#static-el .cite-fallback', { timeout: 10000 });

@@ -63,7 +63,12 @@ export async function serve(dir, { htmlFor } = {}) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((ok) => server.close(ok)),
+    // A connection the browser opened ahead and never used would keep close() waiting.
+    close: () =>
+      new Promise((ok) => {
+        server.close(ok);
+        server.closeAllConnections();
+      }),
   };
 }
 

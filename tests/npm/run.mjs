@@ -13,7 +13,7 @@
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
 //   --keep      keep the scratch directory (printed) for a look afterwards
 // Ends with `N passed, N failed`; exits non-zero when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -184,6 +184,14 @@ async function main() {
     } finally {
       await server.close();
     }
+    // Vite's dev server without optimizeDeps.exclude (this app has no vite.config.js):
+    // it pre-bundles the package away from its .wasm and serves its HTML page instead.
+    const dev = await viteDevServer(app);
+    try {
+      await failureChecks(tally, browser.context, `${dev.url}/index.html`, 'vite dev server, no optimizeDeps.exclude');
+    } finally {
+      dev.close();
+    }
   }
 
   // (f) the React app: citekit/react and <cited-answer> in React 19 (StrictMode, a
@@ -238,6 +246,32 @@ async function main() {
       await server.close();
     }
   }
+}
+
+/** Starts `vite` (the dev server) in `dir` on 127.0.0.1. Returns {url, close}. */
+async function viteDevServer(dir) {
+  const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
+  const child = spawn(process.execPath, [vite, '--host', '127.0.0.1', '--port', '5273'], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`vite dev server did not start:\n${output}`)), 30000);
+    const read = (chunk) => {
+      output += chunk;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[0]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => fail(new Error(`vite dev server exited (${code}):\n${output}`)));
+  });
+  return { url, close: () => child.kill() };
 }
 
 try {
