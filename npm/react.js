@@ -28,7 +28,8 @@ function sameData(a, b) {
   return keyOf(a) === keyOf(b);
 }
 
-function props(input) {
+/** What streams: the answer, or the raw event stream (`data`) of format `sse`. */
+function streamedOf(input) {
   const sse = input.options?.format === 'sse';
   return { sse, streamed: sse ? input.data : input.answer };
 }
@@ -38,7 +39,7 @@ function props(input) {
  * half-typed marker is held back) when it is streaming, else as a whole answer.
  */
 function mountInto(element, input, live) {
-  const { sse, streamed } = props(input);
+  const { sse, streamed } = streamedOf(input);
   const options = { ...DISPLAY_DEFAULTS, ...input.options };
   if (live && typeof streamed === 'string') {
     const view = mount(element, { ...options, answer: sse ? null : '', data: sse ? '' : input.data });
@@ -136,7 +137,7 @@ export function useCitekit(input = {}) {
 
 /** Brings the view of `s` from its last inputs to `input`. */
 function sync(element, s, input) {
-  const { sse, streamed } = props(input);
+  const { sse, streamed } = streamedOf(input);
   const optionsKey = keyOf(input.options);
   if (optionsKey !== s.options) {
     s.options = optionsKey;
