@@ -1,7 +1,7 @@
 // <cited-answer>: the custom element of the citekit npm package. Registered when this
 // module is imported (unless the name is taken). Light DOM: see README.md, "Why light
 // DOM".
-import { init, mount } from './core.js';
+import { init, mount, reportOnce, showFallback } from './core.js';
 
 // Under Node (renderToString users import the package too) there is no HTMLElement.
 const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
@@ -27,6 +27,9 @@ const BOOL_ATTRS = {
 
 const ELEMENT_CSS_ID = 'citekit-element-css';
 
+/** Where a server-rendered page puts the citation data: a child of the element. */
+const DATA_SCRIPT = ':scope > script[type="application/json"]';
+
 function addElementCss() {
   if (typeof document === 'undefined' || document.getElementById(ELEMENT_CSS_ID)) return;
   const style = document.createElement('style');
@@ -46,32 +49,54 @@ function report(err) {
   console.error(err);
 }
 
+/** `next` is `prev` with text added at its end (a first value, from null, is not growth). */
+function grows(prev, next) {
+  return typeof prev === 'string' && typeof next === 'string' && next.length > prev.length && next.startsWith(prev);
+}
+
 /**
  * `<cited-answer>`: an answer with citation markers, hover cards, footnotes and (with
- * `panel`) the source panel. Inputs: the `answer`, `data` and `options` properties, and
- * the attributes `format`, `numbering`, `theme`, `show-citations`, `marker-style`,
- * `uncited`, `unresolved`, `position-encoding`, `panel`, `footnotes`, `copy-button`
- * (the `options` property wins over an attribute). Streaming: `append(text)`,
- * `finish()`. Events `citation-click` and `source-select` bubble out of it.
+ * `panel`) the source panel. Inputs: the `answer`, `data`, `options` and `streaming`
+ * properties, and the attributes `answer`, `streaming`, `format`, `numbering`,
+ * `theme`, `show-citations`, `marker-style`, `uncited`, `unresolved`,
+ * `position-encoding`, `panel`, `footnotes`, `copy-button` (the `options` property
+ * wins over an attribute). Without `answer`/`data` properties it reads the `answer`
+ * attribute and a child `<script type="application/json">` (server-rendered pages).
+ *
+ * Streaming: an `answer` that grows from its previous value is appended (what is new),
+ * like `append(text)`; `finish()`, or turning `streaming` off, ends the stream. Moving
+ * the element (removed and put back within the same task) keeps its view.
+ * Events `citation-click` and `source-select` bubble out of it.
  */
 export class CitedAnswerElement extends Base {
   static get observedAttributes() {
-    return [...Object.keys(VALUE_ATTRS), ...Object.keys(BOOL_ATTRS)];
+    return ['answer', 'streaming', ...Object.keys(VALUE_ATTRS), ...Object.keys(BOOL_ATTRS)];
   }
 
   #answer = null;
+  /** An `answer` property was set (or text appended): the attribute is ignored since. */
+  #answerSet = false;
   #data = null;
+  #dataSet = false;
   #options = {};
+  #streaming = false;
   #view = null;
-  #finished = false;
+  /** Text arrived by growth or `append` and the stream has not been finished. */
+  #live = false;
+  /** `finish()` was called: growth re-renders instead of appending, until streaming again. */
+  #ended = false;
+  /** Why the module could not load, once it failed: the answer is then shown as text. */
+  #failure = null;
   /** Bumped on every connect/disconnect, so a stale init() resolution does nothing. */
   #generation = 0;
+  /** The destroy deferred by a disconnect, cancelled when the element comes back. */
+  #destroyTimer = null;
 
   constructor() {
     super();
     // Properties set before the element was upgraded (before this module loaded) are
     // own properties of the instance that hide the accessors: move them through.
-    for (const key of ['answer', 'data', 'options']) {
+    for (const key of ['answer', 'data', 'options', 'streaming']) {
       if (Object.prototype.hasOwnProperty.call(this, key)) {
         const value = this[key];
         delete this[key];
@@ -85,9 +110,8 @@ export class CitedAnswerElement extends Base {
     return this.#answer;
   }
   set answer(value) {
-    this.#answer = value ?? null;
-    this.#finished = false;
-    this.#call((v) => v.update({ answer: this.#answer }));
+    this.#answerSet = true;
+    this.#setAnswer(value ?? null);
   }
 
   /** The citation data: an object, JSON text or an event stream (format `sse`). */
@@ -95,8 +119,8 @@ export class CitedAnswerElement extends Base {
     return this.#data;
   }
   set data(value) {
-    this.#data = value ?? null;
-    this.#call((v) => v.update({ data: this.#data }));
+    this.#dataSet = true;
+    this.#setData(value ?? null);
   }
 
   /** Options (and `panel`, `footnotes`, `copyButton`, `injectCss`); win over attributes. */
@@ -106,6 +130,14 @@ export class CitedAnswerElement extends Base {
   set options(value) {
     this.#options = value && typeof value === 'object' ? { ...value } : {};
     this.#call((v) => v.setOptions(this.#allOptions()));
+  }
+
+  /** True while the answer is still arriving; turning it off ends the stream. */
+  get streaming() {
+    return this.#streaming;
+  }
+  set streaming(value) {
+    this.#setStreaming(Boolean(value));
   }
 
   /** The mounted View (null until the module is loaded and the element connected). */
@@ -124,46 +156,127 @@ export class CitedAnswerElement extends Base {
     }
     const text = args[0];
     if (text === '') return;
+    this.#live = true;
+    this.#ended = false;
     if (this.#isSse()) {
+      this.#dataSet = true;
       this.#data = (typeof this.#data === 'string' ? this.#data : '') + text;
     } else {
+      this.#answerSet = true;
       this.#answer = (this.#answer ?? '') + text;
     }
+    this.#showFailure();
     this.#call((v) => v.append(text));
   }
 
   /** Ends the stream. */
   finish() {
-    this.#finished = true;
+    this.#live = false;
+    this.#ended = true;
     this.#call((v) => v.finish());
   }
 
   connectedCallback() {
     addElementCss();
+    if (this.#destroyTimer !== null) {
+      // Back within the same task: a move (a keyed list reordered). The view and its
+      // open card stay.
+      clearTimeout(this.#destroyTimer);
+      this.#destroyTimer = null;
+      if (this.#view !== null) return;
+    }
     const generation = ++this.#generation;
+    const current = () => generation === this.#generation && this.isConnected;
     init().then(
       () => {
-        if (generation === this.#generation && this.isConnected && this.#view === null) {
-          this.#mount();
-        }
+        if (current() && this.#view === null) this.#mount();
       },
-      report,
+      (err) => {
+        if (!current()) return;
+        this.#failure = err;
+        this.#showFailure();
+        reportOnce(err);
+      },
     );
   }
 
   disconnectedCallback() {
     this.#generation++;
-    if (this.#view !== null) {
-      const view = this.#view;
-      this.#view = null;
-      view.destroy();
-      view.free();
-    }
+    if (this.#view === null || this.#destroyTimer !== null) return;
+    // A move is a disconnect followed by a connect: destroy only when the element is
+    // still out of the document once the current task is over.
+    this.#destroyTimer = setTimeout(() => {
+      this.#destroyTimer = null;
+      if (!this.isConnected) this.#destroy();
+    }, 0);
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
-    this.#call((v) => v.setOptions(this.#allOptions()));
+    if (name === 'answer') {
+      if (!this.#answerSet) this.#setAnswer(newValue);
+    } else if (name === 'streaming') {
+      this.#setStreaming(boolAttr(newValue, false));
+    } else {
+      this.#call((v) => v.setOptions(this.#allOptions()));
+    }
+  }
+
+  #setAnswer(next) {
+    const prev = this.#answer;
+    if (next === prev) return;
+    this.#answer = next;
+    if (this.#isSse()) {
+      this.#call((v) => v.update({ answer: next }));
+      return;
+    }
+    this.#change(prev, next, (v) => v.update({ answer: next }));
+  }
+
+  #setData(next) {
+    const prev = this.#data;
+    if (next === prev) return;
+    this.#data = next;
+    if (this.#isSse()) {
+      this.#change(prev, next, (v) => v.update({ data: next }));
+    } else {
+      this.#call((v) => v.update({ data: next }));
+    }
+  }
+
+  /**
+   * The streamed input (the answer, or the event stream of format `sse`) went from
+   * `prev` to `next`: growth is appended, anything else replaces the answer (a view in
+   * the middle of a stream is mounted again, as a new stream when `streaming` is on).
+   */
+  #change(prev, next, replace) {
+    if (grows(prev, next) && (!this.#ended || this.#streaming)) {
+      this.#live = true;
+      this.#ended = false;
+      this.#showFailure();
+      this.#call((v) => v.append(next.slice(prev.length)));
+      return;
+    }
+    const wasLive = this.#live;
+    this.#live = this.#streaming && typeof next === 'string' && next !== '';
+    this.#showFailure();
+    if (this.#view === null) return;
+    if (wasLive || this.#live) {
+      this.#destroy();
+      this.#mount();
+    } else {
+      this.#call(replace);
+    }
+  }
+
+  #setStreaming(on) {
+    if (on === this.#streaming) return;
+    this.#streaming = on;
+    if (on) {
+      this.#ended = false;
+    } else {
+      this.finish();
+    }
   }
 
   #isSse() {
@@ -182,13 +295,51 @@ export class CitedAnswerElement extends Base {
     return { ...out, ...this.#options };
   }
 
+  /** The data of a server-rendered page, from a child script, when none was set. */
+  #readMarkup() {
+    const script = this.querySelector(DATA_SCRIPT);
+    if (!this.#dataSet && script !== null) this.#data = script.textContent;
+    if (!this.#answerSet && this.#answer === null) this.#answer = this.getAttribute('answer');
+    return script;
+  }
+
   #mount() {
+    // mount() empties the element; the data script goes back afterwards, so a
+    // framework that hydrated it still finds its node where it left it.
+    const script = this.#readMarkup();
+    const options = this.#allOptions();
+    const sse = options.format === 'sse';
+    const streamed = sse ? this.#data : this.#answer;
+    const live = (this.#live || this.#streaming) && !this.#ended && typeof streamed === 'string';
     try {
-      this.#view = mount(this, { ...this.#allOptions(), answer: this.#answer, data: this.#data });
-      if (this.#finished) this.#view.finish();
+      if (live) {
+        // Mounted as a stream: held-back markers stay held back, none shows as text.
+        const view = mount(this, { ...options, answer: sse ? null : '', data: sse ? '' : this.#data });
+        this.#view = view;
+        if (streamed !== '') view.append(streamed);
+      } else {
+        this.#view = mount(this, { ...options, answer: this.#answer, data: this.#data });
+        if (this.#ended) this.#view.finish();
+      }
     } catch (err) {
       report(err);
     }
+    if (script !== null && script.parentNode !== this) this.prepend(script);
+  }
+
+  #destroy() {
+    if (this.#view === null) return;
+    const view = this.#view;
+    this.#view = null;
+    view.destroy();
+    view.free();
+  }
+
+  /** When the module failed to load: the answer as plain text, markers taken out. */
+  #showFailure() {
+    if (this.#failure === null) return;
+    this.#readMarkup();
+    showFallback(this, this.#isSse() ? null : this.#answer, this.#failure);
   }
 
   /** Runs `f` on the view when there is one (errors are logged, not thrown). */

@@ -478,15 +478,24 @@ export class View {
 /** Mounts an interactive answer into `element` (replacing its content). */
 export function mount(element: HTMLElement, props?: MountProps): View;
 
-/** The `<cited-answer>` element (registered on import). */
+/**
+ * The `<cited-answer>` element (registered on import). Without `answer`/`data`
+ * properties it reads its `answer` attribute and a child
+ * `<script type="application/json">` (server-rendered pages, hydration).
+ */
 export class CitedAnswerElement extends HTMLElement {
+  /** The answer. A value that grows from the previous one streams (only the new text is appended). */
   answer: string | null;
   data: CitationData | null;
   options: Options & DisplayOptions;
+  /** True while the answer is still arriving; turning it off calls `finish()`. */
+  streaming: boolean;
   /** The mounted View, once the module is loaded and the element connected. */
   readonly view: View | null;
   /** Adds streamed text. */
   append(text: string): void;
+  /** DOM `append` when given nodes. */
+  append(...nodes: (Node | string)[]): void;
   /** Ends the stream. */
   finish(): void;
   addEventListener<K extends keyof CiteEventMap>(

@@ -98,7 +98,8 @@ wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-
 node scripts/wasm-strip-names.mjs "$NAMED" "$WASM"
 say "wasm: $BEFORE -> $(wc -c <"$WASM") bytes"
 
-cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md "$OUT/"
+cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md \
+  npm/react.js npm/react.d.ts npm/jsx.d.ts "$OUT/"
 cp style/citekit.css "$OUT/citekit.css"
 
 # Every file wasm-bindgen wrote (the glue, the .wasm, snippets/ when a dependency has
@@ -127,6 +128,14 @@ cat >"$OUT/package.json" <<EOF
       "import": "./cited-answer.js",
       "default": "./cited-answer.js"
     },
+    "./react": {
+      "types": "./react.d.ts",
+      "import": "./react.js",
+      "default": "./react.js"
+    },
+    "./jsx": {
+      "types": "./jsx.d.ts"
+    },
     "./citekit.css": "./citekit.css",
     "./${GLUE}_bg.wasm": "./${GLUE}_bg.wasm",
     "./package.json": "./package.json"
@@ -139,6 +148,14 @@ $FILES
     "./cited-answer.js",
     "*.css"
   ],
+  "peerDependencies": {
+    "react": ">=18.3"
+  },
+  "peerDependenciesMeta": {
+    "react": {
+      "optional": true
+    }
+  },
   "keywords": ["citations", "llm", "rag", "sources", "footnotes", "web-component", "wasm"],
   "engines": {
     "node": ">=18"

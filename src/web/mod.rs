@@ -352,7 +352,8 @@ fn cited_answer_view(
             }
             let prefix = ctx.prefix();
             let new_render = RenderOptions::from_options(&opts, &prefix);
-            if ctx.render.with_untracked(|r| **r != new_render) {
+            let render_changed = ctx.render.with_untracked(|r| **r != new_render);
+            if render_changed {
                 ctx.render.set(Arc::new(new_render));
             }
             let mut live = live.borrow_mut();
@@ -387,8 +388,12 @@ fn cited_answer_view(
                         let a = (!a.is_empty()).then_some(a.as_str());
                         data.with(|d| crate::core::parse_lenient(a, d.as_data(), &opts))
                     });
-                    ctx.card.set(None);
-                    ctx.answer.set(Arc::new(parsed));
+                    // An option that changes neither the answer nor its markup (the
+                    // theme) keeps an open card and the rendered blocks.
+                    if render_changed || ctx.answer.with_untracked(|a| **a != parsed) {
+                        ctx.card.set(None);
+                        ctx.answer.set(Arc::new(parsed));
+                    }
                 }
             }
         });

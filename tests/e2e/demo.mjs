@@ -422,6 +422,7 @@ await test('options: panel beside and below; uncited hidden', async () => {
 const usageTabs = [
   { tab: '#usage-tab-js', panel: '#usage-js', label: 'JavaScript', file: 'examples/js/mount.html' },
   { tab: '#usage-tab-element', panel: '#usage-element', label: 'Custom element', file: 'examples/js/element.html' },
+  { tab: '#usage-tab-react', panel: '#usage-react', label: 'React', file: 'examples/js/react.jsx' },
   { tab: '#usage-tab-leptos', panel: '#usage-leptos', label: 'Leptos', file: 'examples/leptos_usage.rs' },
 ];
 

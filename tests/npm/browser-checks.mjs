@@ -1,6 +1,8 @@
 // The browser checks run against both test pages (the plain page and the Vite build):
 // `mount` (markers, hover card, panel, events, update, setOptions, streaming, destroy)
-// and <cited-answer> (attributes, properties, append/finish, removal).
+// and <cited-answer> (attributes, properties, append/finish, removal), and what hosts
+// need of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes).
+import { hostChecks } from './host-checks.mjs';
 import { assert, eq } from './lib.mjs';
 
 const tick = (page, ms = 30) => page.waitForTimeout(ms);
@@ -377,6 +379,9 @@ export async function browserChecks(tally, context, url, label) {
     const r = await page.evaluate(async () => {
       const el = document.getElementById('stream-el');
       el.remove();
+      // The view is destroyed once the task that removed the element is over (a move
+      // puts it back before then).
+      await new Promise((ok) => setTimeout(ok, 20));
       const after = { html: el.innerHTML, view: el.view };
       document.body.append(el);
       await new Promise((ok) => setTimeout(ok, 50));
@@ -402,6 +407,8 @@ export async function browserChecks(tally, context, url, label) {
     const text = await page.evaluate(() => document.querySelector('#sse-el .cite-answer__body').textContent);
     assert(text.includes('Rust was first released in 2015'), `text: ${text}`);
   });
+
+  await hostChecks(t, page);
 
   await t('no page errors or console errors', async () => {
     const errs = await page.evaluate(() => window.pageErrors);

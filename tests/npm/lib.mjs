@@ -24,8 +24,12 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 
-/** Serves `dir` on 127.0.0.1 (a free port). Returns {url, close}. */
-export async function serve(dir) {
+/**
+ * Serves `dir` on 127.0.0.1 (a free port). Returns {url, close}. With `htmlFor`, a
+ * path it accepts gets an HTML page instead of its file (as a dev server's fallback
+ * does for a path it does not know).
+ */
+export async function serve(dir, { htmlFor } = {}) {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     let path;
@@ -33,6 +37,10 @@ export async function serve(dir) {
       path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     } catch {
       res.writeHead(400).end();
+      return;
+    }
+    if (htmlFor?.(path)) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>app</body></html>');
       return;
     }
     let file = normalize(join(root, path));
@@ -55,7 +63,12 @@ export async function serve(dir) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((ok) => server.close(ok)),
+    // A connection the browser opened ahead and never used would keep close() waiting.
+    close: () =>
+      new Promise((ok) => {
+        server.close(ok);
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -5,18 +5,32 @@
 //   (c) renderToString and parse under Node (node-render.mjs);
 //   (d) the types: tsc --noEmit over typed-example.ts;
 //   (e) the example pages of examples/js/ (shown on the demo page), served exactly as
-//       written next to the unpacked package (example-checks.mjs).
+//       written next to the unpacked package (example-checks.mjs);
+//   (f) a Vite 7 + React 19 app (development build, StrictMode) using citekit/react,
+//       <cited-answer> and examples/js/react.jsx (react-checks.mjs).
 //
 // Usage: node tests/npm/run.mjs [--no-build] [--keep]
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
 //   --keep      keep the scratch directory (printed) for a look afterwards
 // Ends with `N passed, N failed`; exits non-zero when anything failed.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
+import { failureChecks } from './host-checks.mjs';
+import { reactChecks, reactFailureChecks } from './react-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -70,6 +84,9 @@ async function main() {
       'index.d.ts',
       'index.js',
       'package.json',
+      'react.js',
+      'react.d.ts',
+      'jsx.d.ts',
     ]) {
       assert(files.includes(f), `${f} missing from the tarball: ${files.join(', ')}`);
     }
@@ -88,6 +105,17 @@ async function main() {
     const server = await serve(plain);
     try {
       await browserChecks(tally, browser.context, `${server.url}/index.html`, 'plain');
+    } finally {
+      await server.close();
+    }
+  }
+
+  // (a2) the same page when the .wasm URL answers with an HTML page.
+  section('(a2) plain page, the .wasm served as HTML');
+  {
+    const server = await serve(plain, { htmlFor: (path) => path.endsWith('.wasm') });
+    try {
+      await failureChecks(tally, browser.context, `${server.url}/index.html`);
     } finally {
       await server.close();
     }
@@ -120,6 +148,19 @@ async function main() {
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: plain });
   });
 
+  await tally.test('types: typed-react.tsx compiles against react.d.ts and jsx.d.ts', () => {
+    cpSync(join(HERE, 'typed-react.tsx'), join(plain, 'typed-react.tsx'));
+    // React's types from the repository's devDependencies, where the app would have its own.
+    mkdirSync(join(plain, 'node_modules', '@types'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', '@types', 'react'), join(plain, 'node_modules', '@types', 'react'));
+    const config = JSON.parse(readFileSync(join(HERE, 'tsconfig.example.json'), 'utf8'));
+    config.compilerOptions.jsx = 'react-jsx';
+    config.files = ['typed-react.tsx'];
+    writeFileSync(join(plain, 'tsconfig.react.json'), JSON.stringify(config));
+    const tsc = resolveDev('typescript/package.json').replace(/package\.json$/, 'bin/tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.react.json'], { cwd: plain });
+  });
+
   // (b) the Vite app.
   section('(b) Vite 7 app (npm install of the tarball, vite build)');
   const app = join(work, 'vite-app');
@@ -143,6 +184,51 @@ async function main() {
     } finally {
       await server.close();
     }
+    // Vite's dev server without optimizeDeps.exclude (this app has no vite.config.js):
+    // it pre-bundles the package away from its .wasm and serves its HTML page instead.
+    const dev = await viteDevServer(app);
+    try {
+      await failureChecks(tally, browser.context, `${dev.url}/index.html`, 'vite dev server, no optimizeDeps.exclude');
+    } finally {
+      dev.close();
+    }
+  }
+
+  // (f) the React app: citekit/react and <cited-answer> in React 19 (StrictMode, a
+  // development build), with the example of examples/js/react.jsx.
+  section('(f) Vite 7 + React 19 app (development build)');
+  const reactApp = join(work, 'react-app');
+  cpSync(join(HERE, 'react-app'), reactApp, { recursive: true });
+  cpSync(join(ROOT, 'examples', 'js', 'react.jsx'), join(reactApp, 'react.jsx'));
+  let reactBuilt = false;
+  await tally.test('react: npm install <tarball> react react-dom, development vite build', () => {
+    const react = JSON.parse(readFileSync(resolveDev('react/package.json'), 'utf8')).version;
+    const reactDom = JSON.parse(readFileSync(resolveDev('react-dom/package.json'), 'utf8')).version;
+    run('npm', ['install', tarball, `react@${react}`, `react-dom@${reactDom}`, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: reactApp,
+    });
+    const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
+    // NODE_ENV=development: React's development build (StrictMode's double effects).
+    const out = run(process.execPath, [vite, 'build', '--mode', 'development', '--logLevel', 'warn'], {
+      cwd: reactApp,
+      env: { ...process.env, NODE_ENV: 'development' },
+    });
+    if (out.trim()) console.log(out.trim().replace(/^/gm, '       '));
+    reactBuilt = true;
+  });
+  if (reactBuilt) {
+    const server = await serve(join(reactApp, 'dist'));
+    try {
+      await reactChecks(tally, browser.context, `${server.url}/index.html`);
+    } finally {
+      await server.close();
+    }
+    const failing = await serve(join(reactApp, 'dist'), { htmlFor: (path) => path.endsWith('.wasm') });
+    try {
+      await reactFailureChecks(tally, browser.context, `${failing.url}/index.html`);
+    } finally {
+      await failing.close();
+    }
   }
 
   // (e) the example pages, copied byte for byte next to the plain page's node_modules.
@@ -160,6 +246,32 @@ async function main() {
       await server.close();
     }
   }
+}
+
+/** Starts `vite` (the dev server) in `dir` on 127.0.0.1. Returns {url, close}. */
+async function viteDevServer(dir) {
+  const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
+  const child = spawn(process.execPath, [vite, '--host', '127.0.0.1', '--port', '5273'], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`vite dev server did not start:\n${output}`)), 30000);
+    const read = (chunk) => {
+      output += chunk;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[0]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => fail(new Error(`vite dev server exited (${code}):\n${output}`)));
+  });
+  return { url, close: () => child.kill() };
 }
 
 try {

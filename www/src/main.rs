@@ -495,6 +495,7 @@ fn Streaming() -> impl IntoView {
 /// each file as it is on disk.
 const SNIPPET_JS: &str = include_str!("../../examples/js/mount.html");
 const SNIPPET_ELEMENT: &str = include_str!("../../examples/js/element.html");
+const SNIPPET_REACT: &str = include_str!("../../examples/js/react.jsx");
 const SNIPPET_LEPTOS: &str = include_str!("../../examples/leptos_usage.rs");
 
 /// One tab of the "Use it" section.
@@ -537,6 +538,13 @@ const SNIPPETS: &[Snippet] = &[
         code: SNIPPET_ELEMENT,
     },
     Snippet {
+        id: "react",
+        label: "React",
+        file: "examples/js/react.jsx",
+        note: "`<CitedAnswer>` from `citekit/react`: pass the whole answer so far on every render and `streaming` while it grows; only the new text is sent. The npm package test builds this file into a Vite + React 19 app and checks it in Chromium.",
+        code: SNIPPET_REACT,
+    },
+    Snippet {
         id: "leptos",
         label: "Leptos",
         file: "examples/leptos_usage.rs",
@@ -551,7 +559,7 @@ fn Usage() -> impl IntoView {
     view! {
         <section id="usage" class="demo-section" aria-labelledby="usage-title">
             <h2 id="usage-title">"Use it"</h2>
-            <p class="demo-sub">"From JavaScript, as a custom element, or from Leptos. Each snippet is a whole file of the repository that the tests run."</p>
+            <p class="demo-sub">"From JavaScript, as a custom element, from React, or from Leptos. Each snippet is a whole file of the repository that the tests run."</p>
             <div class="demo-tabs" role="tablist" aria-label="Ways to use citekit">
                 {SNIPPETS.iter().enumerate().map(|(i, sn)| view! {
                     <button role="tab" type="button" class="demo-tab" id=format!("usage-tab-{}", sn.id)

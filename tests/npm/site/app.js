@@ -53,6 +53,13 @@ export async function start(citekit) {
   const el = document.getElementById('static-el');
   el.answer = ANSWER;
   el.data = DATA;
+  // Text appended before init() resolves: mounted as a stream once it has.
+  const early = document.createElement('cited-answer');
+  early.id = 'early-el';
+  early.data = DATA;
+  document.querySelector('main').append(early);
+  early.append('The Eiffel Tower was completed in 1889 [2');
+  window.earlyReadyAtAppend = citekit.isReady();
   await citekit.init();
   window.citekitReady = true;
 }

@@ -1,0 +1,185 @@
+// citekit/react: the <CitedAnswer> component and the useCitekit hook, over mount() and
+// its View. React is a peer dependency: imported from the app's own copy, never bundled.
+import { createElement, useEffect, useRef, useState } from 'react';
+import { init, isReady, mount, reportOnce, showFallback } from './core.js';
+
+/** Display settings that setOptions changes only when present: their defaults. */
+const DISPLAY_DEFAULTS = { panel: false, footnotes: true, copyButton: false };
+
+/** `next` is `prev` with text added at its end (a first value, from null, is not growth). */
+function grows(prev, next) {
+  return typeof prev === 'string' && typeof next === 'string' && next.length > prev.length && next.startsWith(prev);
+}
+
+/** A key that changes when an options object's content does (objects made per render). */
+function keyOf(value) {
+  if (value === null || typeof value !== 'object') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Same data: the same object, the same text, or objects with the same JSON. */
+function sameData(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return keyOf(a) === keyOf(b);
+}
+
+/** What streams: the answer, or the raw event stream (`data`) of format `sse`. */
+function streamedOf(input) {
+  const sse = input.options?.format === 'sse';
+  return { sse, streamed: sse ? input.data : input.answer };
+}
+
+/**
+ * Mounts `input` into `element`: as a stream (mounted empty, the text appended, so a
+ * half-typed marker is held back) when it is streaming, else as a whole answer.
+ */
+function mountInto(element, input, live) {
+  const { sse, streamed } = streamedOf(input);
+  const options = { ...DISPLAY_DEFAULTS, ...input.options };
+  if (live && typeof streamed === 'string') {
+    const view = mount(element, { ...options, answer: sse ? null : '', data: sse ? '' : input.data });
+    if (streamed !== '') view.append(streamed);
+    return view;
+  }
+  return mount(element, { ...options, answer: input.answer, data: input.data });
+}
+
+/**
+ * Keeps a citekit view in the element of the returned `ref` in step with `input`:
+ * waits for `init()`, appends only the new text when `answer` grows (a change that is
+ * not growth re-renders), calls `finish()` when `streaming` turns false, updates on
+ * data and option changes, destroys the view on unmount. StrictMode's double effects
+ * and moves of the element keep working.
+ *
+ * Returns `{ref, error, getView}`: put `ref` on an empty element React renders no
+ * children into; `error` is set when the module could not load (the answer is then
+ * shown as plain text); `getView()` is the current View, or null.
+ */
+export function useCitekit(input = {}) {
+  const { answer = null, data = null, options, streaming, onCitationClick, onSourceSelect } = input;
+  const ref = useRef(null);
+  const state = useRef(null);
+  const handlers = useRef(null);
+  handlers.current = { onCitationClick, onSourceSelect };
+  const [ready, setReady] = useState(isReady);
+  const [error, setError] = useState(null);
+
+  useEffect(() => {
+    if (ready) return undefined;
+    let active = true;
+    init().then(
+      () => active && setReady(true),
+      (err) => {
+        if (!active) return;
+        reportOnce(err);
+        setError(err);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [ready]);
+
+  // One view per mounted element: created when the module is ready, destroyed on
+  // unmount (StrictMode runs this twice: the first view is destroyed, a second made).
+  useEffect(() => {
+    const element = ref.current;
+    if (!ready || element === null) return undefined;
+    const current = { answer, data, options: keyOf(options), streaming, live: Boolean(streaming), ended: false };
+    const s = { ...current, view: null };
+    try {
+      s.view = mountInto(element, { answer, data, options }, s.live);
+    } catch (err) {
+      reportOnce(err);
+      return undefined;
+    }
+    const onClick = (e) => handlers.current.onCitationClick?.(e.detail, e);
+    const onSelect = (e) => handlers.current.onSourceSelect?.(e.detail, e);
+    element.addEventListener('citation-click', onClick);
+    element.addEventListener('source-select', onSelect);
+    state.current = s;
+    return () => {
+      element.removeEventListener('citation-click', onClick);
+      element.removeEventListener('source-select', onSelect);
+      if (state.current === s) state.current = null;
+      s.view.destroy();
+      s.view.free();
+    };
+    // Only readiness mounts; later changes of the inputs go through the effect below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready]);
+
+  // Every render: send what changed to the view.
+  useEffect(() => {
+    const s = state.current;
+    if (s === null) return;
+    try {
+      sync(ref.current, s, { answer, data, options, streaming });
+    } catch (err) {
+      reportOnce(err);
+    }
+  });
+
+  // The module failed to load: the answer as plain text.
+  useEffect(() => {
+    if (error !== null && ref.current !== null) {
+      showFallback(ref.current, options?.format === 'sse' ? null : answer, error);
+    }
+  }, [error, answer, options?.format]);
+
+  return { ref, error, getView: () => state.current?.view ?? null };
+}
+
+/** Brings the view of `s` from its last inputs to `input`. */
+function sync(element, s, input) {
+  const { sse, streamed } = streamedOf(input);
+  const optionsKey = keyOf(input.options);
+  if (optionsKey !== s.options) {
+    s.options = optionsKey;
+    s.view.setOptions({ ...DISPLAY_DEFAULTS, ...input.options });
+  }
+  if (input.streaming && !s.streaming) s.ended = false;
+  const before = sse ? s.data : s.answer;
+  if (streamed !== before) {
+    if (grows(before, streamed) && (!s.ended || input.streaming)) {
+      s.live = true;
+      s.view.append(streamed.slice(before.length));
+    } else if (s.live || input.streaming) {
+      // Not growth in the middle of a stream (a regenerated answer): start again.
+      s.view.destroy();
+      s.view.free();
+      s.live = Boolean(input.streaming);
+      s.ended = false;
+      s.view = mountInto(element, input, s.live);
+    } else {
+      s.view.update(sse ? { data: streamed } : { answer: input.answer });
+    }
+    if (sse) s.data = streamed;
+    else s.answer = input.answer;
+  }
+  if (!sse && !sameData(input.data, s.data)) {
+    s.view.update({ data: input.data });
+  }
+  s.data = input.data;
+  if (s.streaming && !input.streaming) {
+    s.view.finish();
+    s.live = false;
+    s.ended = true;
+  }
+  s.streaming = input.streaming;
+}
+
+/**
+ * `<CitedAnswer answer data options streaming onCitationClick onSourceSelect />`: an
+ * answer with its citation markers, hover cards and footnotes, in a `<div>` (its
+ * `className`, `style` and `id` go on it). See useCitekit for the behaviour.
+ */
+export function CitedAnswer({ className, style, id, ...input }) {
+  const { ref } = useCitekit(input);
+  return createElement('div', { ref, className, style, id });
+}
