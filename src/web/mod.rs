@@ -11,6 +11,7 @@
 //! ```
 
 mod dom;
+mod morph;
 
 use crate::core::formats::Data;
 use crate::core::model::CitedAnswer as Model;
@@ -348,16 +349,7 @@ fn cited_answer_view(
             match result {
                 Some((snapshot, info)) => {
                     stable.set(info);
-                    // A card stays open while text arrives, unless its citation is gone.
-                    if let Some(c) = ctx.card.get_untracked() {
-                        if snapshot
-                            .citations
-                            .get(c.ci)
-                            .is_none_or(|x| x.sources.is_empty())
-                        {
-                            ctx.card.set(None);
-                        }
-                    }
+                    keep_card(ctx, &snapshot);
                     ctx.answer.set(Arc::new(snapshot));
                 }
                 None => {
@@ -367,7 +359,7 @@ fn cited_answer_view(
                         let a = (!a.is_empty()).then_some(a.as_str());
                         data.with(|d| crate::core::parse_lenient(a, d.as_data(), &opts))
                     });
-                    ctx.card.set(None);
+                    keep_card(ctx, &parsed);
                     ctx.answer.set(Arc::new(parsed));
                 }
             }
@@ -379,47 +371,30 @@ fn cited_answer_view(
     {
         let blocks = blocks.clone();
         let stable = stable.clone();
-        let last_sig: Rc<RefCell<Option<MarkerSig>>> = Rc::new(RefCell::new(None));
+        // What the body shows now: the answer, its render options and stream state.
+        let shown: Rc<RefCell<Option<Shown>>> = Rc::new(RefCell::new(None));
         Effect::new(move |_| {
             let a = ctx.answer.get();
             let r = ctx.render.get();
             let Some(el) = body.get() else { return };
             let info = stable.get();
-            if let Some((fa, fr, fb)) = first_blocks.borrow_mut().take() {
-                if adopt_blocks(&el, &mut blocks.borrow_mut(), fb)
-                    && Arc::ptr_eq(&fa, &a)
-                    && Arc::ptr_eq(&fr, &r)
+            if let Some((first_answer, first_render, first)) = first_blocks.borrow_mut().take() {
+                if adopt_blocks(&el, &mut blocks.borrow_mut(), first)
+                    && Arc::ptr_eq(&first_answer, &a)
+                    && Arc::ptr_eq(&first_render, &r)
                 {
-                    *last_sig.borrow_mut() = Some((r, marker_sig(&a)));
+                    *shown.borrow_mut() = Some((a, r, info));
                     return;
                 }
             }
-            let sig = marker_sig(&a);
-            let mut last = last_sig.borrow_mut();
-            let same_markers = last.as_ref().is_some_and(|(lr, ls)| {
-                Arc::ptr_eq(lr, &r)
-                    && ls.len() <= sig.len()
-                    && ls[..ls.len().saturating_sub(info.tail_citations)]
-                        == sig[..ls.len().saturating_sub(info.tail_citations)]
-            });
-            let mut blocks = blocks.borrow_mut();
-            if info.streaming && a.content_kind == crate::core::model::ContentKind::Markdown {
-                // Markers changed in finished blocks (sources arrived, numbers moved):
-                // everything is rendered again, still with the stream's view of the tail
-                // (unchanged blocks keep their nodes).
-                let info = if same_markers {
-                    info
-                } else {
-                    StreamInfo {
-                        prev_stable: 0,
-                        ..info
-                    }
-                };
-                render_stream_tail(&el, &mut blocks, &a, &r, info);
-            } else {
-                patch_blocks(&el, &mut blocks, render::answer_blocks(&a, &r));
+            let prev = shown.borrow_mut().replace((a.clone(), r.clone(), info));
+            let settled = show_answer(&el, &mut blocks.borrow_mut(), prev.as_ref(), &a, &r, info);
+            // An open card shows what its marker shows now (and finds its marker again).
+            if settled {
+                if let Some(c) = ctx.card.get_untracked() {
+                    ctx.card.set(Some(c));
+                }
             }
-            *last = Some((r, sig));
         });
     }
     let timers = Rc::new(Timers::default());
@@ -611,35 +586,172 @@ fn adopt_blocks(
     true
 }
 
-/// Numbers of the cited sources and pending states: when they change, markers in
-/// finished blocks change too and everything is rendered again.
-fn marker_sig(a: &Model) -> Vec<(u32, bool)> {
-    a.citations
+/// The answer the body shows, its render options and the stream state it was shown in.
+type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
+
+/// Brings the body from showing `prev` to showing `a`, settling in place: when the text
+/// already shown stays the same (sources arrived, numbers moved, the stream finished),
+/// only the markers that changed are patched and only the open tail is rendered again;
+/// otherwise every block is rendered and the changed ones are brought in line node by
+/// node. Returns whether markers already shown changed.
+fn show_answer(
+    body: &Element,
+    blocks: &mut Vec<(render::Block, Element)>,
+    prev: Option<&Shown>,
+    a: &Model,
+    r: &RenderOptions,
+    info: StreamInfo,
+) -> bool {
+    use crate::core::model::ContentKind;
+    let markdown = a.content_kind == ContentKind::Markdown;
+    let same = |i: usize| Some(i);
+    let old = prev.filter(|(old, old_r, _)| {
+        **old_r == *r
+            && old.content_kind == a.content_kind
+            && old.show_citations == a.show_citations
+    });
+    let Some((old, _, old_info)) = old else {
+        if info.streaming && markdown {
+            render_stream_tail(body, blocks, a, r, 0, &same);
+        } else {
+            patch_blocks(body, blocks, render::answer_blocks(a, r), &same);
+        }
+        return true;
+    };
+    // Text shown before this point was final (the stream's stable part, or all of a
+    // finished answer); only its markers may have changed.
+    let fixed = if old_info.streaming {
+        info.prev_stable
+    } else {
+        old.text.len()
+    }
+    .min(old.text.len())
+    .min(a.text.len());
+    let text_same = old.text.as_bytes()[..fixed] == a.text.as_bytes()[..fixed]
+        && old
+            .links
+            .iter()
+            .filter(|l| l.start < fixed)
+            .eq(a.links.iter().filter(|l| l.start < fixed));
+    let settle = crate::core::stream::settle(old, a, fixed);
+    // A whole-document parse can read the finished blocks differently (a reference
+    // definition makes `[text][1]` a link): then every block is compared.
+    let final_render = !info.streaming && old_info.streaming;
+    let fast = markdown
+        && text_same
+        && !settle.moved
+        && !(final_render && memchr::memmem::find(a.text.as_bytes(), b"]:").is_some());
+    if fast {
+        patch_markers(body, a, r, &settle.markers);
+        if info.streaming {
+            render_stream_tail(body, blocks, a, r, fixed, &same);
+        } else if final_render || a.text.len() != fixed {
+            render_final_tail(body, blocks, a, r, fixed);
+        }
+        return !settle.markers.is_empty();
+    }
+    let cite_of = |i: usize| settle.map.get(i).copied().flatten();
+    if info.streaming && markdown {
+        render_stream_tail(body, blocks, a, r, 0, &cite_of);
+    } else {
+        patch_blocks(body, blocks, render::answer_blocks(a, r), &cite_of);
+    }
+    true
+}
+
+/// Patches the markers of citations `cis` in place (number text, link target, label,
+/// pending or live): the `<sup>` and its links stay the same nodes.
+fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &[usize]) {
+    let Some(from) = cis
         .iter()
-        .map(|c| {
-            (
-                c.sources
-                    .first()
-                    .and_then(|id| a.source(id))
-                    .map_or(0, |s| s.number),
-                c.pending.is_empty(),
-            )
-        })
-        .collect()
+        .filter_map(|&ci| a.citations.get(ci).map(|c| c.end))
+        .min()
+    else {
+        return;
+    };
+    let markers = render::MarkerSet::from(a, r, from);
+    let mut html = String::new();
+    for &ci in cis {
+        if let Some(h) = markers.html.get(ci) {
+            html.push_str(h);
+        }
+    }
+    let Some(fragment) = morph::parse(&html) else {
+        return;
+    };
+    let Some(fragment) = fragment.dyn_ref::<web_sys::DocumentFragment>() else {
+        return;
+    };
+    let Ok(fresh) = fragment.query_selector_all(".cite-marker[data-cite]") else {
+        return;
+    };
+    let mut by_cite: std::collections::HashMap<String, web_sys::Node> =
+        std::collections::HashMap::with_capacity(cis.len());
+    for i in 0..fresh.length() {
+        if let Some(n) = fresh.item(i) {
+            if let Some(ci) = n
+                .dyn_ref::<Element>()
+                .and_then(|e| e.get_attribute("data-cite"))
+            {
+                by_cite.insert(ci, n);
+            }
+        }
+    }
+    for old in dom::query_all(body, ".cite-marker[data-cite]") {
+        let Some(ci) = old.get_attribute("data-cite") else {
+            continue;
+        };
+        if let Some(new) = by_cite.get(&ci) {
+            morph::morph_node(old.as_ref(), new, &Some);
+        }
+    }
+}
+
+/// Keeps the open card open across a new parse when its citation is still there (its
+/// marker at the same place after the same words, with sources), under the index it has
+/// now; closes it otherwise.
+fn keep_card(ctx: CiteContext, new: &Model) {
+    let Some(c) = ctx.card.get_untracked() else {
+        return;
+    };
+    let old = ctx.answer.get_untracked();
+    let now = crate::core::stream::settle(&old, new, 0)
+        .map
+        .get(c.ci)
+        .copied()
+        .flatten()
+        .filter(|&ci| {
+            let (o, n) = (old.citations[c.ci].end, new.citations[ci].end);
+            !new.citations[ci].sources.is_empty()
+                && old.text.get(o.saturating_sub(32)..o) == new.text.get(n.saturating_sub(32)..n)
+        });
+    match now {
+        Some(ci) if ci == c.ci => {}
+        Some(ci) => ctx.card.set(Some(Card { ci, ..c })),
+        None => ctx.card.set(None),
+    }
 }
 
 /// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
-fn patch_blocks(body: &Element, old: &mut Vec<(render::Block, Element)>, new: Vec<render::Block>) {
-    patch_from(body, old, 0, new);
+fn patch_blocks(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    new: Vec<render::Block>,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
+) {
+    patch_from(body, old, 0, new, cite_of);
 }
 
-/// Replaces the rendered blocks from index `k` on with `new` (same element reused
-/// where the HTML is unchanged, content replaced where it changed, extra removed).
+/// Replaces the rendered blocks from index `k` on with `new`: a block whose HTML is
+/// unchanged is left alone, a changed one is brought in line node by node (what stays
+/// keeps its nodes), extra ones are removed. `cite_of` maps the citation index an old
+/// marker has to the one it has now.
 fn patch_from(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
     k: usize,
     new: Vec<render::Block>,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
     let count = k + new.len();
     // Blocks past the old ones are added with one HTML string (one parser call).
@@ -649,7 +761,7 @@ fn patch_from(
         let i = k + j;
         if let Some((ob, el)) = old.get_mut(i) {
             if ob.html != b.html {
-                el.set_inner_html(&b.html);
+                morph::morph_inner(el, &b.html, cite_of);
             }
             *ob = b;
             continue;
@@ -681,25 +793,40 @@ fn patch_from(
 }
 
 /// While streaming: renders again only from the last block that can have changed
-/// (the text before the stream's stable point never changes).
+/// (the text before `stable`, the stream's stable point, never changes).
 fn render_stream_tail(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
     a: &Model,
     r: &RenderOptions,
-    info: StreamInfo,
+    stable: usize,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
-    let from = old
-        .last()
-        .map_or(0, |(b, _)| b.range.start)
-        .min(info.prev_stable);
+    let from = old.last().map_or(0, |(b, _)| b.range.start).min(stable);
     let k = old.partition_point(|(b, _)| b.range.end <= from);
     let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
     let view_text = stream_view_text(&a.text, start);
     let markers = render::MarkerSet::from(a, r, start);
     let whole = view_text.len() >= a.text.len();
     let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
-    patch_from(body, old, k, new);
+    patch_from(body, old, k, new, cite_of);
+}
+
+/// When the stream ends: renders the blocks from the one holding `fixed` (where the
+/// stream's open tail began) as the whole answer shows them; blocks before it stay.
+fn render_final_tail(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    a: &Model,
+    r: &RenderOptions,
+    fixed: usize,
+) {
+    let from = old.last().map_or(0, |(b, _)| b.range.start).min(fixed);
+    let k = old.partition_point(|(b, _)| b.range.end <= from);
+    let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
+    let markers = render::MarkerSet::from(a, r, start);
+    let new = render::markdown::render_range(&a.text, start..a.text.len(), &markers, true);
+    patch_from(body, old, k, new, &Some);
 }
 
 /// The answer text as shown while streaming: a table line still arriving is held
@@ -746,10 +873,6 @@ fn stream_view_text(text: &str, block_start: usize) -> String {
     out
 }
 
-/// The render options and, per citation, its first source's number and whether it is
-/// live: when these change, finished blocks are rendered again.
-type MarkerSig = (Arc<RenderOptions>, Vec<(u32, bool)>);
-
 /// The streaming state of one answer.
 struct Live {
     parser: crate::core::stream::StreamParser,
@@ -762,10 +885,9 @@ struct Live {
 #[derive(Debug, Clone, Copy, Default)]
 struct StreamInfo {
     streaming: bool,
-    /// Output bytes before this never change (the previous update's stable length).
+    /// Output bytes before this never change (the previous update's stable length);
+    /// when the stream has just finished, where its open tail began.
     prev_stable: usize,
-    /// Citations in the open tail (may change with the next chunk).
-    tail_citations: usize,
 }
 
 /// Feeds what changed since the last call to the stream parser; starts it when
@@ -844,24 +966,23 @@ fn stream_step(
             l.answer_len = a.len();
         }
     }
+    let stable_len = l.parser.stable_len();
     if !streaming {
         let done = l.parser.finish().clone();
         *live = None;
-        return (done, StreamInfo::default());
+        return (
+            done,
+            StreamInfo {
+                streaming: false,
+                prev_stable: prev_stable.min(stable_len),
+            },
+        );
     }
-    let snap = l.parser.snapshot().clone();
-    let stable_len = l.parser.stable_len();
-    let tail_citations = snap
-        .citations
-        .iter()
-        .filter(|c| c.end >= stable_len)
-        .count();
     (
-        snap,
+        l.parser.snapshot().clone(),
         StreamInfo {
             streaming: true,
             prev_stable: prev_stable.min(stable_len),
-            tail_citations,
         },
     )
 }
