@@ -478,35 +478,54 @@ async fn settling_keeps_every_shown_node_and_the_open_card() {
     }
 }
 
-/// `[3]` followed by `(` starts a link: while its destination arrives nothing shows as
-/// a marker that later turns into link text.
+/// `[3]` followed by `(` starts a link, and a backtick run opens code: while the link
+/// or the code arrives nothing shows as a marker that later turns into link text or
+/// code, and no marker syntax shows outside code and link labels.
 #[wasm_bindgen_test]
 async fn a_link_with_a_number_label_never_flashes_as_a_marker() {
-    let m = mount(CiteData::Json(data()));
-    let text = "Intro [1]. As shown in [2](https://example.org/docs) and [see [1]](https://example.org/x), Lyon [2].";
-    let mut most = 0;
-    for c in chunks(text, 1, 0) {
-        m.answer.update(|a| a.push_str(&c));
-        sleep(0).await;
-        let n = all(&m.root, ".cite-marker").len();
-        assert!(
-            n >= most,
-            "a marker went away after {:?}: {}",
-            m.answer.get_untracked(),
-            m.root.inner_html()
+    for (text, markers, links) in [
+        (
+            "Intro [1]. As shown in [2](https://example.org/docs) and [see [1]](https://example.org/x), Lyon [2].",
+            2,
+            2,
+        ),
+        ("Run ``x [1] y`` then `[2]` and [1].", 1, 0),
+    ] {
+        let m = mount(CiteData::Json(data()));
+        let mut most = 0;
+        for c in chunks(text, 1, 0) {
+            m.answer.update(|a| a.push_str(&c));
+            sleep(0).await;
+            let n = all(&m.root, ".cite-marker").len();
+            assert!(
+                n >= most,
+                "a marker went away after {:?}: {}",
+                m.answer.get_untracked(),
+                m.root.inner_html()
+            );
+            most = n;
+            assert!(n <= markers, "{}", m.root.inner_html());
+            // Code and link labels may hold brackets; the rest of the text may not.
+            let mut outside = body_text(&m);
+            for el in all(
+                &m.root,
+                ".cite-answer__body code, .cite-answer__body a:not(.cite-marker__link)",
+            ) {
+                outside = outside.replace(&el.text_content().unwrap(), "");
+            }
+            assert!(
+                !outside.contains("[1]") && !outside.contains("[2]") && !outside.contains('`'),
+                "{outside:?} after {:?}",
+                m.answer.get_untracked()
+            );
+        }
+        m.streaming.set(false);
+        sleep(10).await;
+        assert_eq!(all(&m.root, ".cite-marker").len(), markers, "{text}");
+        assert_eq!(
+            all(&m.root, ".cite-answer__body a[href^='https://example.org/']").len(),
+            links,
+            "{text}"
         );
-        most = n;
-        assert!(n <= 2, "{}", m.root.inner_html());
     }
-    m.streaming.set(false);
-    sleep(10).await;
-    assert_eq!(all(&m.root, ".cite-marker").len(), 2);
-    assert_eq!(
-        all(
-            &m.root,
-            ".cite-answer__body a[href='https://example.org/docs']"
-        )
-        .len(),
-        1
-    );
 }

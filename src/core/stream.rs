@@ -8,7 +8,13 @@
 //! chunk, so the cost of a chunk is proportional to the open block, not to the answer.
 //! A partial marker at the end (`[`, `[1`, `[[S:1,`, `【`, a private-use marker, a
 //! `<sup` not yet closed, a complete `[1]` that may still turn into a link `[1](...)`)
-//! is held back until the next chunk says what it is.
+//! is held back until the next chunk says what it is; so is a link whose destination is
+//! still arriving (`[3](https://ex`, `[see [3]](ht`), and text after a backtick run that
+//! is not closed yet is read as code until its block is complete: nothing shows as a
+//! marker that a later chunk turns into link text or code.
+//!
+//! [`settle`] compares two snapshots, so that a view patches only the markers that
+//! changed when sources arrive or the stream finishes.
 //!
 //! A marker whose source is not known yet becomes a pending citation
 //! ([`Citation::pending`]); it turns live when the data arrives ([`StreamParser::set_data`]).
@@ -1107,6 +1113,33 @@ mod tests {
         for t in ["As shown in [3](https://ex.org) and", "A (b) [1] c", "x](y"] {
             assert_eq!(hold_back(t, &g), t.len(), "{t:?}");
         }
+    }
+
+    #[test]
+    fn unclosed_code_spans() {
+        assert_eq!(unclosed_code_span("a `b [1]"), Some(1));
+        assert_eq!(unclosed_code_span("a ``b ` [1]"), Some(2));
+        assert_eq!(unclosed_code_span("a `b` [1]"), None);
+        assert_eq!(unclosed_code_span("a \\`b [1]"), None);
+        assert_eq!(unclosed_code_span("x `a\n\ny [1]"), None);
+        assert_eq!(unclosed_code_span("no code [1]"), None);
+    }
+
+    #[test]
+    fn text_after_an_unclosed_backtick_is_read_as_code_until_its_block_ends() {
+        let data = json!({"1": {"title": "A", "source": "https://a.example"}});
+        let opts = Options::default();
+        let mut p = StreamParser::new(Data::Json(&data), &opts).unwrap();
+        p.push("Use `x [1] now");
+        assert!(p.snapshot().citations.is_empty(), "{:?}", p.snapshot());
+        assert_eq!(p.snapshot().text, "Use `x [1] now");
+        // The backtick closes: code it was.
+        p.push("` here [1].");
+        assert_eq!(p.snapshot().citations.len(), 1);
+        // One that never closes: the block, once complete, reads it as text.
+        p.push("\n\nA lone ` and [1]");
+        p.push(".\n\nNext");
+        assert_eq!(p.snapshot().citations.len(), 2, "{:?}", p.snapshot());
     }
 
     #[test]

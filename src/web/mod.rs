@@ -863,8 +863,12 @@ fn stream_view_text(text: &str, block_start: usize) -> String {
     let mut out = text[..cut].to_string();
     let shown = &text[block_start.min(cut)..cut];
     if !shown.contains("```") && !shown.contains("~~~") {
-        if shown.matches('`').count() % 2 == 1 {
-            out.push('`');
+        // Closed as the stream parser reads it (as code, so a `[1]` there is text).
+        if let Some(run) = crate::core::stream::unclosed_code_span(shown) {
+            if out.ends_with('`') {
+                out.push(' ');
+            }
+            out.push_str(&"`".repeat(run));
         }
         if shown.matches("**").count() % 2 == 1 {
             out.push_str("**");
