@@ -627,12 +627,15 @@ fn show_answer(
     }
     .min(old.text.len())
     .min(a.text.len());
-    let text_same = old.text.as_bytes()[..fixed] == a.text.as_bytes()[..fixed]
-        && old
-            .links
-            .iter()
-            .filter(|l| l.start < fixed)
-            .eq(a.links.iter().filter(|l| l.start < fixed));
+    // While text streams in, the stable part is known not to change: no need to compare
+    // it (that would cost the whole answer on every chunk).
+    let text_same = (info.streaming && old_info.streaming && !info.reread)
+        || (old.text.as_bytes()[..fixed] == a.text.as_bytes()[..fixed]
+            && old
+                .links
+                .iter()
+                .filter(|l| l.start < fixed)
+                .eq(a.links.iter().filter(|l| l.start < fixed)));
     let settle = crate::core::stream::settle(old, a, fixed);
     // A whole-document parse can read the finished blocks differently (a reference
     // definition makes `[text][1]` a link): then every block is compared.
@@ -892,6 +895,9 @@ struct StreamInfo {
     /// Output bytes before this never change (the previous update's stable length);
     /// when the stream has just finished, where its open tail began.
     prev_stable: usize,
+    /// The finished blocks were read again (new data, or the end of the stream): their
+    /// text is compared with what is shown. Plain appends never change it.
+    reread: bool,
 }
 
 /// Feeds what changed since the last call to the stream parser; starts it when
@@ -953,6 +959,7 @@ fn stream_step(
             StreamInfo::default(),
         );
     };
+    let mut reread = false;
     if sse {
         if let (CiteData::Text(o), CiteData::Text(n)) = (&l.data, d) {
             if n.len() > o.len() {
@@ -964,6 +971,7 @@ fn stream_step(
         if l.data != *d {
             let _ = l.parser.set_data(d.as_data());
             l.data = d.clone();
+            reread = true;
         }
         if a.len() > l.answer_len {
             l.parser.push(&a[l.answer_len..]);
@@ -979,6 +987,7 @@ fn stream_step(
             StreamInfo {
                 streaming: false,
                 prev_stable: prev_stable.min(stable_len),
+                reread: true,
             },
         );
     }
@@ -987,6 +996,7 @@ fn stream_step(
         StreamInfo {
             streaming: true,
             prev_stable: prev_stable.min(stable_len),
+            reread,
         },
     )
 }
