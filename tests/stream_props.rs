@@ -313,6 +313,7 @@ fn a_marker_followed_by_a_link_destination_never_shows_as_a_marker() {
         "Intro [1].\n\nAs shown in [3](https://example.org/a \"Title\") here [2].",
         "An image ![2](https://example.org/i.png) and [1].",
         "Both [1][2](https://example.org/b) ok.",
+        "A link to a link [1]([1](https://example.org/c)) and [2].",
     ] {
         check_markers_never_retract(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
     }

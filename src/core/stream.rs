@@ -843,24 +843,32 @@ pub fn unclosed_code_span(text: &str) -> Option<usize> {
 const LINK_LOOKBACK: usize = 4096;
 
 /// The start of a link label whose destination is not closed yet at the end of `tail`:
-/// the `[` matching the last `](` of the last line, when no `)` follows it.
+/// the `[` matching the `]` before the first `(` of the last line that no `)` closes
+/// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
 fn unclosed_link_start(tail: &str) -> Option<usize> {
     let mut from = tail.rfind('\n').map_or(0, |i| i + 1);
     from = from.max(tail.len().saturating_sub(LINK_LOOKBACK));
     while !tail.is_char_boundary(from) {
         from += 1;
     }
-    let line = &tail[from..];
-    let open = line.rfind("](")?;
-    if line[open + 2..].contains(')') {
-        return None;
+    let line = tail[from..].as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &c) in line.iter().enumerate() {
+        match c {
+            b'(' => open.push(i),
+            b')' => {
+                open.pop();
+            }
+            _ => {}
+        }
     }
+    let paren = open.into_iter().find(|&i| i > 0 && line[i - 1] == b']')?;
     // The `[` that opens the label, past nested brackets (`[see [3]](`).
     let mut depth = 0usize;
-    for (i, c) in line[..=open].char_indices().rev() {
-        match c {
-            ']' => depth += 1,
-            '[' => {
+    for i in (0..paren).rev() {
+        match line[i] {
+            b']' => depth += 1,
+            b'[' => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
                     return Some(from + i);
@@ -1107,10 +1115,17 @@ mod tests {
             ("As shown in [3](", "As shown in "),
             ("See [see [3]](https://ex", "See "),
             ("A [1] and [3](u \"Ti", "A [1] and "),
+            ("x [1]([1](https://e", "x "),
+            ("x [1]([1](https://e) (a", "x "),
         ] {
             assert_eq!(&t[..hold_back(t, &g)], shown, "{t:?}");
         }
-        for t in ["As shown in [3](https://ex.org) and", "A (b) [1] c", "x](y"] {
+        for t in [
+            "As shown in [3](https://ex.org) and",
+            "A (b) [1] c",
+            "x](y",
+            "[1]([1](u)) and (",
+        ] {
             assert_eq!(hold_back(t, &g), t.len(), "{t:?}");
         }
     }
