@@ -846,12 +846,12 @@ const LINK_LOOKBACK: usize = 4096;
 /// the `[` matching the `]` before the first `(` of the last line that no `)` closes
 /// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
 fn unclosed_link_start(tail: &str) -> Option<usize> {
-    let mut from = tail.rfind('\n').map_or(0, |i| i + 1);
-    from = from.max(tail.len().saturating_sub(LINK_LOOKBACK));
-    while !tail.is_char_boundary(from) {
-        from += 1;
-    }
-    let line = tail[from..].as_bytes();
+    let from = tail
+        .rfind('\n')
+        .map_or(0, |i| i + 1)
+        .max(tail.len().saturating_sub(LINK_LOOKBACK));
+    // Bytes: every character looked for is ASCII, so `[` is always on a char boundary.
+    let line = &tail.as_bytes()[from..];
     let mut open: Vec<usize> = Vec::new();
     for (i, &c) in line.iter().enumerate() {
         match c {
@@ -982,22 +982,22 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
             s.url.as_deref(),
         )
     }
-    let before: HashMap<&str, _> = old
+    let index = |a: &'_ CitedAnswer| -> HashMap<String, usize> {
+        a.sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), i))
+            .collect()
+    };
+    let (before, now) = (index(old), index(new));
+    let changed: Vec<bool> = new
         .sources
         .iter()
-        .map(|s| (s.id.as_str(), look(s)))
-        .collect();
-    let changed: HashSet<&str> = new
-        .sources
-        .iter()
-        .filter(|s| before.get(s.id.as_str()) != Some(&look(s)))
-        .map(|s| s.id.as_str())
-        .chain(
-            old.sources
-                .iter()
-                .filter(|s| new.source(&s.id).is_none())
-                .map(|s| s.id.as_str()),
-        )
+        .map(|s| {
+            before
+                .get(&s.id)
+                .is_none_or(|&i| look(&old.sources[i]) != look(s))
+        })
         .collect();
     // Old citation i and new citation j are one marker when they stand at the same place
     // (their spans may differ: a dropped marker before one widens its span); both lists
@@ -1026,7 +1026,9 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
         let n = &new.citations[i];
         if n.sources != c.sources
             || n.pending != c.pending
-            || n.sources.iter().any(|id| changed.contains(id.as_str()))
+            || n.sources
+                .iter()
+                .any(|id| now.get(id).is_none_or(|&k| changed[k]))
         {
             out.markers.push(i);
         }

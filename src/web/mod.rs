@@ -688,24 +688,17 @@ fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &[usize]) {
     let Ok(fresh) = fragment.query_selector_all(".cite-marker[data-cite]") else {
         return;
     };
-    let mut by_cite: std::collections::HashMap<String, web_sys::Node> =
-        std::collections::HashMap::with_capacity(cis.len());
-    for i in 0..fresh.length() {
-        if let Some(n) = fresh.item(i) {
-            if let Some(ci) = n
-                .dyn_ref::<Element>()
-                .and_then(|e| e.get_attribute("data-cite"))
-            {
-                by_cite.insert(ci, n);
-            }
-        }
-    }
+    // In the order of `cis` (ascending), so found by binary search.
+    let by_cite: Vec<(usize, web_sys::Node)> = (0..fresh.length())
+        .filter_map(|i| fresh.item(i))
+        .filter_map(|n| Some((dom::data_num::<usize>(n.dyn_ref::<Element>()?, "cite")?, n)))
+        .collect();
     for old in dom::query_all(body, ".cite-marker[data-cite]") {
-        let Some(ci) = old.get_attribute("data-cite") else {
+        let Some(ci) = dom::data_num::<usize>(&old, "cite") else {
             continue;
         };
-        if let Some(new) = by_cite.get(&ci) {
-            morph::morph_node(old.as_ref(), new, &Some);
+        if let Ok(k) = by_cite.binary_search_by_key(&ci, |(c, _)| *c) {
+            morph::morph_node(old.as_ref(), &by_cite[k].1, &Some);
         }
     }
 }
