@@ -982,7 +982,18 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
             s.url.as_deref(),
         )
     }
+    // Sources whose look changed. Most snapshots of a stream have the same sources in
+    // the same order: then nothing is allocated.
+    let same_sources = old.sources.len() == new.sources.len()
+        && old
+            .sources
+            .iter()
+            .zip(&new.sources)
+            .all(|(a, b)| a.id == b.id && look(a) == look(b));
     let index = |a: &'_ CitedAnswer| -> HashMap<String, usize> {
+        if same_sources {
+            return HashMap::new();
+        }
         a.sources
             .iter()
             .enumerate()
@@ -990,15 +1001,19 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
             .collect()
     };
     let (before, now) = (index(old), index(new));
-    let changed: Vec<bool> = new
-        .sources
-        .iter()
-        .map(|s| {
-            before
-                .get(&s.id)
-                .is_none_or(|&i| look(&old.sources[i]) != look(s))
-        })
-        .collect();
+    let changed: Vec<bool> = if same_sources {
+        Vec::new()
+    } else {
+        new.sources
+            .iter()
+            .map(|s| {
+                before
+                    .get(&s.id)
+                    .is_none_or(|&i| look(&old.sources[i]) != look(s))
+            })
+            .collect()
+    };
+    let source_changed = |id: &String| !same_sources && now.get(id).is_none_or(|&k| changed[k]);
     // Old citation i and new citation j are one marker when they stand at the same place
     // (their spans may differ: a dropped marker before one widens its span); both lists
     // are sorted by end, so one merge pass pairs them.
@@ -1024,11 +1039,7 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
             continue;
         }
         let n = &new.citations[i];
-        if n.sources != c.sources
-            || n.pending != c.pending
-            || n.sources
-                .iter()
-                .any(|id| now.get(id).is_none_or(|&k| changed[k]))
+        if n.sources != c.sources || n.pending != c.pending || n.sources.iter().any(source_changed)
         {
             out.markers.push(i);
         }
@@ -1173,6 +1184,12 @@ mod tests {
         assert!(!s.moved);
         assert_eq!(s.markers, vec![1]);
         assert_eq!(s.map, vec![Some(0), Some(1), Some(2)]);
+        // A source's title changes: its markers show it (their label), nothing else.
+        let retitled = json!({"2": {"title": "B2"}});
+        p.set_data(Data::Json(&retitled)).unwrap();
+        let s = settle(&after, p.snapshot(), fixed);
+        assert_eq!((s.markers, s.moved), (vec![1], false));
+        let after = p.snapshot().clone();
         // Unresolved markers are dropped at the end: the later ones change index.
         let done = p.finish().clone();
         let s = settle(&after, &done, fixed);
