@@ -1,4 +1,4 @@
-//! JSON input with limits (SPEC section 10), and a lenient field reader for format
+//! JSON input with limits (docs/safety.md, "Limits"), and a lenient field reader for format
 //! parsers: missing, null and wrong-typed fields become diagnostics, unknown fields
 //! are kept for `metadata`.
 
