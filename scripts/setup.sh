@@ -48,6 +48,17 @@ ensure_rust_target() {
   rustup target add "$target" || die "could not install the rust target $target"
 }
 
+# ensure_rust_toolchain NAME: `rustup toolchain install NAME --profile minimal` unless
+# it is installed.
+ensure_rust_toolchain() {
+  local name=$1
+  if rustup run "$name" rustc --version >/dev/null 2>&1; then
+    return 0
+  fi
+  say "installing the rust toolchain $name (rustup toolchain install $name)"
+  rustup toolchain install "$name" --profile minimal || die "could not install the rust toolchain $name"
+}
+
 # ensure_cargo_tool CRATE VERSION [BIN [CARGO_INSTALL_ARGS...]]: `cargo install CRATE
 # --version VERSION` unless `BIN --version` (BIN defaults to CRATE) already reports
 # VERSION. Extra args (e.g. --locked) go to cargo install.
@@ -163,6 +174,12 @@ main() {
   ensure_cargo_tool twiggy 0.8.0 twiggy || warn "no twiggy: the size report has no attribution"
   ensure_size_nightly || warn "no pinned nightly: the npm package's wasm is built with stable (bigger)"
   ensure_npm || return 1
+  # Fuzzing is opt-in (about 4 minutes to build cargo-fuzz): `npm test` then also runs a
+  # short smoke of every fuzz target.
+  if [[ ${CITEKIT_INSTALL_FUZZ:-} == 1 ]]; then
+    ensure_rust_toolchain nightly || return 1
+    ensure_cargo_tool cargo-fuzz 0.13.2 cargo-fuzz --locked || return 1
+  fi
   say "ok ($(rustc --version), node $(node --version))"
 }
 

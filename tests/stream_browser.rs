@@ -256,3 +256,276 @@ async fn unfinished_markdown_does_not_flicker() {
     );
     assert_eq!(all(&m.root, "table .cite-marker__link").len(), 1);
 }
+
+/// Cuts `text` into chunks: every `size` chars, or (size 0) at pseudo-random places.
+fn chunks(text: &str, size: usize, seed: u32) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut state = seed.wrapping_mul(2_654_435_761).max(1);
+    let mut i = 0;
+    while i < chars.len() {
+        let n = if size > 0 {
+            size
+        } else {
+            // xorshift: 1..=9 chars
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            1 + (state % 9) as usize
+        };
+        let e = (i + n).min(chars.len());
+        out.push(chars[i..e].iter().collect());
+        i = e;
+    }
+    out
+}
+
+async fn stream(m: &Mounted, text: &str, size: usize, seed: u32) {
+    for c in chunks(text, size, seed) {
+        m.answer.update(|a| a.push_str(&c));
+        sleep(0).await;
+    }
+    sleep(10).await;
+}
+
+/// Every element of the finished blocks (all but the last, still open one), each
+/// block element first. The inside of a pending marker is left out: it becomes the
+/// marker's links (the `<sup>` itself stays).
+fn completed_nodes(m: &Mounted) -> Vec<Element> {
+    let blocks = all(&m.root, ".cite-answer__body > .cite-block");
+    let mut out = Vec::new();
+    for b in &blocks[..blocks.len().saturating_sub(1)] {
+        out.push(b.clone());
+        out.extend(all(b, "*").into_iter().filter(|e| {
+            all(b, ".cite-marker--pending *")
+                .iter()
+                .all(|p| !p.is_same_node(Some(e)))
+        }));
+    }
+    out
+}
+
+fn assert_all_kept(m: &Mounted, held: &[Element], when: &str) {
+    let body = m
+        .root
+        .query_selector(".cite-answer__body")
+        .unwrap()
+        .unwrap();
+    for (i, el) in held.iter().enumerate() {
+        assert!(
+            el.is_connected() && body.contains(Some(el)),
+            "{when}: node {i} <{}> {:?} was replaced:\n{}",
+            el.tag_name(),
+            el.outer_html(),
+            body.inner_html()
+        );
+    }
+}
+
+fn card_open(m: &Mounted) -> bool {
+    let card = m.root.query_selector(".cite-card").unwrap().unwrap();
+    !card.has_attribute("hidden") && card.get_attribute("data-state").as_deref() == Some("open")
+}
+
+/// The body's markup with the answer's id prefix taken out, and without what an open
+/// card and the highlight set.
+fn normalized_body(root: &Element) -> String {
+    let body = root.query_selector(".cite-answer__body").unwrap().unwrap();
+    let copy: Element = body.clone_node_with_deep(true).unwrap().dyn_into().unwrap();
+    for el in all(&copy, "*") {
+        let _ = el.remove_attribute("aria-describedby");
+        if el.get_attribute("data-state").as_deref() != Some("pending") {
+            let _ = el.remove_attribute("data-state");
+        }
+        let _ = el.class_list().remove_1("cite-active");
+        if el.get_attribute("class").as_deref() == Some("") {
+            let _ = el.remove_attribute("class");
+        }
+    }
+    // Leptos' empty comment (a placeholder) sits before or after the blocks.
+    copy.inner_html()
+        .replace(&root.id(), "PREFIX")
+        .replace("<!---->", "")
+}
+
+/// `view.update({data})` mid-stream and at the end, then `view.finish()`: the nodes of
+/// every block already shown stay (markers turn live, renumber and drop in place), an
+/// open card stays open, and the result is what a one-shot render shows.
+#[wasm_bindgen_test]
+async fn settling_keeps_every_shown_node_and_the_open_card() {
+    let part1 =
+        "Paris is the capital of France [1].\n\nLyon is known for food [2] and silk [3].\n\n";
+    let part2 = "- item one [1]\n- item two [4]\n\nThe end [9] of it [2][3], and *more* [1].\n\n";
+    let part3 = "Last words [4].";
+    let sources = |ids: &[u32]| {
+        let mut map = serde_json::Map::new();
+        for i in ids {
+            map.insert(
+                i.to_string(),
+                json!({"title": format!("Source {i}"), "source": format!("https://s{i}.example/p")}),
+            );
+        }
+        serde_json::Value::Object(map)
+    };
+    for (size, seed) in [(1, 0), (4, 0), (0, 7), (0, 99)] {
+        let at = format!("chunks of {size}, seed {seed}");
+        let m = mount(CiteData::Json(sources(&[1])));
+        stream(&m, part1, size, seed).await;
+        stream(&m, "- item", size, seed).await;
+        // [2] and [3] wait for their sources.
+        assert_eq!(all(&m.root, ".cite-marker--pending").len(), 2, "{at}");
+        let link = all(&m.root, ".cite-marker__link")[0].clone();
+        link.dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+        sleep(10).await;
+        assert!(card_open(&m), "card opened");
+        let pending = all(&m.root, ".cite-marker--pending");
+        let held = completed_nodes(&m);
+        assert!(held.len() > 6, "{}", m.root.inner_html());
+
+        // Some sources arrive mid-stream: [3] turns live (numbered 2 for now).
+        m.data.set(CiteData::Json(sources(&[1, 3])));
+        sleep(10).await;
+        assert_all_kept(&m, &held, &format!("update mid-stream, {at}"));
+        assert!(
+            card_open(&m),
+            "card stays open across update({{data}}), {at}"
+        );
+        assert_eq!(all(&m.root, ".cite-marker--pending").len(), 1);
+        assert!(
+            pending[1].is_connected(),
+            "pending marker turned live in place"
+        );
+        assert!(!pending[1].class_list().contains("cite-marker--pending"));
+        assert_eq!(pending[1].text_content().unwrap(), "2");
+        assert!(link.is_same_node(Some(&all(&m.root, ".cite-marker__link")[0])));
+
+        stream(&m, &part2["- item".len()..], size, seed).await;
+        stream(&m, part3, size, seed).await;
+        let held = completed_nodes(&m);
+        // A card on the marker after the one that will be dropped ([9]).
+        let end_block = all(&m.root, ".cite-block")
+            .into_iter()
+            .find(|b| b.text_content().unwrap().starts_with("The end"))
+            .unwrap();
+        let end_link = end_block
+            .query_selector(".cite-marker:not(.cite-marker--pending) a")
+            .unwrap()
+            .unwrap();
+        end_link.dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+        sleep(10).await;
+        assert!(card_open(&m));
+
+        // All sources at the end ([2] takes number 2, [3] moves to 3), then the stream
+        // finishes ([9] never comes: it is dropped, later citations change index).
+        m.data.set(CiteData::Json(sources(&[1, 2, 3, 4])));
+        sleep(10).await;
+        assert_all_kept(&m, &held, &format!("update at the end, {at}"));
+        assert!(card_open(&m), "card stays open at the end, {at}");
+        assert_eq!(
+            pending[0].text_content().unwrap(),
+            "2",
+            "renumbered in place"
+        );
+        assert_eq!(
+            pending[1].text_content().unwrap(),
+            "3",
+            "renumbered in place"
+        );
+        // Only [9] still waits; finishing drops it (its source never came).
+        let dropped = all(&m.root, ".cite-marker--pending");
+        assert_eq!(dropped.len(), 1, "{at}");
+        let gone = dropped[0].get_attribute("data-cite").unwrap();
+        let anchor = m
+            .root
+            .query_selector(&format!("i.cite-s[data-s='{gone}']"))
+            .unwrap()
+            .unwrap();
+        let held: Vec<Element> = held
+            .into_iter()
+            .filter(|e| !e.is_same_node(Some(&dropped[0])) && !e.is_same_node(Some(&anchor)))
+            .collect();
+        m.streaming.set(false);
+        sleep(20).await;
+        assert!(
+            !dropped[0].is_connected(),
+            "the unresolved marker is removed"
+        );
+        assert_all_kept(&m, &held, &format!("finish, {at}"));
+        assert!(card_open(&m), "card stays open across finish(), {at}");
+        assert!(end_link.is_connected(), "the card's marker is kept");
+        assert_eq!(
+            end_link.get_attribute("aria-describedby"),
+            m.root
+                .query_selector(".cite-card")
+                .unwrap()
+                .unwrap()
+                .get_attribute("id"),
+            "the card still describes its marker"
+        );
+        assert_eq!(all(&m.root, ".cite-marker--pending").len(), 0);
+
+        // What the reader sees is what a one-shot render of the answer shows.
+        let whole = format!("{part1}{part2}{part3}");
+        let host = container();
+        let d = CiteData::Json(sources(&[1, 2, 3, 4]));
+        leptos::mount::mount_to(host.clone(), move || {
+            view! { <CitedAnswer answer=whole.clone() data=d.clone()/> }
+        })
+        .forget();
+        sleep(10).await;
+        let fresh = host.first_element_child().unwrap();
+        assert_eq!(normalized_body(&m.root), normalized_body(&fresh), "{at}");
+    }
+}
+
+/// `[3]` followed by `(` starts a link, and a backtick run opens code: while the link
+/// or the code arrives nothing shows as a marker that later turns into link text or
+/// code, and no marker syntax shows outside code and link labels.
+#[wasm_bindgen_test]
+async fn a_link_with_a_number_label_never_flashes_as_a_marker() {
+    for (text, markers, links) in [
+        (
+            "Intro [1]. As shown in [2](https://example.org/docs) and [see [1]](https://example.org/x), Lyon [2].",
+            2,
+            2,
+        ),
+        ("Run ``x [1] y`` then `[2]` and [1].", 1, 0),
+    ] {
+        let m = mount(CiteData::Json(data()));
+        let mut most = 0;
+        for c in chunks(text, 1, 0) {
+            m.answer.update(|a| a.push_str(&c));
+            sleep(0).await;
+            let n = all(&m.root, ".cite-marker").len();
+            assert!(
+                n >= most,
+                "a marker went away after {:?}: {}",
+                m.answer.get_untracked(),
+                m.root.inner_html()
+            );
+            most = n;
+            assert!(n <= markers, "{}", m.root.inner_html());
+            // Code and link labels may hold brackets; the rest of the text may not.
+            let mut outside = body_text(&m);
+            for el in all(
+                &m.root,
+                ".cite-answer__body code, .cite-answer__body a:not(.cite-marker__link)",
+            ) {
+                outside = outside.replace(&el.text_content().unwrap(), "");
+            }
+            assert!(
+                !outside.contains("[1]") && !outside.contains("[2]") && !outside.contains('`'),
+                "{outside:?} after {:?}",
+                m.answer.get_untracked()
+            );
+        }
+        m.streaming.set(false);
+        sleep(10).await;
+        assert_eq!(all(&m.root, ".cite-marker").len(), markers, "{text}");
+        assert_eq!(
+            all(&m.root, ".cite-answer__body a[href^='https://example.org/']").len(),
+            links,
+            "{text}"
+        );
+    }
+}

@@ -205,3 +205,141 @@ proptest! {
         prop_assert_eq!(normalized(&got.unwrap()), normalized(&expected.unwrap()), "{}", c.name);
     }
 }
+
+/// The citation map the `stream` fuzz target streams against: sources 1..4 (4 has the
+/// url of 1, so the two merge), markers 5.. stay pending until `finish`.
+fn fuzz_data() -> Value {
+    serde_json::json!({
+        "1": {"title": "One", "source": "https://one.example/a"},
+        "2": {"title": "Two", "source": "https://two.example/b"},
+        "3": {"title": "Three", "source": "docs/three.md"},
+        "4": {"title": "Four", "source": "https://one.example/a/"}
+    })
+}
+
+/// Streams `text` in chunks of `step` bytes (widened to char boundaries), as the
+/// `stream` fuzz target does, and returns the finished result.
+fn streamed_in_steps(text: &str, data: &Value, step: usize) -> CitedAnswer {
+    let options = Options::default();
+    let mut p = StreamParser::new(Data::Json(data), &options).unwrap();
+    let mut i = 0;
+    while i < text.len() {
+        let mut e = (i + step).min(text.len());
+        while !text.is_char_boundary(e) {
+            e += 1;
+        }
+        p.push(&text[i..e]);
+        i = e;
+    }
+    p.finish().clone()
+}
+
+/// The fuzz input (first byte the chunk step) that found it: a list item whose sentence
+/// starts with ` - it`. The block-local parse took the sentence's `- ` for a list
+/// bullet (its span started two bytes later than in the one-shot parse) because the
+/// span's floor was the block's start.
+#[test]
+fn span_after_a_sentence_end_keeps_its_dash_in_a_streamed_list_item() {
+    let input = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/corpus/stream/seed-list-item-unclosed-backtick"),
+    )
+    .unwrap();
+    let step = (input[0] as usize % 13) + 1;
+    let text = std::str::from_utf8(&input[1..]).unwrap();
+    assert!(text.contains("- code `[the capitwww. [5] - it [5] and [4]."));
+    let data = fuzz_data();
+    let expected = citekit::parse(Some(text), Data::Json(&data), &Options::default()).unwrap();
+    for step in [step, 1, 2, 3, 7, 13] {
+        let got = streamed_in_steps(text, &data, step);
+        assert_eq!(got.text, expected.text, "step {step}");
+        assert_eq!(got.citations, expected.citations, "step {step}");
+        assert_eq!(got.sources, expected.sources, "step {step}");
+    }
+    let last = expected.citations.last().unwrap();
+    assert_eq!(&expected.text[last.start..last.end], "- it and");
+}
+
+/// Whether the citations of `snap` (a snapshot while streaming) are the first ones of
+/// `done` (the finished answer): each stands after the same text, with the first of its
+/// sources.
+fn markers_are_a_prefix(snap: &CitedAnswer, done: &CitedAnswer) -> Result<(), String> {
+    if snap.citations.len() > done.citations.len() {
+        return Err(format!(
+            "{} markers shown, {} in the whole answer",
+            snap.citations.len(),
+            done.citations.len()
+        ));
+    }
+    for (s, d) in snap.citations.iter().zip(&done.citations) {
+        let before_s = snap.text[..s.end].trim_end();
+        let before_d = done.text[..d.end].trim_end();
+        // A marker may grow (`[3]` then `[3][1]` is one marker), never lose a source.
+        if before_s != before_d || !d.sources.starts_with(&s.sources) || !s.pending.is_empty() {
+            return Err(format!(
+                "marker after {before_s:?} ({:?}) is not the finished answer's marker after {before_d:?} ({:?})",
+                s.sources, d.sources
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Streams `text` char by char and checks at every cut that the markers shown so far
+/// are the first markers of the finished answer (never one that turns into link text).
+fn check_markers_never_retract(text: &str) -> Result<(), String> {
+    let data = fuzz_data();
+    let options = Options::default();
+    let done = citekit::parse(Some(text), Data::Json(&data), &options).unwrap();
+    let mut p = StreamParser::new(Data::Json(&data), &options).unwrap();
+    let mut buf = [0u8; 4];
+    for (i, ch) in text.char_indices() {
+        p.push(ch.encode_utf8(&mut buf));
+        markers_are_a_prefix(p.snapshot(), &done)
+            .map_err(|e| format!("after {:?}: {e}", &text[..i + ch.len_utf8()]))?;
+    }
+    let got = p.finish().clone();
+    if got.citations != done.citations {
+        return Err("finished streaming differs from the one-shot parse".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn a_marker_followed_by_a_link_destination_never_shows_as_a_marker() {
+    for text in [
+        "As shown in [3](https://example.org/a) and [1].",
+        "As shown in [see [3]](https://example.org/a) and [2].",
+        "Intro [1].\n\nAs shown in [3](https://example.org/a \"Title\") here [2].",
+        "An image ![2](https://example.org/i.png) and [1].",
+        "Both [1][2](https://example.org/b) ok.",
+        "A link to a link [1]([1](https://example.org/c)) and [2].",
+    ] {
+        check_markers_never_retract(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    }
+}
+
+fn piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z]{1,6}".prop_map(|w| format!("{w} ")),
+        (1u8..5).prop_map(|n| format!("[{n}]")),
+        (1u8..5).prop_map(|n| format!("[{n}](https://ex.example/{n})")),
+        (1u8..5).prop_map(|n| format!("[see [{n}]](https://ex.example/p)")),
+        (1u8..5).prop_map(|n| format!("![{n}](x.png)")),
+        (1u8..5).prop_map(|n| format!("`[{n}]`")),
+        Just(". ".to_string()),
+        Just("\n\n".to_string()),
+        Just("\n- ".to_string()),
+        Just("(".to_string()),
+        Just(")".to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+    #[test]
+    fn shown_markers_are_always_a_prefix_of_the_final_ones(pieces in proptest::collection::vec(piece(), 1..24)) {
+        let text: String = pieces.concat();
+        prop_assert!(check_markers_never_retract(&text).is_ok(), "{:?}: {:?}", text, check_markers_never_retract(&text));
+    }
+}

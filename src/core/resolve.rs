@@ -443,7 +443,7 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
     let floor = floor.min(end);
     let head = &text[floor..end];
     let mut boundary = floor;
-    let mut line_start = floor == 0;
+    let mut line_start = false;
     // Byte-wise from the end: every boundary character is ASCII or starts with the
     // lead byte of its 3-byte UTF-8 form, so no character needs decoding on the way.
     let b = head.as_bytes();
@@ -466,8 +466,10 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
         boundary = floor + i + len;
         break;
     }
-    if boundary == floor && floor > 0 {
-        line_start = text[..floor].ends_with('\n');
+    // No boundary in the head: the span starts at the floor, a line start when the floor
+    // is one (a sentence boundary never is, whatever the floor: `www. - it` keeps its `-`).
+    if boundary == floor {
+        line_start = floor == 0 || text[..floor].ends_with('\n');
     }
     let mut s = boundary;
     if line_start {

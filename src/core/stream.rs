@@ -8,7 +8,13 @@
 //! chunk, so the cost of a chunk is proportional to the open block, not to the answer.
 //! A partial marker at the end (`[`, `[1`, `[[S:1,`, `【`, a private-use marker, a
 //! `<sup` not yet closed, a complete `[1]` that may still turn into a link `[1](...)`)
-//! is held back until the next chunk says what it is.
+//! is held back until the next chunk says what it is; so is a link whose destination is
+//! still arriving (`[3](https://ex`, `[see [3]](ht`), and text after a backtick run that
+//! is not closed yet is read as code until its block is complete: nothing shows as a
+//! marker that a later chunk turns into link text or code.
+//!
+//! [`settle`] compares two snapshots, so that a view patches only the markers that
+//! changed when sources arrive or the stream finishes.
 //!
 //! A marker whose source is not known yet becomes a pending citation
 //! ([`Citation::pending`]); it turns live when the data arrives ([`StreamParser::set_data`]).
@@ -430,10 +436,22 @@ impl StreamParser {
         let grammar = self.base.grammar.unwrap_or(Grammar::NUMERIC);
         let visible = self.committed + hold_back(tail, &grammar);
         let tail_answer = if visible > self.committed {
-            Some(resolve_pending(
-                self.block_draft(self.committed, visible),
-                &self.options,
-            ))
+            let mut draft = self.block_draft(self.committed, visible);
+            // Text after a backtick run that is not closed yet may still become code:
+            // read it as code for now (the view shows it so), so that no marker shows
+            // there that the closing run would turn into text. Once the block is complete
+            // it is read as it is.
+            let closer = unclosed_code_span(&draft.text).map(|n| format!(" {}", "`".repeat(n)));
+            if let Some(c) = &closer {
+                draft.text.push_str(c);
+            }
+            let mut a = resolve_pending(draft, &self.options);
+            if let Some(c) = &closer {
+                if a.text.ends_with(c.as_str()) {
+                    a.text.truncate(a.text.len() - c.len());
+                }
+            }
+            Some(a)
         } else {
             None
         };
@@ -787,8 +805,87 @@ fn unclosed_html_block(s: &str) -> bool {
     open.is_some()
 }
 
-/// The length of `tail` that can be shown: everything but a trailing partial marker.
+/// The length of `tail` that can be shown: everything but a trailing partial marker,
+/// and a link whose destination is still arriving (`[3](https://ex`, `[see [3]](ht`):
+/// its label may look like a marker now and turn into link text with the `)`.
 pub fn hold_back(tail: &str, grammar: &Grammar) -> usize {
+    let n = hold_back_marker(tail, grammar);
+    if grammar.numeric || grammar.sid || grammar.footnotes || grammar.usage {
+        if let Some(start) = unclosed_link_start(&tail[..n]) {
+            return start;
+        }
+    }
+    n
+}
+
+/// The length of the backtick run that opens a code span `text` does not close yet, in
+/// its last paragraph, outside code blocks and other protected regions; `None` when
+/// every code span is closed.
+pub fn unclosed_code_span(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let para = memchr::memmem::rfind(b, b"\n\n").map_or(0, |i| i + 2);
+    let first = memchr::memchr(b'`', &b[para..])? + para;
+    let regions = protected_regions(&text[para..], TextSyntax::Markdown);
+    let mut i = first;
+    while i < b.len() {
+        if b[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let run = b[i..].iter().take_while(|&&c| c == b'`').count();
+        let rel = i - para;
+        let escaped = b[para..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1;
+        if !escaped && !regions.iter().any(|r| r.start <= rel && rel < r.end) {
+            return Some(run);
+        }
+        i += run;
+    }
+    None
+}
+
+/// How far back an unclosed link's label is looked for on the last line.
+const LINK_LOOKBACK: usize = 4096;
+
+/// The start of a link label whose destination is not closed yet at the end of `tail`:
+/// the `[` matching the `]` before the first `(` of the last line that no `)` closes
+/// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
+fn unclosed_link_start(tail: &str) -> Option<usize> {
+    let from = tail
+        .rfind('\n')
+        .map_or(0, |i| i + 1)
+        .max(tail.len().saturating_sub(LINK_LOOKBACK));
+    // Bytes: every character looked for is ASCII, so `[` is always on a char boundary.
+    let line = &tail.as_bytes()[from..];
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &c) in line.iter().enumerate() {
+        match c {
+            b'(' => open.push(i),
+            b')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let paren = open.into_iter().find(|&i| i > 0 && line[i - 1] == b']')?;
+    // The `[` that opens the label, past nested brackets (`[see [3]](`).
+    let mut depth = 0usize;
+    for i in (0..paren).rev() {
+        match line[i] {
+            b']' => depth += 1,
+            b'[' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(from + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The length of `tail` without a trailing partial marker.
+fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
     let b = tail.as_bytes();
     let n = b.len();
     // Look at most this far back for the opener of a partial marker.
@@ -853,6 +950,106 @@ fn partial_bracket(rest: &str) -> bool {
         // `[1]`, `[[S:1]]`, `[1][2` ... at the very end: wait for what follows.
         Some(e) => body[e..].chars().all(|c| c == ']'),
     }
+}
+
+/// What changed between two snapshots of one streamed answer, for a view that settles
+/// in place (patches the markers that changed) instead of rendering it all again.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Settle {
+    /// Citations (same index before and after) whose marker shows differently: other
+    /// sources, a source's number, title, domain or link changed, or pending turned live.
+    pub markers: Vec<usize>,
+    /// Whether a citation among those compared was dropped, added before another or
+    /// its span changed: indices or span wrappers differ, not only markers.
+    pub moved: bool,
+    /// For each citation of the old snapshot, its index in the new one (same span).
+    pub map: Vec<Option<usize>>,
+}
+
+impl Settle {
+    /// Nothing to patch.
+    pub fn is_empty(&self) -> bool {
+        self.markers.is_empty() && !self.moved
+    }
+}
+
+/// Compares the citations whose markers stand at or before byte `fixed` in `old` and
+/// `new` (both sorted by end, as every [`CitedAnswer`] is); later ones are free to
+/// change. Costs one pass over the citations and sources.
+pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
+    // What a marker shows of a source (its count may change without touching it).
+    fn look(s: &Source) -> (u32, Option<&str>, Option<&str>, Option<&str>) {
+        (
+            s.number,
+            s.title.as_deref(),
+            s.domain.as_deref(),
+            s.url.as_deref(),
+        )
+    }
+    // Sources whose look changed. Most snapshots of a stream have the same sources in
+    // the same order: then nothing is allocated.
+    let same_sources = old.sources.len() == new.sources.len()
+        && old
+            .sources
+            .iter()
+            .zip(&new.sources)
+            .all(|(a, b)| a.id == b.id && look(a) == look(b));
+    let index = |a: &'_ CitedAnswer| -> HashMap<String, usize> {
+        if same_sources {
+            return HashMap::new();
+        }
+        a.sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), i))
+            .collect()
+    };
+    let (before, now) = (index(old), index(new));
+    let changed: Vec<bool> = if same_sources {
+        Vec::new()
+    } else {
+        new.sources
+            .iter()
+            .map(|s| {
+                before
+                    .get(&s.id)
+                    .is_none_or(|&i| look(&old.sources[i]) != look(s))
+            })
+            .collect()
+    };
+    let source_changed = |id: &String| !same_sources && now.get(id).is_none_or(|&k| changed[k]);
+    // Old citation i and new citation j are one marker when they stand at the same place
+    // (their spans may differ: a dropped marker before one widens its span); both lists
+    // are sorted by end, so one merge pass pairs them.
+    let mut map = vec![None; old.citations.len()];
+    let mut j = 0;
+    for (i, c) in old.citations.iter().enumerate() {
+        while j < new.citations.len() && new.citations[j].end < c.end {
+            j += 1;
+        }
+        if j < new.citations.len() && new.citations[j].end == c.end {
+            map[i] = Some(j);
+            j += 1;
+        }
+    }
+    let upto = old.citations.partition_point(|c| c.end <= fixed);
+    let mut out = Settle {
+        moved: new.citations.partition_point(|c| c.end <= fixed) != upto,
+        ..Settle::default()
+    };
+    for (i, c) in old.citations[..upto].iter().enumerate() {
+        if map[i] != Some(i) || new.citations[i].start != c.start {
+            out.moved = true;
+            continue;
+        }
+        let n = &new.citations[i];
+        if n.sources != c.sources || n.pending != c.pending || n.sources.iter().any(source_changed)
+        {
+            out.markers.push(i);
+        }
+    }
+    out.map = map;
+    out
 }
 
 #[cfg(test)]
@@ -925,6 +1122,84 @@ mod tests {
             assert_eq!(got.citations, expected.citations, "size {size}");
             assert_eq!(got.sources, expected.sources, "size {size}");
         }
+    }
+
+    #[test]
+    fn hold_back_an_unclosed_link_with_a_marker_label() {
+        let g = Grammar::ALL;
+        for (t, shown) in [
+            ("As shown in [3](https://ex", "As shown in "),
+            ("As shown in [3](", "As shown in "),
+            ("See [see [3]](https://ex", "See "),
+            ("A [1] and [3](u \"Ti", "A [1] and "),
+            ("x [1]([1](https://e", "x "),
+            ("x [1]([1](https://e) (a", "x "),
+        ] {
+            assert_eq!(&t[..hold_back(t, &g)], shown, "{t:?}");
+        }
+        for t in [
+            "As shown in [3](https://ex.org) and",
+            "A (b) [1] c",
+            "x](y",
+            "[1]([1](u)) and (",
+        ] {
+            assert_eq!(hold_back(t, &g), t.len(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn unclosed_code_spans() {
+        assert_eq!(unclosed_code_span("a `b [1]"), Some(1));
+        assert_eq!(unclosed_code_span("a ``b ` [1]"), Some(2));
+        assert_eq!(unclosed_code_span("a `b` [1]"), None);
+        assert_eq!(unclosed_code_span("a \\`b [1]"), None);
+        assert_eq!(unclosed_code_span("x `a\n\ny [1]"), None);
+        assert_eq!(unclosed_code_span("no code [1]"), None);
+    }
+
+    #[test]
+    fn text_after_an_unclosed_backtick_is_read_as_code_until_its_block_ends() {
+        let data = json!({"1": {"title": "A", "source": "https://a.example"}});
+        let opts = Options::default();
+        let mut p = StreamParser::new(Data::Json(&data), &opts).unwrap();
+        p.push("Use `x [1] now");
+        assert!(p.snapshot().citations.is_empty(), "{:?}", p.snapshot());
+        assert_eq!(p.snapshot().text, "Use `x [1] now");
+        // The backtick closes: code it was.
+        p.push("` here [1].");
+        assert_eq!(p.snapshot().citations.len(), 1);
+        // One that never closes: the block, once complete, reads it as text.
+        p.push("\n\nA lone ` and [1]");
+        p.push(".\n\nNext");
+        assert_eq!(p.snapshot().citations.len(), 2, "{:?}", p.snapshot());
+    }
+
+    #[test]
+    fn settle_names_the_markers_that_changed() {
+        let opts = Options::default();
+        let mut p = StreamParser::new(Data::None, &opts).unwrap();
+        p.push("Paris [1].\n\nLyon [2] and Nice [3].\n\nTail");
+        let before = p.snapshot().clone();
+        let fixed = p.stable_len();
+        let data = json!({"2": {"title": "B", "source": "https://b.example"}});
+        p.set_data(Data::Json(&data)).unwrap();
+        let after = p.snapshot().clone();
+        let s = settle(&before, &after, fixed);
+        assert!(!s.moved);
+        assert_eq!(s.markers, vec![1]);
+        assert_eq!(s.map, vec![Some(0), Some(1), Some(2)]);
+        // A source's title changes: its markers show it (their label), nothing else.
+        let retitled = json!({"2": {"title": "B2"}});
+        p.set_data(Data::Json(&retitled)).unwrap();
+        let s = settle(&after, p.snapshot(), fixed);
+        assert_eq!((s.markers, s.moved), (vec![1], false));
+        let after = p.snapshot().clone();
+        // Unresolved markers are dropped at the end: the later ones change index.
+        let done = p.finish().clone();
+        let s = settle(&after, &done, fixed);
+        assert!(s.moved);
+        assert_eq!(s.map, vec![None, Some(0), None]);
+        assert!(settle(&done, &done, usize::MAX).is_empty());
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! ```
 
 mod dom;
+mod morph;
 
 use crate::core::formats::Data;
 use crate::core::model::CitedAnswer as Model;
@@ -369,16 +370,7 @@ fn cited_answer_view(
             match result {
                 Some((snapshot, info)) => {
                     stable.set(info);
-                    // A card stays open while text arrives, unless its citation is gone.
-                    if let Some(c) = ctx.card.get_untracked() {
-                        if snapshot
-                            .citations
-                            .get(c.ci)
-                            .is_none_or(|x| x.sources.is_empty())
-                        {
-                            ctx.card.set(None);
-                        }
-                    }
+                    keep_card(ctx, &snapshot);
                     ctx.answer.set(Arc::new(snapshot));
                 }
                 None => {
@@ -389,9 +381,10 @@ fn cited_answer_view(
                         data.with(|d| crate::core::parse_lenient(a, d.as_data(), &opts))
                     });
                     // An option that changes neither the answer nor its markup (the
-                    // theme) keeps an open card and the rendered blocks.
+                    // theme) keeps the rendered blocks; a real change keeps an open card
+                    // when its citation is still there.
                     if render_changed || ctx.answer.with_untracked(|a| **a != parsed) {
-                        ctx.card.set(None);
+                        keep_card(ctx, &parsed);
                         ctx.answer.set(Arc::new(parsed));
                     }
                 }
@@ -404,47 +397,30 @@ fn cited_answer_view(
     {
         let blocks = blocks.clone();
         let stable = stable.clone();
-        let last_sig: Rc<RefCell<Option<MarkerSig>>> = Rc::new(RefCell::new(None));
+        // What the body shows now: the answer, its render options and stream state.
+        let shown: Rc<RefCell<Option<Shown>>> = Rc::new(RefCell::new(None));
         Effect::new(move |_| {
             let a = ctx.answer.get();
             let r = ctx.render.get();
             let Some(el) = body.get() else { return };
             let info = stable.get();
-            if let Some((fa, fr, fb)) = first_blocks.borrow_mut().take() {
-                if adopt_blocks(&el, &mut blocks.borrow_mut(), fb)
-                    && Arc::ptr_eq(&fa, &a)
-                    && Arc::ptr_eq(&fr, &r)
+            if let Some((first_answer, first_render, first)) = first_blocks.borrow_mut().take() {
+                if adopt_blocks(&el, &mut blocks.borrow_mut(), first)
+                    && Arc::ptr_eq(&first_answer, &a)
+                    && Arc::ptr_eq(&first_render, &r)
                 {
-                    *last_sig.borrow_mut() = Some((r, marker_sig(&a)));
+                    *shown.borrow_mut() = Some((a, r, info));
                     return;
                 }
             }
-            let sig = marker_sig(&a);
-            let mut last = last_sig.borrow_mut();
-            let same_markers = last.as_ref().is_some_and(|(lr, ls)| {
-                Arc::ptr_eq(lr, &r)
-                    && ls.len() <= sig.len()
-                    && ls[..ls.len().saturating_sub(info.tail_citations)]
-                        == sig[..ls.len().saturating_sub(info.tail_citations)]
-            });
-            let mut blocks = blocks.borrow_mut();
-            if info.streaming && a.content_kind == crate::core::model::ContentKind::Markdown {
-                // Markers changed in finished blocks (sources arrived, numbers moved):
-                // everything is rendered again, still with the stream's view of the tail
-                // (unchanged blocks keep their nodes).
-                let info = if same_markers {
-                    info
-                } else {
-                    StreamInfo {
-                        prev_stable: 0,
-                        ..info
-                    }
-                };
-                render_stream_tail(&el, &mut blocks, &a, &r, info);
-            } else {
-                patch_blocks(&el, &mut blocks, render::answer_blocks(&a, &r));
+            let prev = shown.borrow_mut().replace((a.clone(), r.clone(), info));
+            let settled = show_answer(&el, &mut blocks.borrow_mut(), prev.as_ref(), &a, &r, info);
+            // An open card shows what its marker shows now (and finds its marker again).
+            if settled {
+                if let Some(c) = ctx.card.get_untracked() {
+                    ctx.card.set(Some(c));
+                }
             }
-            *last = Some((r, sig));
         });
     }
     let timers = Rc::new(Timers::default());
@@ -639,35 +615,168 @@ fn adopt_blocks(
     true
 }
 
-/// Numbers of the cited sources and pending states: when they change, markers in
-/// finished blocks change too and everything is rendered again.
-fn marker_sig(a: &Model) -> Vec<(u32, bool)> {
-    a.citations
+/// The answer the body shows, its render options and the stream state it was shown in.
+type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
+
+/// Brings the body from showing `prev` to showing `a`, settling in place: when the text
+/// already shown stays the same (sources arrived, numbers moved, the stream finished),
+/// only the markers that changed are patched and only the open tail is rendered again;
+/// otherwise every block is rendered and the changed ones are brought in line node by
+/// node. Returns whether markers already shown changed.
+fn show_answer(
+    body: &Element,
+    blocks: &mut Vec<(render::Block, Element)>,
+    prev: Option<&Shown>,
+    a: &Model,
+    r: &RenderOptions,
+    info: StreamInfo,
+) -> bool {
+    use crate::core::model::ContentKind;
+    let markdown = a.content_kind == ContentKind::Markdown;
+    let same = |i: usize| Some(i);
+    let old = prev.filter(|(old, old_r, _)| {
+        **old_r == *r
+            && old.content_kind == a.content_kind
+            && old.show_citations == a.show_citations
+    });
+    let Some((old, _, old_info)) = old else {
+        if info.streaming && markdown {
+            render_stream_tail(body, blocks, a, r, 0, &same);
+        } else {
+            patch_blocks(body, blocks, render::answer_blocks(a, r), &same);
+        }
+        return true;
+    };
+    // Text shown before this point was final (the stream's stable part, or all of a
+    // finished answer); only its markers may have changed.
+    let fixed = if old_info.streaming {
+        info.prev_stable
+    } else {
+        old.text.len()
+    }
+    .min(old.text.len())
+    .min(a.text.len());
+    // While text streams in, the stable part is known not to change: no need to compare
+    // it (that would cost the whole answer on every chunk).
+    let text_same = (info.streaming && old_info.streaming && !info.reread)
+        || (old.text.as_bytes()[..fixed] == a.text.as_bytes()[..fixed]
+            && old
+                .links
+                .iter()
+                .filter(|l| l.start < fixed)
+                .eq(a.links.iter().filter(|l| l.start < fixed)));
+    let settle = crate::core::stream::settle(old, a, fixed);
+    // A whole-document parse can read the finished blocks differently (a reference
+    // definition makes `[text][1]` a link): then every block is compared.
+    let final_render = !info.streaming && old_info.streaming;
+    let fast = markdown
+        && text_same
+        && !settle.moved
+        && !(final_render && memchr::memmem::find(a.text.as_bytes(), b"]:").is_some());
+    if fast {
+        patch_markers(body, a, r, &settle.markers);
+        if info.streaming {
+            render_stream_tail(body, blocks, a, r, fixed, &same);
+        } else if final_render || a.text.len() != fixed {
+            render_final_tail(body, blocks, a, r, fixed);
+        }
+        return !settle.markers.is_empty();
+    }
+    let cite_of = |i: usize| settle.map.get(i).copied().flatten();
+    if info.streaming && markdown {
+        render_stream_tail(body, blocks, a, r, 0, &cite_of);
+    } else {
+        patch_blocks(body, blocks, render::answer_blocks(a, r), &cite_of);
+    }
+    true
+}
+
+/// Patches the markers of citations `cis` in place (number text, link target, label,
+/// pending or live): the `<sup>` and its links stay the same nodes.
+fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &[usize]) {
+    let Some(from) = cis
         .iter()
-        .map(|c| {
-            (
-                c.sources
-                    .first()
-                    .and_then(|id| a.source(id))
-                    .map_or(0, |s| s.number),
-                c.pending.is_empty(),
-            )
-        })
-        .collect()
+        .filter_map(|&ci| a.citations.get(ci).map(|c| c.end))
+        .min()
+    else {
+        return;
+    };
+    let markers = render::MarkerSet::from(a, r, from);
+    let mut html = String::new();
+    for &ci in cis {
+        if let Some(h) = markers.html.get(ci) {
+            html.push_str(h);
+        }
+    }
+    let Some(fragment) = morph::parse(&html) else {
+        return;
+    };
+    let Some(fragment) = fragment.dyn_ref::<web_sys::DocumentFragment>() else {
+        return;
+    };
+    let Ok(fresh) = fragment.query_selector_all(".cite-marker[data-cite]") else {
+        return;
+    };
+    // In the order of `cis` (ascending), so found by binary search.
+    let by_cite: Vec<(usize, web_sys::Node)> = (0..fresh.length())
+        .filter_map(|i| fresh.item(i))
+        .filter_map(|n| Some((dom::data_num::<usize>(n.dyn_ref::<Element>()?, "cite")?, n)))
+        .collect();
+    for old in dom::query_all(body, ".cite-marker[data-cite]") {
+        let Some(ci) = dom::data_num::<usize>(&old, "cite") else {
+            continue;
+        };
+        if let Ok(k) = by_cite.binary_search_by_key(&ci, |(c, _)| *c) {
+            morph::morph_node(old.as_ref(), &by_cite[k].1, &Some);
+        }
+    }
+}
+
+/// Keeps the open card open across a new parse when its citation is still there (its
+/// marker at the same place after the same words, with sources), under the index it has
+/// now; closes it otherwise.
+fn keep_card(ctx: CiteContext, new: &Model) {
+    let Some(c) = ctx.card.get_untracked() else {
+        return;
+    };
+    let old = ctx.answer.get_untracked();
+    let now = crate::core::stream::settle(&old, new, 0)
+        .map
+        .get(c.ci)
+        .copied()
+        .flatten()
+        .filter(|&ci| {
+            let (o, n) = (old.citations[c.ci].end, new.citations[ci].end);
+            !new.citations[ci].sources.is_empty()
+                && old.text.get(o.saturating_sub(32)..o) == new.text.get(n.saturating_sub(32)..n)
+        });
+    match now {
+        Some(ci) if ci == c.ci => {}
+        Some(ci) => ctx.card.set(Some(Card { ci, ..c })),
+        None => ctx.card.set(None),
+    }
 }
 
 /// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
-fn patch_blocks(body: &Element, old: &mut Vec<(render::Block, Element)>, new: Vec<render::Block>) {
-    patch_from(body, old, 0, new);
+fn patch_blocks(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    new: Vec<render::Block>,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
+) {
+    patch_from(body, old, 0, new, cite_of);
 }
 
-/// Replaces the rendered blocks from index `k` on with `new` (same element reused
-/// where the HTML is unchanged, content replaced where it changed, extra removed).
+/// Replaces the rendered blocks from index `k` on with `new`: a block whose HTML is
+/// unchanged is left alone, a changed one is brought in line node by node (what stays
+/// keeps its nodes), extra ones are removed. `cite_of` maps the citation index an old
+/// marker has to the one it has now.
 fn patch_from(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
     k: usize,
     new: Vec<render::Block>,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
     let count = k + new.len();
     // Blocks past the old ones are added with one HTML string (one parser call).
@@ -677,7 +786,7 @@ fn patch_from(
         let i = k + j;
         if let Some((ob, el)) = old.get_mut(i) {
             if ob.html != b.html {
-                el.set_inner_html(&b.html);
+                morph::morph_inner(el, &b.html, cite_of);
             }
             *ob = b;
             continue;
@@ -709,25 +818,40 @@ fn patch_from(
 }
 
 /// While streaming: renders again only from the last block that can have changed
-/// (the text before the stream's stable point never changes).
+/// (the text before `stable`, the stream's stable point, never changes).
 fn render_stream_tail(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
     a: &Model,
     r: &RenderOptions,
-    info: StreamInfo,
+    stable: usize,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
-    let from = old
-        .last()
-        .map_or(0, |(b, _)| b.range.start)
-        .min(info.prev_stable);
+    let from = old.last().map_or(0, |(b, _)| b.range.start).min(stable);
     let k = old.partition_point(|(b, _)| b.range.end <= from);
     let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
     let view_text = stream_view_text(&a.text, start);
     let markers = render::MarkerSet::from(a, r, start);
     let whole = view_text.len() >= a.text.len();
     let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
-    patch_from(body, old, k, new);
+    patch_from(body, old, k, new, cite_of);
+}
+
+/// When the stream ends: renders the blocks from the one holding `fixed` (where the
+/// stream's open tail began) as the whole answer shows them; blocks before it stay.
+fn render_final_tail(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    a: &Model,
+    r: &RenderOptions,
+    fixed: usize,
+) {
+    let from = old.last().map_or(0, |(b, _)| b.range.start).min(fixed);
+    let k = old.partition_point(|(b, _)| b.range.end <= from);
+    let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
+    let markers = render::MarkerSet::from(a, r, start);
+    let new = render::markdown::render_range(&a.text, start..a.text.len(), &markers, true);
+    patch_from(body, old, k, new, &Some);
 }
 
 /// The answer text as shown while streaming: a table line still arriving is held
@@ -764,8 +888,12 @@ fn stream_view_text(text: &str, block_start: usize) -> String {
     let mut out = text[..cut].to_string();
     let shown = &text[block_start.min(cut)..cut];
     if !shown.contains("```") && !shown.contains("~~~") {
-        if shown.matches('`').count() % 2 == 1 {
-            out.push('`');
+        // Closed as the stream parser reads it (as code, so a `[1]` there is text).
+        if let Some(run) = crate::core::stream::unclosed_code_span(shown) {
+            if out.ends_with('`') {
+                out.push(' ');
+            }
+            out.push_str(&"`".repeat(run));
         }
         if shown.matches("**").count() % 2 == 1 {
             out.push_str("**");
@@ -773,10 +901,6 @@ fn stream_view_text(text: &str, block_start: usize) -> String {
     }
     out
 }
-
-/// The render options and, per citation, its first source's number and whether it is
-/// live: when these change, finished blocks are rendered again.
-type MarkerSig = (Arc<RenderOptions>, Vec<(u32, bool)>);
 
 /// The streaming state of one answer.
 struct Live {
@@ -790,10 +914,12 @@ struct Live {
 #[derive(Debug, Clone, Copy, Default)]
 struct StreamInfo {
     streaming: bool,
-    /// Output bytes before this never change (the previous update's stable length).
+    /// Output bytes before this never change (the previous update's stable length);
+    /// when the stream has just finished, where its open tail began.
     prev_stable: usize,
-    /// Citations in the open tail (may change with the next chunk).
-    tail_citations: usize,
+    /// The finished blocks were read again (new data, or the end of the stream): their
+    /// text is compared with what is shown. Plain appends never change it.
+    reread: bool,
 }
 
 /// Feeds what changed since the last call to the stream parser; starts it when
@@ -855,6 +981,7 @@ fn stream_step(
             StreamInfo::default(),
         );
     };
+    let mut reread = false;
     if sse {
         if let (CiteData::Text(o), CiteData::Text(n)) = (&l.data, d) {
             if n.len() > o.len() {
@@ -866,30 +993,32 @@ fn stream_step(
         if l.data != *d {
             let _ = l.parser.set_data(d.as_data());
             l.data = d.clone();
+            reread = true;
         }
         if a.len() > l.answer_len {
             l.parser.push(&a[l.answer_len..]);
             l.answer_len = a.len();
         }
     }
+    let stable_len = l.parser.stable_len();
     if !streaming {
         let done = l.parser.finish().clone();
         *live = None;
-        return (done, StreamInfo::default());
+        return (
+            done,
+            StreamInfo {
+                streaming: false,
+                prev_stable: prev_stable.min(stable_len),
+                reread: true,
+            },
+        );
     }
-    let snap = l.parser.snapshot().clone();
-    let stable_len = l.parser.stable_len();
-    let tail_citations = snap
-        .citations
-        .iter()
-        .filter(|c| c.end >= stable_len)
-        .count();
     (
-        snap,
+        l.parser.snapshot().clone(),
         StreamInfo {
             streaming: true,
             prev_stable: prev_stable.min(stable_len),
-            tail_citations,
+            reread,
         },
     )
 }

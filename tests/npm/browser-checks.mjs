@@ -234,6 +234,55 @@ export async function browserChecks(tally, context, url, label) {
     await page.evaluate(() => window.late.destroy());
   });
 
+  await t('update({data}) and finish() keep the nodes already shown and an open card', async () => {
+    await page.evaluate(() => {
+      const text = 'Paris is the capital of France [1].\n\nThe Eiffel Tower [2][3] and [9].\n\nLast [1]';
+      window.settle = window.citekit.mount(document.getElementById('host'), { answer: '' });
+      for (let i = 0; i < text.length; i += 3) window.settle.append(text.slice(i, i + 3));
+    });
+    await tick(page);
+    await page.evaluate(() => {
+      const body = document.querySelector('#host .cite-answer__body');
+      const blocks = [...body.querySelectorAll(':scope > .cite-block')].slice(0, -1);
+      window.held = blocks.flatMap((b) => [b, ...[...b.querySelectorAll('*')].filter((e) => !e.closest('.cite-marker--pending') || e.matches('.cite-marker'))]);
+      window.settle.update({ data: { 1: window.sample.DATA[1] } });
+    });
+    await tick(page);
+    // A card open on the first marker, read while the rest of the sources arrive.
+    await page.focus('#host .cite-answer__body .cite-marker__link >> nth=0');
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    const r = await page.evaluate(() => {
+      const body = document.querySelector('#host .cite-answer__body');
+      const pending = body.querySelectorAll('.cite-marker--pending').length;
+      window.settle.update({ data: window.sample.DATA });
+      return { pending };
+    });
+    await tick(page);
+    const after = await page.evaluate(() => {
+      const body = document.querySelector('#host .cite-answer__body');
+      const gone = (list) => list.filter((e) => !body.contains(e)).map((e) => e.outerHTML);
+      const card = () => document.querySelector('#host .cite-card').getAttribute('data-state');
+      const r = { update: gone(window.held), cardAfterUpdate: card() };
+      // [9] never gets a source: finishing drops its marker and its span's start.
+      const nine = body.querySelector('.cite-marker--pending');
+      const nineAnchor = nine && body.querySelector(`i.cite-s[data-s="${nine.dataset.cite}"]`);
+      window.settle.finish();
+      return new Promise((resolve) =>
+        setTimeout(() => {
+          const held = window.held.filter((e) => e !== nine && e !== nineAnchor);
+          resolve({ ...r, finish: gone(held), cardAfterFinish: card(), nineGone: !!nine && !body.contains(nine) });
+        }, 30),
+      );
+    });
+    eq(r.pending, 2, 'pending markers before the rest of the sources');
+    eq(after.update, [], 'nodes replaced by update({data})');
+    eq(after.cardAfterUpdate, 'open', 'card after update({data})');
+    eq(after.finish, [], 'nodes replaced by finish()');
+    eq(after.cardAfterFinish, 'open', 'card after finish()');
+    assert(after.nineGone, 'the marker whose source never came is removed');
+    await page.evaluate(() => window.settle.destroy());
+  });
+
   await t('sse: mount({answer:null, data:"", format:"sse"}) and append raw stream text', async () => {
     await page.evaluate(() => {
       const v = window.citekit.mount(document.getElementById('host'), { answer: null, data: '', format: 'sse' });
