@@ -354,6 +354,10 @@ pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
     format!("{}-src-{n}", opts.id_prefix)
 }
 
+/// The text between adjacent links of one marker: hidden on screen, kept in copied
+/// text and in the marker's text content.
+pub const MARKER_SEPARATOR: &str = ", ";
+
 /// The HTML of citation `ci`'s marker.
 fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOptions) -> String {
     let sources: Vec<&Source> = ids.iter().filter_map(|id| answer.source(id)).collect();
@@ -404,6 +408,12 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
     match opts.marker_style {
         MarkerStyle::Number => {
             for (k, s) in sources.iter().enumerate() {
+                if k > 0 {
+                    // Copied text keeps adjacent numbers apart (`1, 2`, not `12`): a bare
+                    // text node, which the stylesheet hides by the `<sup>`'s zero font
+                    // size (one node per gap, no element).
+                    out.push_str(MARKER_SEPARATOR);
+                }
                 link(
                     &mut out,
                     k,
@@ -457,7 +467,7 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
 fn external_link(out: &mut String, class: &str, url: &str, text: &str, opts: &RenderOptions) {
     let _ = write!(out, "<a class=\"{class}\" href=\"");
     push_escaped(out, url);
-    out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\" aria-label=\"");
+    out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\" dir=\"auto\" aria-label=\"");
     push_escaped(out, text);
     out.push(' ');
     push_escaped(out, opts.labels.get("opensInNewTab"));
@@ -524,11 +534,11 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
         s.number, s.number
     );
     if let Some(d) = &s.domain {
-        out.push_str("<span class=\"cite-card__domain\">");
+        out.push_str("<span class=\"cite-card__domain\" dir=\"auto\">");
         push_escaped(&mut out, d);
         out.push_str("</span>");
     }
-    out.push_str("</p><p class=\"cite-card__title\">");
+    out.push_str("</p><p class=\"cite-card__title\" dir=\"auto\">");
     push_escaped(
         &mut out,
         s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
@@ -541,7 +551,7 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
     }
     .or(s.snippet.as_deref());
     if let Some(q) = quote {
-        out.push_str("<p class=\"cite-card__snippet\">");
+        out.push_str("<p class=\"cite-card__snippet\" dir=\"auto\">");
         push_escaped(&mut out, &crate::core::sanitize::excerpt200(q));
         out.push_str("</p>");
     }
@@ -596,7 +606,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         let dim = !s.cited && opts.uncited == Uncited::Dim;
         let _ = write!(
             out,
-            "<li class=\"cite-source{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"cite-source__toggle\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\">",
+            "<li class=\"cite-source{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"cite-source__toggle\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\" dir=\"auto\">",
             if dim { " cite-source--uncited" } else { "" },
             panel_item_id(opts, n),
             s.cited,
@@ -608,11 +618,11 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         );
         out.push_str("</span>");
         if let Some(d) = &s.domain {
-            out.push_str("<span class=\"cite-source__domain\">");
+            out.push_str("<span class=\"cite-source__domain\" dir=\"auto\">");
             push_escaped(&mut out, d);
             out.push_str("</span>");
         }
-        out.push_str("</span><span class=\"cite-source__count\">");
+        out.push_str("</span><span class=\"cite-source__count\" dir=\"auto\">");
         if s.cited {
             push_escaped(
                 &mut out,
@@ -625,7 +635,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         }
         out.push_str("</span></button>");
         if let Some(sn) = &s.snippet {
-            out.push_str("<p class=\"cite-source__snippet\">");
+            out.push_str("<p class=\"cite-source__snippet\" dir=\"auto\">");
             push_escaped(&mut out, &crate::core::sanitize::excerpt200(sn));
             out.push_str("</p>");
         }
@@ -745,13 +755,13 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         match &s.url {
             Some(u) => external_link(&mut out, "cite-footnote__title", u, title, opts),
             None => {
-                out.push_str("<span class=\"cite-footnote__title\">");
+                out.push_str("<span class=\"cite-footnote__title\" dir=\"auto\">");
                 push_escaped(&mut out, title);
                 out.push_str("</span>");
             }
         }
         if let Some(d) = &s.domain {
-            out.push_str(" <span class=\"cite-footnote__domain\">");
+            out.push_str(" <span class=\"cite-footnote__domain\" dir=\"auto\">");
             push_escaped(&mut out, d);
             out.push_str("</span>");
         }
