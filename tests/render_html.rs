@@ -876,7 +876,7 @@ fn footnote_back_links_and_marker_labels() {
     let r = RenderOptions::default();
     let html = render(&a);
     assert!(
-        html.contains("<a class=\"cite-marker__link\" id=\"cite-ref-1-1\" href=\"#cite-fn-2\" role=\"doc-noteref\" data-sources=\"2\" aria-label=\"Source 2: B\">2</a>"),
+        html.contains("<a class=\"cite-marker__link\" id=\"cite-ref-1-1\" href=\"#cite-fn-2\" role=\"doc-noteref\" aria-label=\"Source 2: B\">2</a>"),
         "{html}"
     );
     let notes = citekit::render::footnotes_html(&a, &r);
@@ -907,4 +907,49 @@ fn footnote_back_links_and_marker_labels() {
     o.labels.insert("backToCitation".into(), "Back".into());
     let notes = citekit::render::footnotes_html(&a, &RenderOptions::from_options(&o, "p"));
     assert!(notes.contains("aria-label=\"Back\">a</a>"), "{notes}");
+}
+
+#[test]
+fn footnote_back_links_stop_at_their_limit_and_say_so() {
+    use citekit::core::limits::{MAX_FOOTNOTE_BACKLINKS, MAX_FOOTNOTE_BACKLINKS_NAME};
+    // One source cited 60 times: its footnote links back to the first 50 markers and
+    // says how many more there are; the diagnostics name the limit.
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("Claim {i} [1]. "));
+    }
+    let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
+    let a = citekit::parse(Some(&text), Data::Json(&data), &Options::default()).unwrap();
+    assert_eq!(a.citations.len(), 60);
+    let notes = citekit::render::footnotes_html(&a, &RenderOptions::default());
+    assert_eq!(
+        notes.matches("role=\"doc-backlink\"").count(),
+        MAX_FOOTNOTE_BACKLINKS,
+        "{notes}"
+    );
+    assert!(
+        notes.contains("<span class=\"cite-footnote__more\">+10</span>"),
+        "{notes}"
+    );
+    let d = a
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "limit-exceeded")
+        .expect("a limit-exceeded diagnostic");
+    assert!(
+        d.message.contains(MAX_FOOTNOTE_BACKLINKS_NAME),
+        "{}",
+        d.message
+    );
+    // Under the limit: every back-link, no diagnostic.
+    let b = citekit::parse(
+        Some("One [1]. Two [1]."),
+        Data::Json(&data),
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(b.diagnostics.iter().all(|d| d.code != "limit-exceeded"));
+    let notes = citekit::render::footnotes_html(&b, &RenderOptions::default());
+    assert_eq!(notes.matches("role=\"doc-backlink\"").count(), 2);
+    assert!(!notes.contains("cite-footnote__more"));
 }

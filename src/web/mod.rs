@@ -1241,7 +1241,11 @@ fn wire_highlight(ctx: CiteContext) {
         }
         dom::set_highlight(&prefix, ranges);
         if let Highlight::Source(n) = h {
-            for el in dom::query_all(&root, &format!(".cite-marker__link[data-sources~=\"{n}\"]")) {
+            let sel = format!(
+                ".cite-marker__link[data-sources~=\"{n}\"], .cite-marker__link[href=\"#{}\"]",
+                render::footnote_id(&ctx.render.get_untracked(), n)
+            );
+            for el in dom::query_all(&root, &sel) {
                 let _ = el.class_list().add_1("cite-active");
             }
         }
