@@ -3,7 +3,9 @@
 //! Generates a realistic markdown answer (headings, paragraphs, lists, a table, a fenced
 //! code block with bracket text, inline code, emoji and CJK, a `[n]` marker about every
 //! 130 bytes, 20 sources) of about 20 KB and 1 MB with a citation_map data map, and
-//! times `citekit::parse` (format parse + resolution) and `markers::scan` alone. Each
+//! times `citekit::parse` (format parse + resolution) and `markers::scan` alone; then a
+//! 5 MB answer with about 66,000 markers (the size the browser mount benchmark mounts),
+//! printing any `limit-exceeded` diagnostic it gets (the limit is named in it). Each
 //! measurement runs for at least one second (`CITEKIT_BENCH_SECS` changes that) and
 //! prints bytes, iterations, the median time and MB/s. Target: >= 100 MB/s on 1 MB.
 
@@ -56,9 +58,14 @@ fn marker(rng: &mut Rng) -> String {
 
 /// A sentence of about 130 bytes ending in a marker.
 fn sentence(rng: &mut Rng, out: &mut String) {
+    sentence_of(rng, out, 110);
+}
+
+/// A sentence of about `words + 20` bytes ending in a marker.
+fn sentence_of(rng: &mut Rng, out: &mut String, words: usize) {
     let start = out.len();
     let mut first = true;
-    while out.len() - start < 110 {
+    while out.len() - start < words {
         if !first {
             out.push(' ');
         }
@@ -115,6 +122,33 @@ fn answer(target_bytes: usize) -> String {
         out.push_str("> 引用: ");
         sentence(&mut rng, &mut out);
         out.push_str("\n\n");
+    }
+    out
+}
+
+/// A marker-dense answer: paragraphs and list items of short sentences, each ending in
+/// a marker (a marker about every 80 bytes), as a long chat answer that cites every
+/// claim; about 66,000 markers in 5 MB.
+fn dense_answer(target_bytes: usize) -> String {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut out = String::with_capacity(target_bytes + 4096);
+    let mut section = 0;
+    while out.len() < target_bytes {
+        section += 1;
+        out.push_str(&format!("## Part {section}\n\n"));
+        for _ in 0..4 {
+            for _ in 0..5 {
+                sentence_of(&mut rng, &mut out, 74);
+                out.push(' ');
+            }
+            out.push_str("\n\n");
+        }
+        for _ in 0..4 {
+            out.push_str("- ");
+            sentence_of(&mut rng, &mut out, 74);
+            out.push('\n');
+        }
+        out.push('\n');
     }
     out
 }
@@ -203,4 +237,31 @@ fn main() {
         "target: parse >= 100 MB/s on 1 MB: {} ({big_mbs:.1} MB/s)",
         if big_mbs >= 100.0 { "met" } else { "NOT met" }
     );
+
+    // The big answer the browser mount benchmark mounts: 5 MB, about 66,000 markers.
+    let text = dense_answer(5 * 1024 * 1024);
+    let markers = scan(&text, &Grammar::ALL).markers.len();
+    match citekit::parse(Some(&text), Data::Json(&data), &options) {
+        Ok(a) => {
+            println!(
+                "5 MB dense: {} bytes, {markers} markers, {} citations, {} diagnostics",
+                text.len(),
+                a.citations.len(),
+                a.diagnostics.len()
+            );
+            // A limit reached says so by name; print every such report.
+            for d in a.diagnostics.iter().filter(|d| d.code == "limit-exceeded") {
+                println!("  limit: {}", d.message);
+            }
+        }
+        Err(e) => println!("5 MB dense: parse failed ({e}); timing it anyway"),
+    }
+    let (n, m) = time(min, || {
+        let _ = black_box(citekit::parse(
+            Some(black_box(&text)),
+            Data::Json(&data),
+            &options,
+        ));
+    });
+    report("parse 5 MB", text.len(), n, m);
 }

@@ -1,9 +1,9 @@
 //! `npm start` / `cargo run --example demo`: parses two sample answers and prints the
-//! normalized JSON (SPEC section 9, UTF-16 offsets) and the markdown export of each.
+//! normalized JSON (npm/README.md, "parse"; UTF-16 offsets) and the markdown export of each.
 //!
-//! 1. A citation_map answer as in seed 001: `[1]` markers with `{"1": {text, source,
+//! 1. A citation_map answer (docs/formats.md, "citation_map"): `[1]` markers with `{"1": {text, source,
 //!    title, score, metadata}}`.
-//! 2. A canonical answer as in seed 003: `[[S:n]]` markers over a `sources_list` with
+//! 2. A canonical answer (docs/formats.md, "canonical"): `[[S:n]]` markers over a `sources_list` with
 //!    sids 7, 12 and 123, renumbered 1..k in order of first citation.
 
 use citekit::core::export::to_markdown;
@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "metadata": {"section": "orchestration"}
         }
     });
-    show("citation_map (seed 001)", answer, &citation_map)?;
+    show("citation_map", answer, &citation_map)?;
 
     let answer = "LangGraph models an agent as a graph of nodes and edges [[S:7]]. Neo4j \
                   stores the knowledge graph while Qdrant holds the vectors [[S:12,123]].\n\n\
@@ -71,6 +71,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
          "text": "Qdrant is a vector similarity search engine."},
         {"sid": 5, "title": "An uncited page", "url": "https://example.com/uncited"}
     ]);
-    show("canonical [[S:n]] (seed 003)", answer, &sources_list)?;
+    show("canonical [[S:n]]", answer, &sources_list)?;
     Ok(())
 }

@@ -141,9 +141,12 @@ single clippy cargo clippy --all-targets -- -D warnings
 single "clippy wasm" cargo clippy --target wasm32-unknown-unknown --features js --all-targets -- -D warnings
 single "clippy demo" cargo clippy -p citekit-www --target wasm32-unknown-unknown -- -D warnings
 cargo_tests "cargo test" cargo test --no-fail-fast
-cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features web --no-fail-fast \
+cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features csr --no-fail-fast \
   --test browser --test stream_browser --test a11y --test commonmark
-single "example leptos_usage" cargo build --target wasm32-unknown-unknown --features web --example leptos_usage
+single "example leptos_usage" cargo build --target wasm32-unknown-unknown --features csr --example leptos_usage
+single "clippy ssr example" cargo clippy -p citekit-ssr-example --features ssr --all-targets -- -D warnings
+single "clippy hydrate example" cargo clippy -p citekit-ssr-example --target wasm32-unknown-unknown --features hydrate --lib -- -D warnings
+node_tests "ssr example" node tests/ssr/run.mjs
 single "package build" npm run build
 node_tests "npm package" node tests/npm/run.mjs --no-build
 single "demo build" bash scripts/demo.sh --build-only

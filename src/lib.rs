@@ -1,8 +1,9 @@
 //! citekit shows which sources support which statements of an LLM answer.
 //!
-//! [`core`] parses an answer and its citation data (every format of the spec) into one
-//! normalized model; the browser parts (Leptos components, JS bindings) sit behind the
-//! `web` feature.
+//! [`core`] parses an answer and its citation data (every format in docs/formats.md) into one
+//! normalized model; the browser parts sit behind features: `csr`, `ssr` or `hydrate`
+//! for the Leptos components in that rendering mode (`web` gives them with no mode, for
+//! an app that picks Leptos's mode itself), and `js` for the npm package's bindings.
 #![deny(missing_docs)]
 
 pub mod core;

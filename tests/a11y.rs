@@ -10,7 +10,7 @@
 //! The wasm-bindgen-test page itself has no `<title>`, no `lang` and no main landmark or
 //! `<h1>`: the test sets the title and `lang` and mounts everything in a `<main>` under
 //! an `<h1>`, as a host page would. Nothing of citekit is excluded.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
+#![cfg(all(target_arch = "wasm32", feature = "csr"))]
 
 use citekit::core::options::{MarkerStyle, Options, Theme};
 use citekit::web::{CitationProvider, CiteData, CitedAnswer, Footnotes, SourcePanel};

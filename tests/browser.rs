@@ -1,6 +1,6 @@
 //! Browser tests of the Leptos components in headless Chromium: mount, act as a user
 //! (hover, focus, keys, click, tap), assert on the DOM.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
+#![cfg(all(target_arch = "wasm32", feature = "csr"))]
 
 use citekit::core::options::Options;
 use citekit::web::{CiteData, CitedAnswer};

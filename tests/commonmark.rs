@@ -8,7 +8,7 @@
 //! Differences are allowed only for the documented exceptions of
 //! `support/commonmark_spec.rs` (raw HTML shown as text, unsafe urls dropped, GFM
 //! extensions). The host twin is `tests/commonmark_host.rs`.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
+#![cfg(all(target_arch = "wasm32", feature = "csr"))]
 
 #[path = "support/commonmark_spec.rs"]
 mod spec;

@@ -2,7 +2,7 @@
 //! `tests/fixtures/<folder>/*.json` holds one case, or `{"cases": [...]}` with several.
 //! A case is `{description, answer, data, options, expected}`; `data` is JSON, or a
 //! string (an event stream, or JSON text). `expected` is matched against the output of
-//! `parse` as JSON (SPEC section 9, offsets in `options.positionEncoding`, UTF-16 by
+//! `parse` as JSON (npm/README.md, "parse"; offsets in `options.positionEncoding`, UTF-16 by
 //! default): every key given must match, arrays must have the same length and match
 //! item by item; keys not given are not checked. `"error": "<code>"` instead of
 //! `expected` asserts that parsing fails with that error code.

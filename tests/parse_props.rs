@@ -1,4 +1,4 @@
-//! Property tests of `citekit::parse` (SPEC sections 3, 5, 9, 10; docs/resolution.md):
+//! Property tests of `citekit::parse` (docs/markers.md, docs/formats.md "Offsets", docs/safety.md "Limits", docs/resolution.md):
 //!
 //! - (a) arbitrary answers and data (text, JSON values of depth <= 4) under every format
 //!   and under detection: `parse` and `parse_lenient` never panic;
@@ -7,7 +7,9 @@
 //! - (c) every citation, link and diagnostic span lies on char boundaries inside the
 //!   text, start <= end (plus the model's own consistency, `support/invariants.rs`);
 //! - (d) `to_json` under utf8, utf16 and utf32 gives offsets within the text's length in
-//!   that unit.
+//!   that unit;
+//! - (e) the caller's answer wins over the data's own text in every format that carries
+//!   one: the output text is the caller's with its markers removed, as in (b).
 //!
 //! Kept to a few seconds in a debug build: raise `PROPTEST_CASES` to search longer.
 #![cfg(not(target_arch = "wasm32"))]
@@ -54,6 +56,7 @@ const TOKENS: &[&str] = &[
     "~~~\n", "    code [2]\n", "- ", "* ", "1. ", "2) ", "> ", "# ", "## ", "| ", " | ",
     "|---|---|\n", "**", "_", "[^1]", "[^note]", "[^1]: Note https://n.org/x\n",
     "[^note]: text\n", "\n[^2]: two\n", "[[S:1]]", "[[USAGE:1]]", "<sup>1</sup>", "<code>",
+    "[[S:1,4]]", "<sup class=\"cite\" data-sids=\"2\">[S:2]</sup>", "\u{e200}cite\u{e202}turn0search0\u{e201}",
     "中文", "検索", "😀", "👩‍👩‍👧", "e\u{301}", "\u{200b}", "\r\n", "\u{e200}", "\u{feff}",
 ];
 
@@ -154,11 +157,11 @@ fn citation_map_1_to_5() -> Value {
     Value::Object(m)
 }
 
-/// `text` with the byte ranges of the markers `Grammar::NUMERIC` finds removed.
+/// `text` with the byte ranges of the markers the citation map format reads (every syntax of the grammar) removed.
 fn without_markers(text: &str) -> Result<String, TestCaseError> {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
-    for m in scan(text, &Grammar::NUMERIC).markers {
+    for m in scan(text, &Grammar::ALL).markers {
         let kept = text.get(last..m.range.start);
         prop_assert!(kept.is_some(), "scan gave a bad range {:?}", m.range);
         out.push_str(kept.unwrap_or_default());
@@ -233,8 +236,78 @@ fn check(a: &CitedAnswer, numbering: Numbering) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Data of every format that carries its own text, each with a text that is not the
+/// caller's (and, for the formats with offsets, a span over it).
+fn data_with_text() -> Vec<(Format, Value)> {
+    vec![
+        (
+            Format::Perplexity,
+            json!({"citations": ["https://a.com/"],
+            "choices": [{"message": {"role": "assistant", "content": "Data text [1]."}}]}),
+        ),
+        (
+            Format::Openai,
+            json!({"type": "output_text", "text": "Data text here.", "annotations": [
+            {"type": "url_citation", "start_index": 0, "end_index": 9, "url": "https://a.com/", "title": "A"},
+            {"type": "file_citation", "index": 15, "file_id": "f1", "filename": "f.pdf"}]}),
+        ),
+        (
+            Format::Anthropic,
+            json!({"role": "assistant", "type": "message", "content": [
+            {"type": "text", "text": "Data text.", "citations": [{"type": "char_location",
+             "document_index": 0, "cited_text": "x", "start_char_index": 0, "end_char_index": 1}]}]}),
+        ),
+        (
+            Format::Gemini,
+            json!({"candidates": [{"content": {"parts": [{"text": "Data text."}]},
+            "groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://a.com/", "title": "a.com"}}],
+            "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": 4}, "groundingChunkIndices": [0]}]}}]}),
+        ),
+        (
+            Format::Canonical,
+            json!({"ok": true, "content": "Data text [[S:1]].", "format": "markdown",
+            "sources_used": [{"sid": 1, "title": "One", "url": "https://a.com/"}]}),
+        ),
+        (
+            Format::Payload,
+            json!({"text": "Data text.", "sources": [{"title": "A", "url": "https://a.com/",
+            "location": {"type": "url_citation", "startIndex": 0, "endIndex": 4}}]}),
+        ),
+        (
+            Format::Stored,
+            json!({"answer": "Data text.", "sources": [{"id": "a", "uri": "https://a.com/"}],
+            "references": [{"startIndex": 0, "endIndex": 4, "sourceIds": ["a"]}]}),
+        ),
+        (
+            Format::CitationMap,
+            json!({"answer": "Data text [1].",
+            "citation_map": {"1": {"title": "A", "source": "https://a.com/"}}}),
+        ),
+    ]
+}
+
 proptest! {
     #![proptest_config(config(128))]
+
+    /// (e) The caller's answer is the text, whatever text the data carries.
+    #[test]
+    fn the_callers_text_wins_in_every_format(answer in markdownish(40)) {
+        prop_assume!(!answer.is_empty());
+        let expected = without_markers(&answer)?;
+        for (format, data) in data_with_text() {
+            for auto in [false, true] {
+                let options = Options {
+                    format: if auto { FormatChoice::Auto } else { FormatChoice::Given(format) },
+                    ..Options::default()
+                };
+                let a = citekit::parse(Some(&answer), Data::Json(&data), &options)
+                    .map_err(|e| TestCaseError::fail(format!("{format}: {e}")))?;
+                prop_assert_eq!(a.format, format);
+                prop_assert_eq!(&a.text, &expected, "{}", format);
+                check(&a, Numbering::FirstCited)?;
+            }
+        }
+    }
 
     /// (a) Never a panic, whatever the answer, the data and the format.
     #[test]

@@ -911,7 +911,9 @@ fn footnote_back_links_and_marker_labels() {
 
 #[test]
 fn footnote_back_links_stop_at_their_limit_and_say_so() {
-    use citekit::core::limits::{MAX_FOOTNOTE_BACKLINKS, MAX_FOOTNOTE_BACKLINKS_NAME};
+    // The limit (src/core/limits.rs, crate-private) and its name.
+    const MAX_FOOTNOTE_BACKLINKS: usize = 50;
+    const MAX_FOOTNOTE_BACKLINKS_NAME: &str = "max_footnote_backlinks";
     // One source cited 60 times: its footnote links back to the first 50 markers and
     // says how many more there are; the diagnostics name the limit.
     let mut text = String::new();
@@ -952,4 +954,46 @@ fn footnote_back_links_stop_at_their_limit_and_say_so() {
     let notes = citekit::render::footnotes_html(&b, &RenderOptions::default());
     assert_eq!(notes.matches("role=\"doc-backlink\"").count(), 2);
     assert!(!notes.contains("cite-footnote__more"));
+}
+
+/// Identifiers the sources name (scintilla's `MKT-1183`, `PR #123`) render as links to
+/// their source's url, in prose and in table cells, never in code or inside an
+/// existing link; the identifier's text is unchanged.
+#[test]
+fn identifiers_render_as_links_outside_code_and_links() {
+    let answer = "Tracked in MKT-1183 [1]; merged as PR #123.\n\n\
+                  | ticket | pr |\n|---|---|\n| MKT-1183 | PR #123 |\n\n\
+                  Code `MKT-1183` and [the MKT-1183 page](https://x.example/).\n\n\
+                  ```\nMKT-1183\n```\n";
+    let data = serde_json::json!([
+        {"urls": ["https://jira.example/browse/MKT-1183"], "titles": ["MKT-1183"],
+         "identifiers": {"MKT-1183": "https://jira.example/browse/MKT-1183"}},
+        {"urls": ["https://git.example/pull/123"], "titles": ["PR 123"],
+         "identifiers": {"PR #123": "https://git.example/pull/123"}}
+    ]);
+    let a = citekit::parse(Some(answer), Data::Json(&data), &Options::default()).unwrap();
+    let html = render(&a);
+    let ident = |url: &str, text: &str| {
+        format!(
+            "<a class=\"cite-ident\" href=\"{url}\" rel=\"noopener noreferrer nofollow\" target=\"_blank\">{text}</a>"
+        )
+    };
+    let jira = ident("https://jira.example/browse/MKT-1183", "MKT-1183");
+    let pr = ident("https://git.example/pull/123", "PR #123");
+    assert_eq!(
+        html.matches(&jira).count(),
+        2,
+        "prose and table cell: {html}"
+    );
+    assert_eq!(html.matches(&pr).count(), 2, "prose and table cell: {html}");
+    assert!(html.contains(&format!("<td>{jira}</td>")), "{html}");
+    assert!(html.contains(&format!("<td>{pr}</td>")), "{html}");
+    assert!(html.contains("<code>MKT-1183</code>"), "{html}");
+    assert!(html.contains(">the MKT-1183 page</a>"), "{html}");
+    assert!(
+        html.contains("<pre><code>MKT-1183\n</code></pre>"),
+        "{html}"
+    );
+    assert!(visible(&html).contains("Tracked in MKT-1183"), "{html}");
+    assert_eq!(html.matches("<a ").count(), 6, "{html}");
 }

@@ -1,4 +1,4 @@
-//! Properties of the marker scanner (SPEC section 3) on generated input: it never
+//! Properties of the marker scanner (docs/markers.md) on generated input: it never
 //! panics, its markers are sorted, disjoint and on char boundaries, taking them out and
 //! putting them back gives the input again, and no marker stands where pulldown-cmark
 //! sees code or a link.

@@ -1,5 +1,5 @@
 //! Streaming in the browser: the answer grows by appends into a mounted CitedAnswer.
-#![cfg(all(target_arch = "wasm32", feature = "web"))]
+#![cfg(all(target_arch = "wasm32", feature = "csr"))]
 
 use citekit::web::{CiteData, CitedAnswer};
 use leptos::prelude::*;

@@ -1,5 +1,5 @@
-//! Export (SPEC section 6): the answer with its citations as markdown with GFM
-//! footnotes, and as plain text with a `Sources` block (seed 004's citation block),
+//! Export (docs/rendering.md): the answer with its citations as markdown with GFM
+//! footnotes, and as plain text with a `Sources` block (the citation block chat clients print),
 //! for a copy button.
 
 use crate::core::markers::{protected_regions, TextSyntax};

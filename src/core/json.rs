@@ -1,4 +1,4 @@
-//! JSON input with limits (SPEC section 10), and a lenient field reader for format
+//! JSON input with limits (docs/safety.md, "Limits"), and a lenient field reader for format
 //! parsers: missing, null and wrong-typed fields become diagnostics, unknown fields
 //! are kept for `metadata`.
 
@@ -62,27 +62,6 @@ pub fn check_depth(text: &str) -> Result<(), ParseError> {
         }
     }
     Ok(())
-}
-
-/// Depth of a parsed value (for values that did not come through [`parse_json`]).
-pub fn value_depth(v: &Value) -> usize {
-    // Iterative, so a deep value cannot overflow the stack here.
-    let mut max = 0;
-    let mut stack = vec![(v, 1usize)];
-    while let Some((v, d)) = stack.pop() {
-        match v {
-            Value::Array(a) => {
-                max = max.max(d);
-                stack.extend(a.iter().map(|x| (x, d + 1)));
-            }
-            Value::Object(o) => {
-                max = max.max(d);
-                stack.extend(o.values().map(|x| (x, d + 1)));
-            }
-            _ => {}
-        }
-    }
-    max
 }
 
 /// The JSON type name of a value, for messages.

@@ -32,6 +32,14 @@ pub const MAX_CITATIONS: usize = 100_000;
 /// Name of [`MAX_CITATIONS`].
 pub const MAX_CITATIONS_NAME: &str = "max_citations";
 
+/// How many bytes of the caller's answer, as a multiple of its length, may be searched
+/// to re-place the data's spans when the caller's text differs from the data's; past
+/// it, the remaining spans are dropped with a diagnostic (hostile data with many spans
+/// that are nowhere in the answer would otherwise cost spans × answer length).
+pub const MAX_SPAN_SEARCH_FACTOR: usize = 64;
+/// Name of [`MAX_SPAN_SEARCH_FACTOR`].
+pub const MAX_SPAN_SEARCH_NAME: &str = "max_span_search";
+
 /// Largest number a numeric marker may carry (`[123456]` is not a citation).
 pub const MAX_MARKER_NUMBER: u64 = 9_999;
 

@@ -1,4 +1,4 @@
-//! The marker scanner (SPEC section 3): finds citation markers in answer text, outside
+//! The marker scanner (docs/markers.md): finds citation markers in answer text, outside
 //! code, and yields them with byte ranges. It borrows its input and never fails.
 //!
 //! # What is a marker
@@ -8,8 +8,8 @@
 //! - numeric: `[1]`, `[1][2]` (one [`Marker`] per bracket), `[1, 2]`, `[1,2]`, `[1-3]`,
 //!   `[1–3]`, `[1#suffix]` (the suffix is ignored), `[[1]]`, and full-width `【1】`, `［1］`
 //!   (lists and ranges inside them too, full-width digits and `，`/`、` allowed);
-//! - sid: `[[S:1]]`, `[[S:1,3]]`, `[[S:2-4]]`, and the single-bracket `[S:1]` (seed 003
-//!   accepts `[S:n]` in a sources section, so it is read the same way);
+//! - sid: `[[S:1]]`, `[[S:1,3]]`, `[[S:2-4]]`, and the single-bracket `[S:1]` (generators
+//!   that cite by sid also write `[S:n]` in a sources section, so it is read the same way);
 //! - HTML: the whole `<sup class="cite" data-sids="1,3">[S:1,3]</sup>` element (any
 //!   attribute order and quoting; keys from `data-sids`, else from the element's text);
 //! - OpenAI private use: `\u{e200}cite\u{e202}turn0search0\u{e202}turn0news1\u{e201}`

@@ -1,21 +1,26 @@
 //! The pure core: model, format parsers, marker scanner, offsets, resolution,
 //! sanitizing, export. Nothing here imports leptos, web-sys or wasm-bindgen; it is
 //! tested with plain `cargo test` on the host.
+//!
+//! The public modules are the model, the options, the format parsers (and their
+//! detection), the marker scanner, offsets, the JSON output, export and the streaming
+//! parser; the draft between parsers and resolver, the resolver itself, sanitizing,
+//! JSON reading, limits and sorting are the crate's own.
 
-pub mod draft;
+pub(crate) mod draft;
 pub mod error;
 pub mod export;
 pub mod formats;
-pub mod json;
-pub mod limits;
+pub(crate) mod json;
+pub(crate) mod limits;
 pub mod markers;
 pub mod model;
 pub mod offsets;
 pub mod options;
 pub mod output;
-pub mod resolve;
-pub mod sanitize;
-pub mod sort;
+pub(crate) mod resolve;
+pub(crate) mod sanitize;
+pub(crate) mod sort;
 pub mod stream;
 
 use error::ParseError;

@@ -1,4 +1,4 @@
-//! The normalized model every input format is parsed into (SPEC section 1).
+//! The normalized model every input format is parsed into (docs/formats.md, docs/resolution.md).
 //!
 //! Offsets inside Rust are byte ranges into [`CitedAnswer::text`]; they are converted
 //! to the caller's unit only at the edges ([`crate::core::offsets`]).
@@ -7,23 +7,23 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// The input formats citekit understands (SPEC section 2).
+/// The input formats citekit understands (docs/formats.md, a section each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
-    /// Seed 000: `{sources, references}` with UTF-16 spans over the plain answer.
+    /// `{sources, references}` with UTF-16 spans over the plain answer.
     Stored,
-    /// Seed 000: the fast LLM's `{citations:[{claim,sourceIndex,confidence}]}` plus sources.
+    /// A fast LLM's `{citations:[{claim,sourceIndex,confidence}]}` plus sources.
     Posthoc,
-    /// Seed 001: `[1]` markers with `{"1": {text, source, title, score, metadata}}`.
+    /// `[1]` markers with `{"1": {text, source, title, score, metadata}}`.
     CitationMap,
-    /// Seed 001: a server-sent event stream of tokens, sources and a citation map.
+    /// A server-sent event stream of tokens, sources and a citation map.
     Sse,
-    /// Seed 002: `[n]` markers with a numbered list of tool metadata.
+    /// `[n]` markers with a numbered list of tool metadata.
     Scintilla,
-    /// Seed 003: `sid` sources with `[[S:n]]`, `<sup class="cite">` or a `_citations` sidecar.
+    /// `sid` sources with `[[S:n]]`, `<sup class="cite">` or a `_citations` sidecar.
     Canonical,
-    /// Seed 004: `{text, sources:[{title,url,citedText,provider,location}]}`.
+    /// A citation block `{text, sources:[{title,url,citedText,provider,location}]}`.
     Payload,
     /// Anthropic Messages API content blocks with `citations`.
     Anthropic,
@@ -38,7 +38,7 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in the order of SPEC section 2.
+    /// Every format, in the order of docs/formats.md.
     pub const ALL: [Format; 12] = [
         Format::Stored,
         Format::Posthoc,
@@ -132,13 +132,13 @@ pub struct Source {
     /// Relevance score as the input gave it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
-    /// Objective relevance (seed 003).
+    /// Objective relevance, as a canonical source's reconciler scored it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub objective_relevance: Option<f64>,
-    /// Query relevance (seed 003): a number or per-query details.
+    /// Query relevance (canonical sources): a number or per-query details.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query_relevance: Option<Value>,
-    /// Why the source is relevant (seed 003).
+    /// Why the source is relevant (canonical sources' `reasoning`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
     /// Publication time as given (ISO 8601 when the input used it).
@@ -163,6 +163,76 @@ pub struct Source {
     /// Every other field the input carried, untouched.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub metadata: Map<String, Value>,
+}
+
+/// Which record's fields win when two records of one source are merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MergeWins {
+    /// The record already there: the other only fills what it lacks. Two records that
+    /// turn out to be one source (same id or url): the first one seen is the source.
+    Kept,
+    /// The incoming record: every field it has replaces the kept one's. Later data for
+    /// the same key of one stream (an sse `citations` event naming a number again).
+    Incoming,
+}
+
+impl Source {
+    /// Merges `other`, a record of the same source, into this one: every optional
+    /// field, the kind, identifiers and metadata by the one rule `wins` says; `used`
+    /// when either was used. The id, number and citation counts stay this record's.
+    pub(crate) fn merge(&mut self, other: Source, wins: MergeWins) {
+        fn field<T>(kept: &mut Option<T>, incoming: Option<T>, wins: MergeWins) {
+            let replace = match wins {
+                MergeWins::Kept => kept.is_none(),
+                MergeWins::Incoming => incoming.is_some(),
+            };
+            if replace {
+                *kept = incoming;
+            }
+        }
+        field(&mut self.title, other.title, wins);
+        field(&mut self.url, other.url, wins);
+        field(&mut self.domain, other.domain, wins);
+        field(&mut self.snippet, other.snippet, wins);
+        field(&mut self.content, other.content, wins);
+        field(&mut self.page, other.page, wins);
+        field(&mut self.score, other.score, wins);
+        field(
+            &mut self.objective_relevance,
+            other.objective_relevance,
+            wins,
+        );
+        field(&mut self.query_relevance, other.query_relevance, wins);
+        field(&mut self.reasoning, other.reasoning, wins);
+        field(&mut self.published, other.published, wins);
+        field(&mut self.modified, other.modified, wins);
+        field(&mut self.provider, other.provider, wins);
+        // A parser always sets a kind, `document` when the input named none: a kept
+        // record takes one only where it has none, an incoming one replaces only that
+        // default.
+        let take_kind = match wins {
+            MergeWins::Kept => self.kind.is_empty(),
+            MergeWins::Incoming => self.kind == "document" && !other.kind.is_empty(),
+        };
+        if take_kind {
+            self.kind = other.kind;
+        }
+        match wins {
+            MergeWins::Kept => {
+                for (k, v) in other.identifiers {
+                    self.identifiers.entry(k).or_insert(v);
+                }
+                for (k, v) in other.metadata {
+                    self.metadata.entry(k).or_insert(v);
+                }
+            }
+            MergeWins::Incoming => {
+                self.identifiers.extend(other.identifiers);
+                self.metadata.extend(other.metadata);
+            }
+        }
+        self.used |= other.used;
+    }
 }
 
 /// Provider-specific location of a citation inside its source.
@@ -356,12 +426,12 @@ pub struct CitedAnswer {
     pub sources: Vec<Source>,
     /// Citations sorted by `end`, then `start`.
     pub citations: Vec<Citation>,
-    /// Links citekit adds to the text (identifiers like `MKT-1183`, seed 002), sorted.
+    /// Links citekit adds to the text (scintilla identifiers like `MKT-1183`), sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<TextLink>,
     /// What was dropped, repaired or unresolved.
     pub diagnostics: Vec<Diagnostic>,
-    /// Whether citations are shown (SPEC 4, citations disabled). When false,
+    /// Whether citations are shown (the `showCitations` option). When false,
     /// `citations` is empty and every source is uncited.
     pub show_citations: bool,
     /// Fields of the input about the answer as a whole (an envelope's `stats`, a

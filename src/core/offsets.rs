@@ -1,4 +1,4 @@
-//! Offset units (SPEC section 5): inputs give spans in UTF-16 code units (JS), Unicode
+//! Offset units (docs/formats.md, "Offsets"): inputs give spans in UTF-16 code units (JS), Unicode
 //! scalar values (Python) or UTF-8 bytes (Gemini). Inside Rust every offset is a byte
 //! offset on a character boundary; conversion happens here, at the edges.
 

@@ -1,4 +1,4 @@
-//! Parse and render options (SPEC section 9). JS names are camelCase, Rust names snake_case.
+//! Parse and render options (README.md, "Options"). JS names are camelCase, Rust names snake_case.
 
 use crate::core::model::Format;
 use crate::core::offsets::PositionEncoding;
@@ -118,7 +118,7 @@ pub struct Options {
     pub numbering: Numbering,
     /// Unresolved markers: drop or keep. Defaults to `drop`.
     pub unresolved: Unresolved,
-    /// Show citations at all (seed 004's `citations` setting). Defaults to `true`.
+    /// Show citations at all (a chat client's citations on/off setting). Defaults to `true`.
     pub show_citations: bool,
     /// Uncited sources in the panel. Defaults to `dim`.
     pub uncited: Uncited,

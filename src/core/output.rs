@@ -1,10 +1,10 @@
-//! The JSON shape of SPEC section 9, with offsets in the caller's unit.
+//! The JSON shape `parse` returns (npm/README.md, "parse"), with offsets in the caller's unit.
 
 use crate::core::model::CitedAnswer;
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use serde_json::Value;
 
-/// The answer as the JSON of SPEC section 9, offsets converted to `encoding`.
+/// The answer as the JSON `parse` returns, offsets converted to `encoding`.
 pub fn to_json(answer: &CitedAnswer, encoding: PositionEncoding) -> Value {
     let mut converted = answer.clone();
     if encoding != PositionEncoding::Utf8 {

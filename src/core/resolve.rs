@@ -112,8 +112,8 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
                 let mut resolved = Vec::new();
                 let mut missing = Vec::new();
                 for k in &m.keys {
-                    match pool.by_key.get(k) {
-                        Some(&i) => {
+                    match pool.find(k) {
+                        Some(i) => {
                             if !resolved.contains(&i) {
                                 resolved.push(i)
                             }
@@ -210,23 +210,16 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
 
     // 4. Citations: marker groups, then explicit spans.
     let mut citations: Vec<(Citation, Vec<usize>)> = Vec::new();
-    let mut prev_end = 0usize;
+    // Citations that stand at a place in the text, in the order they come: marker
+    // groups, and explicit spans that are points (`index` only, or empty). Those
+    // without a start of their own cover the text before them (section 2 of
+    // docs/resolution.md); each one's end is the floor of the next one's start.
+    let mut placed: Vec<(usize, bool)> = Vec::new();
     for g in groups {
-        let start = match g.start {
-            Some(s) => s,
-            None => {
-                let s = span_start(&out, g.end, prev_end);
-                if syntax == TextSyntax::Html {
-                    skip_tags(&out, s, g.end)
-                } else {
-                    s
-                }
-            }
-        };
-        prev_end = g.end;
+        placed.push((citations.len(), g.start.is_none()));
         citations.push((
             Citation {
-                start,
+                start: g.start.unwrap_or(g.end),
                 end: g.end,
                 sources: Vec::new(),
                 origin: CitationOrigin::Marker,
@@ -255,7 +248,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         for r in &span.sources {
             let hit = match r {
                 SourceRef::Index(i) => pool.canon.get(*i).copied(),
-                SourceRef::Key(k) => pool.by_key.get(k).copied(),
+                SourceRef::Key(k) => pool.find(k),
             };
             match hit {
                 Some(i) => {
@@ -282,6 +275,9 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         if idx.is_empty() {
             continue;
         }
+        if start == end {
+            placed.push((citations.len(), true));
+        }
         citations.push((
             Citation {
                 start,
@@ -295,6 +291,25 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
             },
             idx,
         ));
+    }
+    sort::sort_by_key(&mut placed, |&(i, _)| (sort::pos(citations[i].0.end), 0));
+    let mut floor = 0usize;
+    let mut last_end: Option<usize> = None;
+    for (i, widen) in placed {
+        let end = citations[i].0.end;
+        // Citations at the same place share their floor.
+        if let Some(prev) = last_end.filter(|&p| p != end) {
+            floor = prev;
+        }
+        last_end = Some(end);
+        if widen {
+            let s = span_start(&out, end, floor);
+            citations[i].0.start = if syntax == TextSyntax::Html {
+                skip_tags(&out, s, end)
+            } else {
+                s
+            };
+        }
     }
     sort::sort_by_key(&mut citations, |(c, _)| {
         (sort::pos(c.end), sort::pos(c.start))
@@ -337,7 +352,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         }
     }
     for k in &used_keys {
-        if let Some(&i) = pool.by_key.get(k) {
+        if let Some(i) = pool.find(k) {
             pool.items[i].source.used = true;
         }
     }
@@ -634,6 +649,10 @@ struct SourcePool {
     /// Draft index → item index.
     canon: Vec<usize>,
     by_key: HashMap<SourceKey, usize>,
+    /// Source id → item index, for keys no source claims.
+    by_id: HashMap<String, usize>,
+    /// Number the input gave → item index, for keys no source claims.
+    by_number: HashMap<u32, usize>,
 }
 
 impl SourcePool {
@@ -700,15 +719,39 @@ impl SourcePool {
             }
         }
         let mut by_key = HashMap::new();
+        let mut by_number = HashMap::new();
         for (i, item) in items.iter().enumerate() {
             for k in &item.keys {
                 by_key.entry(k.clone()).or_insert(i);
+            }
+            if let Some(n) = item.given_number {
+                by_number.entry(n).or_insert(i);
             }
         }
         SourcePool {
             items,
             canon,
             by_key,
+            by_id,
+            by_number,
+        }
+    }
+
+    /// The source a key names: the one that has the key, else (models mix marker
+    /// syntaxes, so `[[S:4]]` turns up where the data numbers its sources `"1"`..`"5"`,
+    /// and `[2]` where it keys them by name) the one whose id is the key's text, else
+    /// for a number the one the input gave that number.
+    fn find(&self, key: &SourceKey) -> Option<usize> {
+        if let Some(&i) = self.by_key.get(key) {
+            return Some(i);
+        }
+        match key {
+            SourceKey::Num(n) => self
+                .by_id
+                .get(&n.to_string())
+                .or_else(|| u32::try_from(*n).ok().and_then(|n| self.by_number.get(&n)))
+                .copied(),
+            SourceKey::Name(name) => self.by_id.get(name).copied(),
         }
     }
 
@@ -756,40 +799,10 @@ impl SourcePool {
     }
 }
 
-/// Fills what `into` lacks from `from`.
+/// Fills what `into` lacks from `from` (two records found to be one source: the first
+/// one seen wins).
 pub(crate) fn merge_source(into: &mut Source, from: Source) {
-    macro_rules! fill {
-        ($($f:ident),*) => {$(
-            if into.$f.is_none() {
-                into.$f = from.$f;
-            }
-        )*};
-    }
-    fill!(
-        title,
-        url,
-        domain,
-        snippet,
-        content,
-        page,
-        score,
-        objective_relevance,
-        query_relevance,
-        reasoning,
-        published,
-        modified,
-        provider
-    );
-    if into.kind.is_empty() {
-        into.kind = from.kind;
-    }
-    for (k, v) in from.identifiers {
-        into.identifiers.entry(k).or_insert(v);
-    }
-    for (k, v) in from.metadata {
-        into.metadata.entry(k).or_insert(v);
-    }
-    into.used |= from.used;
+    into.merge(from, crate::core::model::MergeWins::Kept);
 }
 
 /// Links every occurrence of a source identifier (`MKT-1183`) outside protected regions.

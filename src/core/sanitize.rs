@@ -1,4 +1,4 @@
-//! Sanitizing of untrusted text (SPEC section 8): url schemes, control characters,
+//! Sanitizing of untrusted text (docs/safety.md): url schemes, control characters,
 //! excerpts cut on a character boundary.
 
 use crate::core::limits::MAX_EXCERPT_CHARS;

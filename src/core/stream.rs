@@ -355,6 +355,10 @@ impl StreamParser {
                 .is_some_and(|g| g.syntax == TextSyntax::Markdown)
             && !answer_from_data
             && !(self.format == Format::Canonical && looks_structured(&self.raw))
+            // Annotations of a Responses output whose text was streamed separately
+            // index the appended text: parsed whole.
+            && !(self.format == Format::Openai
+                && matches!(&self.data, Source_::Json(Some(v)) if formats::openai::carries_offsets(v)))
             && !matches!(
                 self.format,
                 Format::Stored

@@ -228,6 +228,8 @@ pub struct MarkerSet {
     pub(crate) html: Vec<String>,
     /// Elementary segments: (start, `data-c` value or empty), sorted.
     pub(crate) segments: Vec<(usize, String)>,
+    /// Identifier links over the text (`MKT-1183`), sorted, disjoint.
+    pub(crate) links: Vec<crate::core::model::TextLink>,
 }
 
 impl MarkerSet {
@@ -295,7 +297,29 @@ impl MarkerSet {
             }
             segments.push((pos, ids));
         }
-        MarkerSet { at, html, segments }
+        MarkerSet {
+            at,
+            html,
+            segments,
+            links: answer.links.clone(),
+        }
+    }
+
+    /// The url of the identifier link over byte `pos`, if any.
+    pub(crate) fn link_at(&self, pos: usize) -> Option<&str> {
+        let i = self.links.partition_point(|l| l.end <= pos);
+        self.links
+            .get(i)
+            .filter(|l| l.start <= pos)
+            .map(|l| l.url.as_str())
+    }
+
+    /// The next start or end of an identifier link after `pos`.
+    pub(crate) fn next_link_boundary(&self, pos: usize) -> Option<usize> {
+        let i = self.links.partition_point(|l| l.end <= pos);
+        self.links
+            .get(i)
+            .map(|l| if l.start > pos { l.start } else { l.end })
     }
 
     /// The `data-c` value at byte `pos`.

@@ -71,7 +71,10 @@ impl<'a> Inline<'a> {
                     b = p;
                 }
             }
-            if let Some(nb) = self.m.next_boundary(a) {
+            for nb in [self.m.next_boundary(a), self.m.next_link_boundary(a)]
+                .into_iter()
+                .flatten()
+            {
                 if nb > a && nb < b {
                     b = nb;
                 }
@@ -96,15 +99,27 @@ impl<'a> Inline<'a> {
 
     fn piece(&mut self, r: Range<usize>) {
         let s = &self.text[r.clone()];
-        self.cited(r.start, s);
+        match self.m.link_at(r.start) {
+            // An identifier the sources link (`MKT-1183`): its text, as a link.
+            Some(url) => {
+                let url = url.to_string();
+                self.cited_link(r.start, s, Some(&url));
+            }
+            None => self.cited(r.start, s),
+        }
     }
 
     /// Writes `s` (text at byte `pos`) escaped, after the start anchor of every cited
     /// span active there that has none yet (anchors go before visible text only).
     fn cited(&mut self, pos: usize, s: &str) {
+        self.cited_link(pos, s, None);
+    }
+
+    /// [`cited`](Self::cited), the text inside a link to `url` when given.
+    fn cited_link(&mut self, pos: usize, s: &str, url: Option<&str>) {
         let active = self.m.active_at(pos);
         if active.is_empty() || s.trim().is_empty() {
-            push_escaped(&mut self.out, s);
+            self.push_text(s, url);
             return;
         }
         for id in active.split(' ') {
@@ -120,7 +135,21 @@ impl<'a> Inline<'a> {
                 }
             }
         }
-        push_escaped(&mut self.out, s);
+        self.push_text(s, url);
+    }
+
+    fn push_text(&mut self, s: &str, url: Option<&str>) {
+        match url {
+            Some(url) => {
+                self.out.push_str("<a class=\"cite-ident\" href=\"");
+                push_escaped(&mut self.out, url);
+                self.out
+                    .push_str("\" rel=\"noopener noreferrer nofollow\" target=\"_blank\">");
+                push_escaped(&mut self.out, s);
+                self.out.push_str("</a>");
+            }
+            None => push_escaped(&mut self.out, s),
+        }
     }
 
     /// Appends HTML that citekit made (tags, attributes from citekit only).

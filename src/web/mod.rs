@@ -1,5 +1,12 @@
-//! Leptos components (CSR): the answer with inline markers and hover cards, the source
-//! panel and the footnotes, tied together by a [`CiteContext`].
+//! Leptos components: the answer with inline markers and hover cards, the source panel
+//! and the footnotes, tied together by a [`CiteContext`].
+//!
+//! They render in every Leptos mode; the app picks it with this crate's features `csr`
+//! (a browser-only app), or `ssr` on the server and `hydrate` in the browser. On a
+//! server they write the same markup as in the browser (markers, footnotes, panel), and
+//! touch no browser API while a view is built: listeners, the stylesheet and the
+//! highlight are set up by effects or only in a browser. A server-rendered page carries
+//! [`CSS`] itself.
 //!
 //! The HTML comes from [`crate::render`] (every input text escaped, every tag ours);
 //! behaviour is added by event delegation on the component roots, with state in
@@ -101,12 +108,23 @@ pub struct CiteContext {
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
 
+/// A unique id prefix for one answer's elements (`cite1`, `cite2`, ...). Rendered on a
+/// server and hydrated in the browser, both sides must pick the same one: there it
+/// comes from the render's shared context, which counts the same way on both sides
+/// (`citeh1`, ...); a process-wide counter would differ between requests.
+fn next_prefix() -> String {
+    #[cfg(any(feature = "ssr", feature = "hydrate"))]
+    if let Some(shared) = Owner::current_shared_context() {
+        return format!("citeh{}", shared.next_id().into_inner());
+    }
+    format!("cite{}", NEXT_ID.fetch_add(1, Ordering::Relaxed))
+}
+
 impl CiteContext {
     /// A fresh context with an empty answer and a unique id prefix.
     pub fn new() -> Self {
-        let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let opts = RenderOptions {
-            id_prefix: format!("cite{n}"),
+            id_prefix: next_prefix(),
             ..RenderOptions::default()
         };
         let empty = crate::core::parse_lenient(Some(""), Data::None, &Options::default());
@@ -288,7 +306,9 @@ fn cited_answer_view(
     streaming: Signal<bool>,
 ) -> impl IntoView {
     let ctx = CiteContext::use_or_provide();
-    if inject_css {
+    // Only in a browser: on a server the page carries the stylesheet itself
+    // (`citekit::web::CSS`), and web-sys calls would panic there.
+    if inject_css && cfg!(target_arch = "wasm32") {
         dom::inject_css(CSS);
     }
     let live: Rc<RefCell<Option<Live>>> = Rc::new(RefCell::new(None));
@@ -491,17 +511,20 @@ fn cited_answer_view(
     let t = timers.clone();
     let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(ctx, &t, ev);
     let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(ctx, ev);
-    // A tap outside closes the card (touch has no pointer-leave).
-    let outside = window_event_listener(leptos::ev::pointerdown, move |ev| {
-        if ctx.card.get_untracked().is_none() {
-            return;
-        }
-        let inside = dom::closest(ev.target(), ".cite-marker__link, .cite-card").is_some();
-        if !inside {
-            ctx.card.set(None);
-        }
+    // A tap outside closes the card (touch has no pointer-leave). Added by an effect,
+    // which runs in the browser only, so the view also renders on a server.
+    Effect::new(move |_| {
+        let outside = window_event_listener(leptos::ev::pointerdown, move |ev| {
+            if ctx.card.get_untracked().is_none() {
+                return;
+            }
+            let inside = dom::closest(ev.target(), ".cite-marker__link, .cite-card").is_some();
+            if !inside {
+                ctx.card.set(None);
+            }
+        });
+        on_cleanup(move || outside.remove());
     });
-    on_cleanup(move || outside.remove());
 
     view! {
         <div class=theme_class id=root_id data-marker-style=move || format!("{:?}", options.with(|o| o.marker_style)).to_lowercase()
@@ -1207,8 +1230,11 @@ fn position_card(card: &Element, anchor: &Element) {
 
 /// Applies `ctx.highlight` to markers and spans, and to panel entries.
 fn wire_highlight(ctx: CiteContext) {
-    let key = ctx.prefix();
-    on_cleanup(move || dom::set_highlight(&key, Vec::new()));
+    // The highlight lives in the browser's registry: nothing to clear on a server.
+    if cfg!(target_arch = "wasm32") {
+        let key = ctx.prefix();
+        on_cleanup(move || dom::set_highlight(&key, Vec::new()));
+    }
     Effect::new(move |_| {
         let h = ctx.highlight.get();
         let _ = ctx.answer.get();

@@ -79,10 +79,10 @@ pub fn has_marker(md: &str) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exception {
     /// The markdown holds raw HTML (an HTML block or inline HTML, as pulldown-cmark
-    /// reads it): citekit shows raw HTML in answers as text (SPEC section 6).
+    /// reads it): citekit shows raw HTML in answers as text (docs/safety.md, "Untrusted text").
     RawHtml,
     /// A link or image url that citekit drops: a scheme other than http(s)/mailto
-    /// (SPEC: unsafe urls are never links).
+    /// (unsafe urls are never links: docs/safety.md, "Url schemes").
     UnsafeUrl,
     /// citekit enables GFM extensions (tables, strikethrough, task lists, footnotes)
     /// and the example parses differently with them.

@@ -1,4 +1,4 @@
-//! What every [`CitedAnswer`] must satisfy, whatever the input (SPEC sections 1, 5, 9 and
+//! What every [`CitedAnswer`] must satisfy, whatever the input (docs/formats.md "Offsets", docs/safety.md and
 //! docs/resolution.md). Shared by the property tests (`tests/parse_props.rs`) and the
 //! fuzz targets (`fuzz/fuzz_targets/*.rs`), which include this file with `#[path]`.
 #![allow(dead_code)]
@@ -9,7 +9,7 @@ use citekit::core::options::Numbering;
 use serde_json::Value;
 use std::collections::HashSet;
 
-/// The offset units of SPEC section 9.
+/// The offset units of the `positionEncoding` option (utf16, utf32, utf8).
 pub const ENCODINGS: [PositionEncoding; 3] = [
     PositionEncoding::Utf8,
     PositionEncoding::Utf16,

@@ -1,7 +1,9 @@
 //! The `anthropic` format: a Messages API response `{id, type: "message", role,
 //! content: [...], model, stop_reason, usage}`, or just its `content` array.
 //!
-//! The text is every `text` block's `text`, concatenated in order; other blocks
+//! The text is `answer` when the caller gives one (each cited block is then found in
+//! it by its text; see `support::use_caller_text`), else every `text` block's `text`,
+//! concatenated in order; other blocks
 //! (`tool_use`, `server_tool_use`, `thinking`, ...) are not text, and text after one of
 //! them starts a new paragraph (`\n\n` is put between when neither side has
 //! whitespace: `I'll search.` + tool use + `Based on...`). A text block with
@@ -13,6 +15,7 @@
 //! - `web_search_result_location`: the page at `url` (id = the normalized url, kind
 //!   `web`), merged with the `web_search_tool_result` entry for the same url, which also
 //!   makes every search result a source (cited or not, titles and `page_age` from it);
+//!   a url that cannot be linked is reported and the page kept without a link;
 //! - `search_result_location`: the search result's `source` (a url or a name).
 //!
 //! `cited_text` becomes the citation's `citedText` (several joined with ` … `, then
@@ -25,6 +28,7 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::options::Options;
 use crate::core::sanitize::{domain_of, excerpt200, normalize_url};
@@ -64,7 +68,8 @@ pub fn parse(
                     Value::Array(a) => (a.iter().collect(), "content"),
                     Value::String(s) => {
                         // A plain string content (as in requests): text, no citations.
-                        let mut draft = Draft::new(Format::Anthropic, s.clone());
+                        let mut draft = Draft::new(Format::Anthropic, answer.unwrap_or(s));
+                        draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
                         draft.metadata = meta;
                         return Ok(draft);
                     }
@@ -90,7 +95,6 @@ pub fn parse(
             ))
         }
     };
-    let _ = answer;
 
     let mut p = Parser {
         text: String::new(),
@@ -118,10 +122,14 @@ pub fn parse(
         p.block(block, &path_of(i));
     }
     let mut draft = Draft::new(Format::Anthropic, p.text);
+    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
     draft.sources = p.sources;
     draft.spans = p.spans;
     draft.diagnostics = p.diags;
     draft.metadata = meta;
+    if let Some(a) = answer {
+        support::use_caller_text(&mut draft, a);
+    }
     support::cap_sources(&mut draft);
     support::cap_spans(&mut draft);
     Ok(draft)
@@ -435,20 +443,41 @@ impl Parser {
     }
 
     /// The web source for `raw_url`, created on first sight; `None` (with a
-    /// diagnostic) when the url is unsafe or empty.
+    /// diagnostic) when the url is empty. A url that cannot be linked (`javascript:`, a
+    /// path) is reported and left out, and the page is kept without a link (id
+    /// `unlinked-<n>`, one per raw url).
     fn web(&mut self, raw_url: &str, title: Option<&str>, path: &str) -> Option<usize> {
         let url = match classify_link(raw_url) {
             Link::Url(u) => u,
-            Link::Unsafe(scheme) => {
-                self.diags.push(support::unsafe_url(path, &scheme));
-                return None;
-            }
-            Link::Path(_) | Link::Empty => {
+            Link::Empty => {
                 self.diags.push(
                     Diagnostic::warning("wrong-type", format!("`{path}` is not a url; ignored"))
                         .at_path(path),
                 );
                 return None;
+            }
+            bad => {
+                self.diags.push(match bad {
+                    Link::Unsafe(scheme) => support::unsafe_url(path, &scheme),
+                    _ => Diagnostic::warning(
+                        "wrong-type",
+                        format!("`{path}` is not a url; the source is kept without a link"),
+                    )
+                    .at_path(path),
+                });
+                let key = format!("unlinked:{}", raw_url.trim());
+                if let Some(&i) = self.by_id.get(&key) {
+                    return Some(i);
+                }
+                let n = self
+                    .by_id
+                    .keys()
+                    .filter(|k| k.starts_with("unlinked:"))
+                    .count()
+                    + 1;
+                let i = self.named(format!("unlinked-{n}"), "web", title, None);
+                self.by_id.insert(key, i);
+                return Some(i);
             }
         };
         let id = normalize_url(&url);

@@ -1,4 +1,4 @@
-//! The `citation_map` format (seed 001): an answer with `[1]`, `[1][2]` markers and a
+//! The `citation_map` format (docs/formats.md): an answer with `[1]`, `[1][2]` markers and a
 //! map from marker number to source,
 //! `{"1": {"text", "source", "title", "score", "metadata"}}`.
 //!
@@ -20,7 +20,7 @@
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{type_name, wrong_type};
-use crate::core::markers::Grammar;
+use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
 use crate::core::sanitize::normalize_url;
@@ -35,7 +35,7 @@ pub fn parse(
     _options: &Options,
 ) -> Result<Draft, ParseError> {
     let mut draft = Draft::new(Format::CitationMap, answer.unwrap_or(""));
-    draft.grammar = Some(Grammar::NUMERIC);
+    draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
     let Some(data) = data else {
         return Ok(draft);
     };

@@ -3,8 +3,10 @@
 //! candidate. Field names may be camelCase (REST) or snake_case (the Python SDK's
 //! `to_dict`).
 //!
-//! - The text is the first candidate's text parts concatenated (`thought` parts are
-//!   left out); when the data has no text, `answer` is the text (as part 0).
+//! - The text is `answer` when given (the caller's text wins), else the first
+//!   candidate's text parts concatenated (`thought` parts are left out). When the
+//!   data's text is empty the offsets index `answer` (as part 0); when it differs from
+//!   `answer`, each span is found in `answer` by its text (`support::use_caller_text`).
 //! - Each `groundingChunks[i]` (`web`, `retrievedContext` or `maps`) is one source: id
 //!   `chunk-<i>`, given number i + 1, kind `web` / `document` / `maps`. A grounding
 //!   redirect uri (`https://vertexaisearch.cloud.google.com/grounding-api-redirect/...`)
@@ -26,6 +28,7 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{as_uint, type_name, wrong_type, Fields};
+use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
@@ -140,7 +143,8 @@ pub fn parse(
             meta.entry(k).or_insert(v);
         }
     }
-    if parts.iter().all(Option::is_none) {
+    // The text was streamed to the caller separately: the offsets index the caller's.
+    if parts.iter().all(|p| p.is_none_or(|(_, t)| t.is_empty())) {
         if let Some(a) = answer {
             text = a.to_string();
             parts = vec![Some((0, a))];
@@ -199,10 +203,14 @@ pub fn parse(
     }
 
     let mut draft = Draft::new(Format::Gemini, text);
+    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
     draft.sources = draft_sources;
     draft.spans = spans;
     draft.diagnostics = diags;
     draft.metadata = meta;
+    if let Some(a) = answer {
+        support::use_caller_text(&mut draft, a);
+    }
     support::cap_sources(&mut draft);
     support::cap_spans(&mut draft);
     Ok(draft)

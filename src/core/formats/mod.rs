@@ -1,4 +1,4 @@
-//! One parser per input format (SPEC section 2), and detection of the format from the
+//! One parser per input format (docs/formats.md), and detection of the format from the
 //! data's shape. Each parser turns `(answer, data)` into a [`Draft`].
 
 use crate::core::draft::Draft;
@@ -39,6 +39,9 @@ pub fn parse_draft(
     data: Data<'_>,
     options: &Options,
 ) -> Result<Draft, ParseError> {
+    // An empty answer is no answer: a stream starts with `answer: ""`, and an empty
+    // text never blanks the text the data carries (nor the other way round).
+    let answer = answer.filter(|a| !a.is_empty());
     let owned;
     let data = match data {
         Data::Text(t)
@@ -81,8 +84,18 @@ pub fn parse_draft(
         Format::Posthoc => posthoc::parse(answer, v, options),
         Format::CitationMap => citation_map::parse(answer, v, options),
         Format::Sse => match data {
-            Data::Text(t) => sse::parse(t, options),
-            Data::Json(Value::String(t)) => sse::parse(t, options),
+            Data::Text(_) | Data::Json(Value::String(_)) => {
+                let stream = match data {
+                    Data::Json(Value::String(t)) => t.as_str(),
+                    Data::Text(t) => t,
+                    _ => "",
+                };
+                let mut draft = sse::parse(stream, options)?;
+                if let Some(a) = answer {
+                    support::use_caller_text(&mut draft, a);
+                }
+                Ok(draft)
+            }
             Data::None => sse::parse(answer.unwrap_or(""), options),
             Data::Json(other) => Err(ParseError::not_format(
                 Format::Sse,
@@ -110,7 +123,7 @@ pub fn looks_like_sse(t: &str) -> bool {
     t.starts_with("data:") || t.starts_with("event:") || t.starts_with(':') || t.starts_with("id:")
 }
 
-/// Detects the format from the shape of the data (SPEC section 2).
+/// Detects the format from the shape of the data (docs/formats.md, "Detection").
 pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError> {
     let v = match data {
         Data::None => {
@@ -262,5 +275,28 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             "the data is {}",
             crate::core::json::type_name(other)
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The caller's text wins over the text of an event stream's tokens; the stream
+    /// supplies the sources.
+    #[test]
+    fn caller_text_wins_over_sse_tokens() {
+        let stream = "data: {\"type\":\"token\",\"content\":\"Stream text [1].\"}\n\n\
+                      data: {\"type\":\"citations\",\"data\":{\"1\":{\"title\":\"One\",\"source\":\"https://one.example/\"}}}\n\n\
+                      data: [DONE]\n\n";
+        let options = Options::default();
+        let a = crate::core::parse(Some("Caller text [1]."), Data::Text(stream), &options).unwrap();
+        assert_eq!(a.text, "Caller text.");
+        assert_eq!(a.citations.len(), 1);
+        assert_eq!(a.citations[0].sources, vec!["1".to_string()]);
+        assert_eq!((a.citations[0].start, a.citations[0].end), (0, 11));
+        // An empty answer is no answer: the tokens are the text.
+        let a = crate::core::parse(Some(""), Data::Text(stream), &options).unwrap();
+        assert_eq!(a.text, "Stream text.");
     }
 }

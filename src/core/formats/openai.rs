@@ -7,13 +7,21 @@
 //! line. Annotations give explicit spans in UTF-16 code units of their part by default
 //! (`inputEncoding` overrides), shifted to the joined text:
 //! - `url_citation` `{start_index, end_index, url, title}`: a web source, id = the
-//!   normalized url, one per url; location `url_citation` with the given indices;
+//!   normalized url, one per url; location `url_citation` with the given indices. A
+//!   url that cannot be linked (`javascript:`, a path) is reported and left out; the
+//!   source keeps its title and citation under the id `unlinked-<n>`;
 //! - `file_citation` `{file_id, filename, index}` and `file_path` `{file_id, index}`: a
-//!   file source (id = `file_id`); the citation is a point (`start == end == index`):
-//!   the renderer shows a marker there and highlights nothing;
+//!   file source (id = `file_id`); the citation is a point (`start == end == index`),
+//!   which the resolver widens as it would a marker there (back to the start of the
+//!   sentence, list item or cell);
 //! - `container_file_citation` `{container_id, file_id, filename, start_index,
-//!   end_index}`: a file source with a span;
+//!   end_index}`: a file source with a span (or, with `index` only, a point);
 //! - any other type: `unsupported-item` (info).
+//!
+//! When the caller gives `answer`, that is the text (the caller's text wins): the
+//! annotations index it when the output's own text is empty (streamed separately),
+//! else each is placed by the text it covers (`support::use_caller_text`). Markers of
+//! every syntax in the text are read too.
 //!
 //! Note that web search answers usually carry the link itself in the text (`…
 //! ([example.com](https://example.com/?utm_source=openai))`) and the annotation covers
@@ -32,7 +40,7 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::markers::{Grammar, SourceKey};
+use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};
 use crate::core::options::Options;
@@ -58,7 +66,7 @@ pub fn parse(
         None | Some(Value::Null) => Ok(private_use(answer, None)),
         Some(v @ Value::Object(o)) => {
             if is_responses(o) {
-                Ok(responses(v, encoding))
+                Ok(responses(v, answer, encoding))
             } else if o.is_empty()
                 || PUA_KEYS.iter().any(|k| o.contains_key(*k))
                 || answer.is_some_and(|a| a.contains('\u{e200}'))
@@ -76,12 +84,22 @@ pub fn parse(
                     "expected an array of Responses API output items, found none".into(),
                 );
             }
-            Ok(responses(v, encoding))
+            Ok(responses(v, answer, encoding))
         }
         Some(other) => not_format(format!(
             "expected a Responses API object or array, found {}",
             type_name(other)
         )),
+    }
+}
+
+/// Whether `data` is a Responses API output (whose annotations give offsets), not the
+/// metadata of a message with private-use markers.
+pub fn carries_offsets(data: &Value) -> bool {
+    match data {
+        Value::Object(o) => is_responses(o),
+        Value::Array(a) => a.iter().any(|x| x.as_object().is_some_and(is_responses)),
+        _ => false,
     }
 }
 
@@ -109,8 +127,11 @@ struct Part<'a> {
     item: usize,
 }
 
-/// Builds the draft of a Responses API output.
-fn responses(data: &Value, encoding: PositionEncoding) -> Draft {
+/// Builds the draft of a Responses API output. With `answer` (the caller's text), that
+/// is the text: the annotations index it when the output's own text is empty (its
+/// text was streamed to the caller separately), else they are placed by the text they
+/// cover ([`support::use_caller_text`]).
+fn responses(data: &Value, answer: Option<&str>, encoding: PositionEncoding) -> Draft {
     let mut diags = Vec::new();
     let mut parts = Vec::new();
     let mut meta = Map::new();
@@ -144,10 +165,23 @@ fn responses(data: &Value, encoding: PositionEncoding) -> Draft {
         _ => {}
     }
 
+    // The output's text was streamed to the caller separately: its offsets index the
+    // caller's text.
+    let offsets_in_answer = answer.filter(|_| parts.iter().all(|p| p.text.is_empty()));
+    if let Some(a) = offsets_in_answer {
+        for part in &mut parts {
+            part.text = a;
+            part.item = 0;
+        }
+    }
     let mut b = Builder::default();
     let mut text = String::new();
     let mut last_item = None;
     for part in &parts {
+        if offsets_in_answer.is_some() {
+            // Every part's annotations index the one text.
+            text.clear();
+        }
         if last_item.is_some_and(|i| i != part.item) && !text.is_empty() && !part.text.is_empty() {
             text.push_str("\n\n");
         }
@@ -207,10 +241,14 @@ fn responses(data: &Value, encoding: PositionEncoding) -> Draft {
         }
     }
     let mut draft = Draft::new(Format::Openai, text);
+    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
     draft.sources = b.sources;
     draft.spans = b.spans;
     draft.diagnostics = diags;
     draft.metadata = meta;
+    if let Some(a) = answer {
+        support::use_caller_text(&mut draft, a);
+    }
     support::cap_sources(&mut draft);
     support::cap_spans(&mut draft);
     draft
@@ -326,6 +364,8 @@ struct Builder {
     span_at: HashMap<(usize, usize), usize>,
     /// (span index, source index) pairs already in a span.
     span_refs: HashSet<(usize, usize)>,
+    /// Urls that cannot be linked → the number in their source's id (`unlinked-1`).
+    unlinked: HashMap<String, usize>,
 }
 
 impl Builder {
@@ -394,32 +434,43 @@ impl Builder {
                     diags.push(missing(&f.path_of("url")));
                     return None;
                 };
+                let url_text = url.trim().to_string();
+                // A url that cannot be linked loses the link only: the page keeps its
+                // title and its citation (same raw url, same source).
                 let url = match classify_link(&url) {
-                    Link::Url(u) => u,
+                    Link::Url(u) => Some(u),
                     Link::Unsafe(scheme) => {
                         diags.push(support::unsafe_url(&f.path_of("url"), &scheme));
-                        return None;
+                        None
                     }
                     Link::Path(_) | Link::Empty => {
                         diags.push(
                             Diagnostic::warning(
                                 "wrong-type",
                                 format!(
-                                    "`{}` is not a url; the annotation is skipped",
+                                    "`{}` is not a url; the source is kept without a link",
                                     f.path_of("url")
                                 ),
                             )
                             .at_path(f.path_of("url")),
                         );
-                        return None;
+                        None
+                    }
+                };
+                let id = match &url {
+                    Some(u) => normalize_url(u),
+                    None => {
+                        let next = self.unlinked.len() + 1;
+                        let n = *self.unlinked.entry(url_text).or_insert(next);
+                        format!("unlinked-{n}")
                     }
                 };
                 let mut src = Source {
-                    id: normalize_url(&url),
+                    id,
                     kind: "web".to_string(),
                     title: title.as_deref().and_then(support::title),
-                    domain: domain_of(&url),
-                    url: Some(url),
+                    domain: url.as_deref().and_then(domain_of),
+                    url,
                     provider: Some(PROVIDER.to_string()),
                     ..Source::default()
                 };
@@ -452,14 +503,9 @@ impl Builder {
                     diags.push(missing(&f.path_of("file_id")));
                     return None;
                 };
-                let (range, index) = if ty == "container_file_citation" {
-                    (
-                        f.uint("start_index", diags).zip(f.uint("end_index", diags)),
-                        None,
-                    )
-                } else {
-                    (None, f.uint("index", diags))
-                };
+                // Any of the three may come with a span or with a point `index`.
+                let range = f.uint("start_index", diags).zip(f.uint("end_index", diags));
+                let index = f.uint("index", diags);
                 let mut src = Source {
                     id,
                     kind: "file".to_string(),
@@ -554,10 +600,7 @@ fn missing(path: &str) -> Diagnostic {
 /// Builds the draft of a ChatGPT message with private-use markers.
 fn private_use(answer: Option<&str>, meta: Option<&Map<String, Value>>) -> Draft {
     let mut draft = Draft::new(Format::Openai, answer.unwrap_or(""));
-    draft.grammar = Some(Grammar {
-        openai: true,
-        ..Grammar::NONE
-    });
+    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
     let Some(o) = meta else {
         return draft;
     };

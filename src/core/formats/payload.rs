@@ -1,7 +1,7 @@
-//! The `payload` format (seed 004's `CitationPayload`):
+//! The `payload` format (`CitationPayload`, docs/formats.md):
 //! `{text, sources: [{title, url, citedText, provider, location}]}`.
 //!
-//! A payload is seed 004's citation block: a list of sources shown after a text, with
+//! A payload is a citation block: a list of sources a chat client shows after a text, with
 //! no markers in it. So:
 //!
 //! - The answer is `answer` when given (the payload's own `text`, a summary line, is
@@ -25,7 +25,7 @@
 use crate::core::draft::{Draft, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::markers::Grammar;
+use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
@@ -41,7 +41,7 @@ pub fn parse(
     options: &Options,
 ) -> Result<Draft, ParseError> {
     let mut draft = Draft::new(Format::Payload, answer.unwrap_or(""));
-    draft.grammar = Some(Grammar::NUMERIC);
+    draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
     let not_format = |found: &str| {
         ParseError::not_format(
             Format::Payload,

@@ -2,8 +2,9 @@
 //! citations: ["https://..."], search_results: [{title, url, date, last_updated,
 //! snippet}], choices: [{index, finish_reason, message: {role, content}}]}`.
 //!
-//! - The text is `choices[0].message.content` (a string, or an array of `text`
-//!   parts; `delta.content` for a streamed chunk); without choices, `answer`. A leading
+//! - The text is `answer` when given (the caller's text wins; the completion's content
+//!   then stays in the metadata's `choices`), else `choices[0].message.content` (a
+//!   string, or an array of `text` parts; `delta.content` for a streamed chunk). A leading
 //!   `<think>...</think>` block (the reasoning models) is taken out of the text and kept
 //!   in the answer's metadata as `think`.
 //! - `[1]`, `[1][2]` markers are 1-based into `citations`: source id `"1"`, `"2"`, ...,
@@ -21,7 +22,7 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::markers::{Grammar, SourceKey};
+use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
 use crate::core::sanitize::normalize_url;
@@ -64,17 +65,19 @@ pub fn parse(
     match f.value("choices") {
         Some(Value::Array(choices)) => {
             let mut kept = choices.clone();
-            if let Some(Value::Object(first)) = kept.first_mut() {
-                text = take_content(first, &mut diags);
+            // The caller's text wins; the data's own content then stays in the
+            // metadata, untouched.
+            if answer.is_none() {
+                if let Some(Value::Object(first)) = kept.first_mut() {
+                    text = take_content(first, &mut diags);
+                }
             }
             meta.insert("choices".into(), Value::Array(kept));
         }
         Some(other) => diags.push(wrong_type("choices", "an array", other)),
         None => {}
     }
-    let mut text = text
-        .or_else(|| answer.map(str::to_string))
-        .unwrap_or_default();
+    let mut text = answer.map(str::to_string).or(text).unwrap_or_default();
     if let Some((think, rest)) = split_think(&text) {
         meta.insert("think".into(), Value::String(think.to_string()));
         text = rest.to_string();
@@ -191,7 +194,7 @@ pub fn parse(
     }
 
     let mut draft = Draft::new(Format::Perplexity, text);
-    draft.grammar = Some(Grammar::NUMERIC);
+    draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
     draft.sources = sources;
     draft.diagnostics = diags;
     draft.metadata = meta;

@@ -1,4 +1,4 @@
-//! The `posthoc` format (seed 000): a fast LLM's raw output
+//! The `posthoc` format (docs/formats.md): a fast LLM's raw output
 //! `{citations: [{claim, sourceIndex, confidence}]}` plus the source list it was shown,
 //! over an answer without markers.
 //!

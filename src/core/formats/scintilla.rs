@@ -1,4 +1,4 @@
-//! The `scintilla` format (seed 002): an answer with `[n]` markers and the numbered
+//! The `scintilla` format (docs/formats.md): an answer with `[n]` markers and the numbered
 //! list of tool metadata the final LLM call was given,
 //! `[{urls, titles, identifiers, source_type, snippet}]`.
 //!
@@ -21,7 +21,7 @@
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{as_uint, type_name, wrong_type};
-use crate::core::markers::{Grammar, SourceKey};
+use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
 use crate::core::sanitize::clean_text;
@@ -37,7 +37,7 @@ pub fn parse(
     _options: &Options,
 ) -> Result<Draft, ParseError> {
     let mut draft = Draft::new(Format::Scintilla, answer.unwrap_or(""));
-    draft.grammar = Some(Grammar::NUMERIC);
+    draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
     let not_format = |found: &str| {
         ParseError::not_format(
             Format::Scintilla,

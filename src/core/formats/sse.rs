@@ -1,4 +1,4 @@
-//! The `sse` format (seed 001's streaming endpoint): the raw server-sent event stream.
+//! The `sse` format (docs/formats.md): a chat backend's raw server-sent event stream.
 //!
 //! ```text
 //! data: {"type": "metadata", "session_id": "...", "timestamp": "..."}
@@ -36,8 +36,8 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{parse_json, wrong_type, Fields};
 use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
-use crate::core::markers::{Grammar, SourceKey};
-use crate::core::model::{Diagnostic, Format, Source};
+use crate::core::markers::{SourceKey, TextSyntax};
+use crate::core::model::{Diagnostic, Format, MergeWins};
 use crate::core::offsets::floor_boundary;
 use crate::core::options::Options;
 use serde_json::Value;
@@ -249,7 +249,7 @@ impl SseAccumulator {
     /// An empty accumulator.
     pub(crate) fn new() -> Self {
         let mut draft = Draft::new(Format::Sse, "");
-        draft.grammar = Some(Grammar::NUMERIC);
+        draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
         SseAccumulator {
             draft,
             arrivals: 0,
@@ -402,7 +402,7 @@ impl SseAccumulator {
         match self.by_key.get(&n) {
             Some(&i) => {
                 if let Some(old) = self.draft.sources.get_mut(i) {
-                    merge_into(&mut old.source, new.source);
+                    old.source.merge(new.source, MergeWins::Incoming);
                 }
             }
             None => {
@@ -417,34 +417,6 @@ impl SseAccumulator {
         cap_sources(&mut self.draft);
         self.draft
     }
-}
-
-/// Later data for the same source: every field it has replaces the earlier one.
-fn merge_into(old: &mut Source, new: Source) {
-    macro_rules! take {
-        ($($f:ident),*) => { $( if new.$f.is_some() { old.$f = new.$f; } )* };
-    }
-    take!(
-        title,
-        url,
-        domain,
-        snippet,
-        content,
-        page,
-        score,
-        objective_relevance,
-        query_relevance,
-        reasoning,
-        published,
-        modified,
-        provider
-    );
-    // A kind is always set, derived when not given: only a real one replaces the default.
-    if old.kind == "document" && !new.kind.is_empty() {
-        old.kind = new.kind;
-    }
-    old.identifiers.extend(new.identifiers);
-    old.metadata.extend(new.metadata);
 }
 
 #[cfg(test)]

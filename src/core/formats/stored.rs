@@ -1,4 +1,4 @@
-//! The `stored` format (seed 000's `StoredCitationData`): a plain answer without
+//! The `stored` format (`StoredCitationData`, docs/formats.md): a plain answer without
 //! markers and `{sources: [...], references: [...]}`.
 //!
 //! - A source is `{id, type, toolName, toolRequestId, uri, title, domain, snippet,
@@ -13,7 +13,8 @@
 //!   its first source when that source has none yet.
 //! - Fallback: when there are no references at all, the answer is scanned for numeric
 //!   markers and `[n]` names the n-th source (1-based), which is then also its given
-//!   number. With references, the text is not scanned.
+//!   number. With references, markers in the text are still read (a model may add
+//!   them anyway); they name sources by id or by given number.
 //! - When no answer is given, the data's `answer`/`text`/`content`/`response` string is
 //!   the text. Other fields of the data object are kept in the draft's metadata. An
 //!   array as the data is the source list alone.
@@ -21,7 +22,7 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::markers::{Grammar, SourceKey};
+use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
@@ -81,9 +82,11 @@ pub fn parse(
             Vec::new()
         }
     };
+    // With references the answer should have no markers, but models add them anyway;
+    // read, they cannot show as raw text.
+    draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
     if refs.is_empty() {
         // No spans: fall back to `[n]` markers naming sources by position.
-        draft.grammar = Some(Grammar::NUMERIC);
         for (i, s) in draft.sources.iter_mut().enumerate() {
             let n = i as u64 + 1;
             s.keys.push(SourceKey::Num(n));
@@ -317,7 +320,12 @@ mod tests {
                 ]
             }),
         );
-        assert_eq!(d.grammar, None);
+        assert_eq!(
+            d.grammar,
+            Some(crate::core::formats::support::every_marker(
+                TextSyntax::Markdown
+            ))
+        );
         assert_eq!(d.sources[0].source.provider.as_deref(), Some("web_search"));
         assert_eq!(
             d.sources[0].source.metadata["toolRequestId"],
@@ -346,7 +354,12 @@ mod tests {
     #[test]
     fn no_references_falls_back_to_markers() {
         let d = draft("A [1].", json!({"sources": [{"id": "x"}, {"id": "y"}]}));
-        assert_eq!(d.grammar, Some(Grammar::NUMERIC));
+        assert_eq!(
+            d.grammar,
+            Some(crate::core::formats::support::every_marker(
+                TextSyntax::Markdown
+            ))
+        );
         assert_eq!(d.sources[1].keys, vec![SourceKey::Num(2)]);
     }
 }

@@ -5,6 +5,7 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan};
 use crate::core::json::Fields;
 use crate::core::limits::{MAX_CITATIONS, MAX_CITATIONS_NAME, MAX_SOURCES, MAX_SOURCES_NAME};
+use crate::core::markers::{Grammar, TextSyntax};
 use crate::core::model::{Diagnostic, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};
 use crate::core::sanitize::{clean_text, domain_of, excerpt200, sanitize_url, UrlContext};
@@ -48,7 +49,17 @@ pub(crate) fn classify_link(raw: &str) -> Link {
     if let Some(url) = sanitize_url(trimmed, UrlContext::Source) {
         return Link::Url(url);
     }
-    let squeezed: String = trimmed.chars().filter(|c| !c.is_control()).collect();
+    // Invisible characters around or inside the scheme (a no-break space, a zero-width
+    // space, a bidi mark) must not turn `javascript:` into an innocent-looking path.
+    let squeezed: String = trimmed
+        .trim_start_matches(|c: char| c.is_whitespace() || invisible(c))
+        .chars()
+        .filter(|c| !c.is_control() && !invisible(*c))
+        .collect();
+    // `\u{a0}https://example.com` is an http(s) url behind an invisible character.
+    if let Some(url) = sanitize_url(&squeezed, UrlContext::Source) {
+        return Link::Url(url);
+    }
     if let Some(scheme) = scheme_of(&squeezed) {
         return Link::Unsafe(scheme.to_ascii_lowercase());
     }
@@ -56,6 +67,23 @@ pub(crate) fn classify_link(raw: &str) -> Link {
         return Link::Unsafe("//".to_string());
     }
     Link::Path(clean_text(trimmed))
+}
+
+/// Characters that show as nothing: zero-width spaces and joiners, the byte order
+/// mark, bidi controls.
+fn invisible(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
+        || crate::core::sanitize::is_bidi_control(c)
+}
+
+/// Every marker syntax of the grammar, over text of `syntax`: models mix syntaxes
+/// (`[[S:1,4]]` in an answer whose data numbers its sources `[1]`), and a marker that
+/// is not read would reach the reader as raw text.
+pub(crate) fn every_marker(syntax: TextSyntax) -> Grammar {
+    Grammar {
+        syntax,
+        ..Grammar::ALL
+    }
 }
 
 /// The `unsafe-url` warning; the message names the scheme, never the url itself.
@@ -67,7 +95,7 @@ pub(crate) fn unsafe_url(path: &str, scheme: &str) -> Diagnostic {
     };
     Diagnostic::warning(
         "unsafe-url",
-        format!("`{path}` is {what}; only http and https are linked; dropped"),
+        format!("`{path}` is {what}; only http and https are linked; the link is dropped, the source kept"),
     )
     .at_path(path)
 }
@@ -325,6 +353,111 @@ pub(crate) fn take_text_and_metadata(
     }
 }
 
+/// Makes the caller's answer text the draft's text (the caller's text wins over the
+/// text the data carries; docs/resolution.md, "Whose text"). The draft's spans index
+/// the data's text: they stay when it is the same text; otherwise each one is looked
+/// up by the text it covers (a point by the text before it, back to the start of its
+/// sentence), from where the previous one was found, and placed there; one whose text
+/// is not in the caller's answer is dropped with a `span-not-placed` warning (its
+/// sources stay, uncited by it). Diagnostics that pointed into the data's text lose
+/// their positions (they keep their data path).
+pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
+    if draft.text == caller {
+        return;
+    }
+    let data_text = std::mem::replace(&mut draft.text, caller.to_string());
+    for d in &mut draft.diagnostics {
+        d.start = None;
+        d.end = None;
+    }
+    let mut cursor = 0usize;
+    let spans = std::mem::take(&mut draft.spans);
+    let mut unplaced = 0usize;
+    let mut budget = caller
+        .len()
+        .max(1024)
+        .saturating_mul(crate::core::limits::MAX_SPAN_SEARCH_FACTOR);
+    let total = spans.len();
+    for (n, mut span) in spans.into_iter().enumerate() {
+        if budget == 0 {
+            draft.diagnostics.push(Diagnostic::warning(
+                "limit-exceeded",
+                format!(
+                    "re-placing the data's spans in the answer given searched more than `{}` ({}x the answer's length); {} spans were dropped",
+                    crate::core::limits::MAX_SPAN_SEARCH_NAME,
+                    crate::core::limits::MAX_SPAN_SEARCH_FACTOR,
+                    total - n
+                ),
+            ));
+            break;
+        }
+        let (s, e) = (
+            span.start.min(data_text.len()),
+            span.end.min(data_text.len()),
+        );
+        let point = s == e;
+        let from = if !data_text.is_char_boundary(s) || !data_text.is_char_boundary(e) {
+            e
+        } else if point {
+            crate::core::resolve::span_start(&data_text, e, 0)
+        } else {
+            s
+        };
+        let quote = data_text.get(from..e).unwrap_or("");
+        let found = (!quote.trim().is_empty())
+            .then(|| {
+                let after = caller
+                    .get(cursor..)
+                    .and_then(|rest| rest.find(quote))
+                    .map(|i| cursor + i);
+                let scanned = after.map_or(caller.len() - cursor, |at| at - cursor);
+                budget = budget.saturating_sub(scanned + quote.len());
+                after.or_else(|| {
+                    budget = budget.saturating_sub(cursor + quote.len());
+                    caller.find(quote)
+                })
+            })
+            .flatten();
+        match found {
+            Some(at) => {
+                let end = at + quote.len();
+                span.start = if point { end } else { at };
+                span.end = end;
+                cursor = at;
+                draft.spans.push(span);
+            }
+            None => {
+                unplaced += 1;
+                if unplaced <= 100 {
+                    let shown: String = quote.chars().take(60).collect();
+                    let more = if shown.len() < quote.len() { "…" } else { "" };
+                    let what = if quote.trim().is_empty() {
+                        "a citation covers no text of the data's own".to_string()
+                    } else {
+                        format!(
+                            "a citation covers \"{}{more}\" of the data's own text, which is not in the answer given",
+                            clean_text(&shown)
+                        )
+                    };
+                    draft.diagnostics.push(Diagnostic::warning(
+                        "span-not-placed",
+                        format!("{what}; its span is dropped, its sources kept"),
+                    ));
+                }
+            }
+        }
+    }
+    if unplaced > 100 {
+        draft.diagnostics.push(Diagnostic::warning(
+            "span-not-placed",
+            format!(
+                "{} more citations whose text is not in the answer given were not reported",
+                unplaced - 100
+            ),
+        ));
+    }
+}
+
 /// A `missing-field` warning for `path`: the item is skipped.
 pub(crate) fn missing(path: &str) -> Diagnostic {
     Diagnostic::warning(
@@ -375,8 +508,9 @@ pub(crate) fn numbered(source: Source, number: Option<u64>) -> DraftSource {
 
 /// Converts a span given in `ix`'s unit to bytes of its text. Out-of-range ends are
 /// clamped (`span-out-of-range`), ends inside a character move to its start
-/// (`span-not-on-boundary`), a reversed span is swapped and an empty one dropped
-/// (`span-empty`). Diagnostics carry `path` and the repaired byte range.
+/// (`span-not-on-boundary`), a reversed span is swapped; an empty one is a point (the
+/// resolver widens it as it would a marker there), unless it is empty only because it
+/// lay past the end of the text: then it is dropped (`span-empty`). Diagnostics carry `path` and the repaired byte range.
 pub(crate) fn byte_span(
     ix: &OffsetIndex<'_>,
     encoding: PositionEncoding,
@@ -414,12 +548,24 @@ pub(crate) fn byte_span(
             format!("`{path}` is reversed ({start}..{end}); swapped"),
         ));
     } else if s == e {
-        out.push(Diagnostic::warning(
-            "span-empty",
-            format!("`{path}` is empty ({start}..{end}); dropped"),
-        ));
+        let out_of_range = out.iter().any(|d| d.code == "span-out-of-range");
+        // A point inside the text stands where a marker would; one that only exists
+        // because the span fell off the end of the text says nothing about where.
+        out.push(if out_of_range {
+            Diagnostic::warning(
+                "span-empty",
+                format!("`{path}` is empty ({start}..{end}) past the end of the text; dropped"),
+            )
+        } else {
+            Diagnostic::info(
+                "span-empty",
+                format!(
+                    "`{path}` is empty ({start}..{end}); it covers the text before it, as a marker there would"
+                ),
+            )
+        });
         diags.extend(out.into_iter().map(|d| d.at_path(path).at(s, e)));
-        return None;
+        return (!out_of_range).then_some((s, s));
     }
     diags.extend(out.into_iter().map(|d| d.at_path(path).at(s, e)));
     Some((s, e))
@@ -463,6 +609,18 @@ mod tests {
             Link::Unsafe("data".into())
         );
         assert_eq!(classify_link("//evil.com"), Link::Unsafe("//".into()));
+        assert_eq!(
+            classify_link("\u{a0}\u{200b}JavaScript:alert(1)"),
+            Link::Unsafe("javascript".into())
+        );
+        assert_eq!(
+            classify_link("\u{1}\u{7f} data:text/html,x"),
+            Link::Unsafe("data".into())
+        );
+        assert_eq!(
+            classify_link("\u{a0}https://a.example/x"),
+            Link::Url("https://a.example/x".into())
+        );
         assert_eq!(classify_link("Unknown"), Link::Empty);
         assert_eq!(classify_link("  "), Link::Empty);
         assert_eq!(file_name("docs/core/CLAUDE.md"), "CLAUDE.md");
@@ -500,9 +658,10 @@ mod tests {
         d.clear();
         assert_eq!(
             byte_span(&ix, PositionEncoding::Utf16, 4, 4, "r", &mut d),
-            None
+            Some((6, 6))
         );
         assert_eq!(d[0].code, "span-empty");
+        assert_eq!(d[0].severity, crate::core::model::Severity::Info);
         d.clear();
         assert_eq!(
             byte_span(
@@ -516,6 +675,59 @@ mod tests {
             None
         );
         assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn spans_follow_the_callers_text() {
+        use crate::core::draft::{DraftSpan, SourceRef};
+        use crate::core::model::Format;
+        let mut d = Draft::new(Format::Openai, "One two. Three four.");
+        d.spans = vec![
+            DraftSpan::new(9, 19, vec![SourceRef::Index(0)]),
+            DraftSpan::new(8, 8, vec![SourceRef::Index(0)]),
+            DraftSpan::new(0, 3, vec![SourceRef::Index(0)]),
+        ];
+        d.diagnostics.push(Diagnostic::warning("x", "y").at(1, 2));
+        let caller = "Intro. One two. Three four. Nothing else.";
+        use_caller_text(&mut d, caller);
+        assert_eq!(d.text, caller);
+        let placed: Vec<&str> = d.spans.iter().map(|s| &caller[s.start..s.end]).collect();
+        assert_eq!(placed, vec!["Three four", "", "One"]);
+        // The point stands after the sentence it followed in the data's text.
+        assert_eq!(d.spans[1].end, 15);
+        assert_eq!(d.diagnostics[0].start, None);
+    }
+
+    #[test]
+    fn replacing_spans_is_bounded() {
+        use crate::core::draft::{DraftSpan, SourceRef};
+        use crate::core::model::Format;
+        let data_text = "b".repeat(2_000);
+        let mut d = Draft::new(Format::Openai, data_text);
+        d.spans = (0..20_000)
+            .map(|i| DraftSpan::new(i % 1_000, i % 1_000 + 1_000, vec![SourceRef::Index(0)]))
+            .collect();
+        let caller = "a".repeat(200_000);
+        let t = std::time::Instant::now();
+        use_caller_text(&mut d, &caller);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        assert!(d.spans.is_empty());
+        let limit = d
+            .diagnostics
+            .iter()
+            .find(|x| x.code == "limit-exceeded")
+            .expect("the search limit is reported");
+        assert!(
+            limit.message.contains("max_span_search"),
+            "{}",
+            limit.message
+        );
+        let not_placed = d
+            .diagnostics
+            .iter()
+            .filter(|x| x.code == "span-not-placed")
+            .count();
+        assert!(not_placed <= 101, "{not_placed}");
     }
 
     #[test]
