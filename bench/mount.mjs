@@ -8,13 +8,18 @@
 // source list). Each is timed to a forced layout (the issue's measure) and to the end of
 // the first frame (plus the next frame's rendering work, not the wait for it: with
 // content-visibility, layout skipped before the frame is done in it).
+// A big case, ~5 MB with ~66,000 markers (short sentences), is timed the same way with
+// fewer runs (--big-runs, default 3 after 1 warm-up); its diagnostics are printed (a limit
+// reached would show there by name).
 // Median of 15 runs after 3 warm-ups, all interleaved; then where citekit's time goes:
 // parse (`parse()`), render (`renderToString()` minus parse) and DOM (the rest: Leptos,
 // innerHTML, style and layout), and the same HTML put in with one innerHTML
 // (`renderToString` + innerHTML + layout: the markup's own cost, without Leptos).
 //
 // Needs the built package in pkg/ (`npm run build`) and marked in node_modules.
-// Usage: node bench/mount.mjs [--runs 15] [--warmup 3] [--pkg pkg]   (or `npm run bench:mount`)
+// Usage: node bench/mount.mjs [--runs 15] [--warmup 3] [--big-runs 3] [--only big|small] [--pkg pkg]
+//        (or `npm run bench:mount`)
+//   --only   big: only the ~5 MB case; small: every case but it
 //   --pkg  the package directory to measure, relative to the repository (default pkg)
 //   --extra-css CSS  appended to citekit's stylesheet before measuring (to try a rule,
 //                    e.g. '.cite-block{content-visibility:auto;contain-intrinsic-size:auto 80px}')
@@ -33,6 +38,11 @@ const arg = (name, dflt) => {
 };
 const RUNS = arg('--runs', 15);
 const WARMUP = arg('--warmup', 3);
+const BIG_RUNS = arg('--big-runs', 3);
+const ONLY = (() => {
+  const i = args.indexOf('--only');
+  return i >= 0 ? args[i + 1] : '';
+})();
 const EXTRA_CSS = (() => {
   const i = args.indexOf('--extra-css');
   return i >= 0 ? args[i + 1] : '';
@@ -52,12 +62,13 @@ for (const need of [`${PKG}/index.js`, 'node_modules/marked/lib/marked.esm.js'])
 // A deterministic answer: paragraphs, a heading and a list now and then, some
 // emphasis and inline code, one marker per sentence (two every fifth), `sources`
 // sources. About 133 bytes per marker.
-function makeAnswer(markers, sources) {
+function makeAnswer(markers, sources, sentenceWords = [25, 8]) {
   const words = (
     'the model grounds each claim in retrieved sources so that readers can check every ' +
     'statement quickly and trust what the assistant wrote about latency recall and cost'
   ).split(' ');
   let seed = markers * 7919 + sources;
+  const [minWords, moreWords] = sentenceWords;
   const rnd = (n) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
@@ -65,7 +76,7 @@ function makeAnswer(markers, sources) {
   let n = 0;
   let out = '';
   const sentence = () => {
-    const len = 25 + rnd(8);
+    const len = minWords + rnd(moreWords);
     const w = [];
     for (let i = 0; i < len; i++) w.push(words[rnd(words.length)]);
     if (rnd(4) === 0) w[3] = `**${w[3]}**`;
@@ -112,7 +123,9 @@ const CASES = [
   { name: '~2 KB', ...makeAnswer(15, 8), data: makeData(8) },
   { name: '~20 KB', ...makeAnswer(150, 30), data: makeData(30) },
   { name: '~200 KB', ...makeAnswer(1500, 100), data: makeData(100) },
-];
+  // Short sentences: about 79 bytes per marker, a long answer dense with citations.
+  { name: '~5 MB', ...makeAnswer(66000, 300, [14, 4]), data: makeData(300), big: true },
+].filter((c) => (ONLY === 'big' ? c.big : ONLY === 'small' ? !c.big : true));
 
 const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <title>mount bench</title></head><body><div id="host"></div><script type="module">
@@ -210,15 +223,28 @@ function timeOnly(f) {
   return performance.now() - t0;
 }
 
+// Diagnostic codes with their counts and the first message of each (a limit reached
+// names itself in its message).
+function diagnosticCodes(parsed) {
+  const out = {};
+  for (const d of parsed.diagnostics) {
+    out[d.code] ??= { count: 0, first: d.message };
+    out[d.code].count++;
+  }
+  return out;
+}
+
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-window.bench = async (runs, warmup, extraCss) => {
+window.bench = async (smallRuns, smallWarmup, extraCss, bigRuns) => {
   await init();
   // The stylesheet is in the page for both (mount adds it once).
   mount(document.createElement('div'), { answer: '' }).destroy();
   if (extraCss) document.getElementById('citekit-css').textContent += extraCss;
   const out = [];
   for (const c of CASES) {
+    const runs = c.big ? bigRuns : smallRuns;
+    const warmup = c.big ? Math.min(1, smallWarmup) : smallWarmup;
     for (let i = 0; i < warmup; i++) { await citekitOnce(c); await baselineOnce(c); }
     const ck = [], bl = [], ckFrame = [], blFrame = [], parseMs = [], renderMs = [], markedMs = [], staticMs = [];
     const bare = [], bareFrame = [];
@@ -246,6 +272,7 @@ window.bench = async (runs, warmup, extraCss) => {
       bare: median(bare), bareFrame: median(bareFrame),
       parse: median(parseMs), renderToString: median(renderMs), marked: median(markedMs),
       static: median(staticMs),
+      diagnostics: c.big ? diagnosticCodes(parse(c.text, c.data)) : null,
     });
   }
   return out;
@@ -297,9 +324,9 @@ try {
   p.on('pageerror', (e) => console.error('page error:', e));
   await p.goto(base);
   await p.waitForFunction(() => window.benchReady === true);
-  const rows = await p.evaluate(([runs, warmup, css]) => window.bench(runs, warmup, css), [RUNS, WARMUP, EXTRA_CSS]);
+  const rows = await p.evaluate(([runs, warmup, css, big]) => window.bench(runs, warmup, css, big), [RUNS, WARMUP, EXTRA_CSS, BIG_RUNS]);
   const f = (x, w = 9) => x.toFixed(2).padStart(w);
-  console.log(`mount benchmark: median of ${RUNS} after ${WARMUP} warm-ups, fresh element each run`);
+  console.log(`mount benchmark: median of ${RUNS} after ${WARMUP} warm-ups (the ~5 MB case: ${BIG_RUNS} after 1), fresh element each run`);
   if (EXTRA_CSS) console.log(`extra CSS: ${EXTRA_CSS}`);
   console.log('citekit: mount() with its defaults (footnotes on) and with footnotes off (the same');
   console.log('output as the baseline: markers, no source list); marked: marked + [n] extension + innerHTML.');
@@ -334,6 +361,13 @@ try {
     console.log(
       `${r.name.padEnd(8)} ${f(r.parse, 15)} ${f(render, 7)} ${f(dom, 11)}  | ${f(r.marked, 13)} ${f(Math.max(0, r.baseline - r.marked), 11)}  | ${f(r.static, 13)}`,
     );
+  }
+  for (const r of rows) {
+    if (r.diagnostics) {
+      const d = Object.entries(r.diagnostics).map(([code, x]) => `${code} x${x.count} (${x.first})`);
+      console.log(`\n${r.name} diagnostics: ${d.length ? d.join('; ') : 'none (no limit reached)'}`);
+      console.log(`${r.name} mount to a forced layout: ${r.citekit.toFixed(0)} ms (target < 2000 ms)`);
+    }
   }
   console.log(`\nworst ratio citekit/baseline (target <= 1.00 on every size): forced layout ${worst.toFixed(2)} (footnotes off ${worstBare.toFixed(2)}); first frame ${worstFrame.toFixed(2)} (footnotes off ${worstBareFrame.toFixed(2)})`);
 } finally {

@@ -1,6 +1,7 @@
 //! Accessibility of every component in headless Chromium, checked by axe-core (npm
 //! package `axe-core`, compiled in from `node_modules`): a page with answers in the
-//! dark and the light theme, marker styles number, grouped and domain, the source
+//! dark and the light theme, marker styles number, grouped and domain, an Arabic answer
+//! in a right-to-left section, the source
 //! panel with a selected entry, footnotes, the copy button, open hover cards (one by
 //! focus, one by hover), and a `CitationProvider` placing the panel and the footnotes
 //! apart from the answer. `axe.run` over the whole document with the WCAG 2.0/2.1 A and
@@ -168,8 +169,17 @@ async fn every_component_passes_axe() {
         }
     })
     .forget();
+    // 5. A right-to-left (Arabic) answer, light theme, number markers, panel.
+    let e = section(&main, "Right to left");
+    e.set_attribute("dir", "rtl").unwrap();
+    e.set_attribute("lang", "ar").unwrap();
+    let o = opts(Theme::Light, MarkerStyle::Number);
+    leptos::mount::mount_to(e.clone(), move || {
+        view! { <CitedAnswer answer="باريس هي عاصمة فرنسا [1][2]. برج إيفل في باريس [2].".to_string() data=CiteData::Json(data()) options=o panel=true/> }
+    })
+    .forget();
     sleep(50).await;
-    for host in [&a, &b, &c, &d] {
+    for host in [&a, &b, &c, &d, &e] {
         assert!(
             !all(host, ".cite-marker__link").is_empty(),
             "{}",

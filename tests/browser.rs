@@ -462,3 +462,169 @@ async fn first_render_is_synchronous_and_later_effects_adopt_it() {
     assert_eq!(notes.len(), 1, "{}", root2.inner_html());
     assert!(notes[0].text_content().unwrap().contains("Architecture"));
 }
+
+/// Calls method `name` of `target` with `args`.
+fn call(
+    target: &wasm_bindgen::JsValue,
+    name: &str,
+    args: &[&wasm_bindgen::JsValue],
+) -> wasm_bindgen::JsValue {
+    let f: js_sys::Function = js_sys::Reflect::get(target, &name.into())
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let list = js_sys::Array::new();
+    for a in args {
+        list.push(a);
+    }
+    f.apply(target, &list).unwrap()
+}
+
+/// Selects everything in `el` (as a reader dragging over it would) and returns what
+/// the selection would copy: `window.getSelection().toString()`.
+fn select_and_copy_text(el: &Element) -> String {
+    let range = doc().create_range().unwrap();
+    range.select_node_contents(el).unwrap();
+    let window: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
+    let selection = call(&window, "getSelection", &[]);
+    call(&selection, "removeAllRanges", &[]);
+    call(&selection, "addRange", &[&range.into()]);
+    let text = call(&selection, "toString", &[]).as_string().unwrap();
+    call(&selection, "removeAllRanges", &[]);
+    text
+}
+
+#[wasm_bindgen_test]
+async fn tap_focus_then_click_keeps_the_card_open() {
+    // A finger's tap on a phone: pointerdown, then the focus, then the click. The focus
+    // opens the card; the click of the same tap must not toggle it shut.
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    let link = one(&root, ".cite-marker__link");
+    let card = one(&root, ".cite-card");
+    pointer(&link, "pointerdown", "touch", None);
+    focus(&link);
+    assert!(click(&link), "a tap does not follow the link");
+    sleep(20).await;
+    assert!(
+        !card.has_attribute("hidden"),
+        "the tap closed the card its focus opened"
+    );
+    assert!(card.text_content().unwrap().contains("CLAUDE.md"));
+    // The second tap on the focused marker (no new focus) closes it.
+    pointer(&link, "pointerdown", "touch", None);
+    click(&link);
+    sleep(20).await;
+    assert!(card.has_attribute("hidden"), "second tap closes");
+    // A tap on another marker (its focus closes the first card, opens its own).
+    let other = all(&root, ".cite-marker__link")[1].clone();
+    pointer(&link, "pointerdown", "touch", None);
+    click(&link);
+    sleep(20).await;
+    pointer(&other, "pointerdown", "touch", None);
+    focus(&other);
+    click(&other);
+    sleep(20).await;
+    assert!(
+        !card.has_attribute("hidden"),
+        "a tap on another marker shows its card"
+    );
+    assert!(card
+        .text_content()
+        .unwrap()
+        .contains("Architecture Overview"));
+}
+
+#[wasm_bindgen_test]
+async fn copied_text_keeps_adjacent_markers_apart() {
+    let (_host, root) = mount_sample(false);
+    sleep(20).await;
+    let body = one(&root, ".cite-answer__body");
+    let copied = select_and_copy_text(&body);
+    assert!(copied.contains("Both together1, 2."), "copied: {copied:?}");
+    assert!(!copied.contains("12"), "copied: {copied:?}");
+    // The separator is text inside the marker's <sup>, and takes no room on screen:
+    // the two links of the group sit as close as the links of one marker always did.
+    let links = all(&root, ".cite-answer__body .cite-marker__link");
+    let sup = links[2].parent_element().unwrap();
+    assert!(links[3].parent_element().unwrap().is_same_node(Some(&sup)));
+    assert_eq!(sup.text_content().unwrap(), "1, 2");
+    let a = links[2].get_bounding_client_rect();
+    let b = links[3].get_bounding_client_rect();
+    let gap = b.left() - a.right();
+    assert!((0.0..3.0).contains(&gap), "gap between the links: {gap}px");
+    // The links keep their size: 0.72 of the text around them.
+    let size = |el: &Element| {
+        let s = web_sys::window()
+            .unwrap()
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value("font-size")
+            .unwrap();
+        s.trim_end_matches("px").parse::<f64>().unwrap()
+    };
+    let ratio = size(&links[2]) / size(&sup.parent_element().unwrap());
+    assert!((ratio - 0.72).abs() < 0.01, "marker size ratio {ratio}");
+    assert_eq!(size(&sup), 0.0, "the <sup> hides its separators");
+}
+
+const RTL_ANSWER: &str = "باريس هي عاصمة فرنسا [1][2]. يقع برج إيفل في باريس [2].";
+
+#[wasm_bindgen_test]
+async fn right_to_left_answers_keep_markers_and_labels_apart() {
+    let host = container();
+    host.set_attribute("dir", "rtl").unwrap();
+    host.set_attribute("lang", "ar").unwrap();
+    let data = json!({
+        "1": {"title": "Paris - Wikipedia", "source": "https://en.wikipedia.org/wiki/Paris", "text": "Paris is the capital of France."},
+        "2": {"title": "برج إيفل", "source": "https://ar.wikipedia.org/wiki/Eiffel", "text": "برج إيفل في باريس."}
+    });
+    leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=RTL_ANSWER.to_string() data=CiteData::Json(data.clone()) panel=true/> }
+    })
+    .forget();
+    sleep(20).await;
+    let root = host.first_element_child().unwrap();
+    let links = all(&root, ".cite-answer__body .cite-marker__link");
+    assert_eq!(links.len(), 3, "{}", root.inner_html());
+    // [1][2] in right-to-left text: 1 first, so on the right, then 2 to its left (not
+    // one left-to-right run reading `12`).
+    let first = links[0].get_bounding_client_rect();
+    let second = links[1].get_bounding_client_rect();
+    assert!(
+        first.left() > second.right() - 0.5,
+        "marker 1 at {}..{}, marker 2 at {}..{}",
+        first.left(),
+        first.right(),
+        second.left(),
+        second.right()
+    );
+    // The English label `cited 2×` is one element of its own direction: `×` ends it
+    // on the right, after `cited`, instead of jumping to the left end.
+    let count = all(&root, ".cite-source__count")
+        .into_iter()
+        .find(|c| c.text_content().unwrap().contains('2'))
+        .expect("a count of 2");
+    assert_eq!(count.text_content().unwrap(), "cited 2×");
+    let style = web_sys::window()
+        .unwrap()
+        .get_computed_style(&count)
+        .unwrap()
+        .unwrap();
+    assert_eq!(style.get_property_value("direction").unwrap(), "ltr");
+    let text_node = count.first_child().unwrap();
+    let char_left = |i: u32| {
+        let r = doc().create_range().unwrap();
+        r.set_start(&text_node, i).unwrap();
+        r.set_end(&text_node, i + 1).unwrap();
+        r.get_bounding_client_rect().left()
+    };
+    let times = "cited 2".encode_utf16().count() as u32;
+    assert!(char_left(times) > char_left(0), "`×` is left of `cited`");
+    // An English title in the panel and the footnotes reads left to right.
+    for sel in [".cite-source__title", ".cite-footnote__title"] {
+        let el = one(&root, sel);
+        assert_eq!(el.get_attribute("dir").as_deref(), Some("auto"), "{sel}");
+    }
+}

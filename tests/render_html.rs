@@ -803,6 +803,159 @@ proptest! {
     }
 }
 
+#[test]
+fn adjacent_marker_links_are_separated_in_copied_text() {
+    // `[[S:1,2]]` is one marker with two links: without text between them, copying
+    // the answer gives `claim12`.
+    let a = parse_canonical("<p>Claim one<sup class=\"cite\" data-sids=\"1,2\">[S:1,2]</sup>.</p>");
+    let html = render(&a);
+    assert_eq!(
+        html.matches("class=\"cite-marker__link\"").count(),
+        2,
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!(
+            "</a>{}<a class=\"cite-marker__link\"",
+            citekit::render::MARKER_SEPARATOR
+        )),
+        "{html}"
+    );
+    assert_eq!(visible(&html), "Claim one1, 2.");
+    // A marker of one source has no separator (no node added to most markers).
+    let one = render(&parse_canonical(
+        "<p>Claim<sup class=\"cite\" data-sids=\"2\">[S:2]</sup>.</p>",
+    ));
+    assert_eq!(visible(&one), "Claim1.");
+}
+
+#[test]
+fn titles_domains_and_labels_take_their_own_direction() {
+    // In a right-to-left page an English title or label keeps its own order (`cited 2×`,
+    // not `×cited 2`): each is an element with `dir="auto"`.
+    let a = parse_canonical(
+        "<p>نص<sup class=\"cite\" data-sids=\"1\">[S:1]</sup> آخر<sup class=\"cite\" data-sids=\"1,2\">[S:1,2]</sup>.</p>",
+    );
+    let r = RenderOptions::default();
+    let panel = citekit::render::panel_html(&a, &r);
+    for class in [
+        "cite-source__title",
+        "cite-source__domain",
+        "cite-source__count",
+    ] {
+        assert!(
+            panel.contains(&format!("class=\"{class}\" dir=\"auto\">")),
+            "{class}: {panel}"
+        );
+    }
+    assert!(panel.contains("dir=\"auto\">cited 2×</span>"), "{panel}");
+    let notes = citekit::render::footnotes_html(&a, &r);
+    assert!(
+        notes.contains("class=\"cite-footnote__title\"") && notes.contains("dir=\"auto\""),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("<span class=\"cite-footnote__domain\" dir=\"auto\">"),
+        "{notes}"
+    );
+    let card = citekit::render::card_html(&a, 0, 0, &r);
+    for class in ["cite-card__title", "cite-card__domain"] {
+        assert!(
+            card.contains(&format!("class=\"{class}\" dir=\"auto\">")),
+            "{class}: {card}"
+        );
+    }
+}
+
+#[test]
+fn footnote_back_links_and_marker_labels() {
+    // Written from per-render caches: the same names and targets as one label per link.
+    let a = parse_canonical(
+        "<p>A<sup class=\"cite\" data-sids=\"1\">[S:1]</sup> b<sup class=\"cite\" data-sids=\"1,2\">[S:1,2]</sup>.</p>",
+    );
+    let r = RenderOptions::default();
+    let html = render(&a);
+    assert!(
+        html.contains("<a class=\"cite-marker__link\" id=\"cite-ref-1-1\" href=\"#cite-fn-2\" role=\"doc-noteref\" aria-label=\"Source 2: B\">2</a>"),
+        "{html}"
+    );
+    let notes = citekit::render::footnotes_html(&a, &r);
+    assert!(
+        notes.contains("<a class=\"cite-footnote__back\" href=\"#cite-ref-0-0\" role=\"doc-backlink\" aria-label=\"Back to citation 1a\">a</a><a class=\"cite-footnote__back\" href=\"#cite-ref-1-0\" role=\"doc-backlink\" aria-label=\"Back to citation 1b\">b</a>"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(
+            "href=\"#cite-ref-1-1\" role=\"doc-backlink\" aria-label=\"Back to citation 2\">^</a>"
+        ),
+        "{notes}"
+    );
+    // Replaced labels, escaped; a label without `{label}` is written as it is.
+    let mut o = Options::default();
+    o.labels
+        .insert("backToCitation".into(), "<{label}> & back".into());
+    o.labels
+        .insert("sourceTitled".into(), "“{title}” #{n}".into());
+    let r = RenderOptions::from_options(&o, "p");
+    let notes = citekit::render::footnotes_html(&a, &r);
+    assert!(
+        notes.contains("aria-label=\"&lt;1a&gt; &amp; back\""),
+        "{notes}"
+    );
+    let html = answer_html(&a, &r);
+    assert!(html.contains("aria-label=\"“B” #2\""), "{html}");
+    o.labels.insert("backToCitation".into(), "Back".into());
+    let notes = citekit::render::footnotes_html(&a, &RenderOptions::from_options(&o, "p"));
+    assert!(notes.contains("aria-label=\"Back\">a</a>"), "{notes}");
+}
+
+#[test]
+fn footnote_back_links_stop_at_their_limit_and_say_so() {
+    // The limit (src/core/limits.rs, crate-private) and its name.
+    const MAX_FOOTNOTE_BACKLINKS: usize = 50;
+    const MAX_FOOTNOTE_BACKLINKS_NAME: &str = "max_footnote_backlinks";
+    // One source cited 60 times: its footnote links back to the first 50 markers and
+    // says how many more there are; the diagnostics name the limit.
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("Claim {i} [1]. "));
+    }
+    let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
+    let a = citekit::parse(Some(&text), Data::Json(&data), &Options::default()).unwrap();
+    assert_eq!(a.citations.len(), 60);
+    let notes = citekit::render::footnotes_html(&a, &RenderOptions::default());
+    assert_eq!(
+        notes.matches("role=\"doc-backlink\"").count(),
+        MAX_FOOTNOTE_BACKLINKS,
+        "{notes}"
+    );
+    assert!(
+        notes.contains("<span class=\"cite-footnote__more\">+10</span>"),
+        "{notes}"
+    );
+    let d = a
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "limit-exceeded")
+        .expect("a limit-exceeded diagnostic");
+    assert!(
+        d.message.contains(MAX_FOOTNOTE_BACKLINKS_NAME),
+        "{}",
+        d.message
+    );
+    // Under the limit: every back-link, no diagnostic.
+    let b = citekit::parse(
+        Some("One [1]. Two [1]."),
+        Data::Json(&data),
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(b.diagnostics.iter().all(|d| d.code != "limit-exceeded"));
+    let notes = citekit::render::footnotes_html(&b, &RenderOptions::default());
+    assert_eq!(notes.matches("role=\"doc-backlink\"").count(), 2);
+    assert!(!notes.contains("cite-footnote__more"));
+}
+
 /// Identifiers the sources name (scintilla's `MKT-1183`, `PR #123`) render as links to
 /// their source's url, in prose and in table cells, never in code or inside an
 /// existing link; the identifier's text is unchanged.

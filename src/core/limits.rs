@@ -48,3 +48,10 @@ pub const MAX_RANGE_LEN: u64 = 100;
 
 /// Longest snippet or cited text shown, in characters.
 pub const MAX_EXCERPT_CHARS: usize = 200;
+
+/// Most back-links in one footnote: a source cited more often links back to its first
+/// markers only, and says how many more there are (a long answer citing a few sources
+/// thousands of times would otherwise spend a fifth of its mount on back-link lists).
+pub const MAX_FOOTNOTE_BACKLINKS: usize = 50;
+/// Name of [`MAX_FOOTNOTE_BACKLINKS`].
+pub const MAX_FOOTNOTE_BACKLINKS_NAME: &str = "max_footnote_backlinks";

@@ -335,6 +335,22 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
             pool.items[i].source.cite_count += 1;
         }
     }
+    {
+        use crate::core::limits::{MAX_FOOTNOTE_BACKLINKS, MAX_FOOTNOTE_BACKLINKS_NAME};
+        let over = pool
+            .items
+            .iter()
+            .filter(|s| s.source.cite_count as usize > MAX_FOOTNOTE_BACKLINKS)
+            .count();
+        if over > 0 {
+            diags.push(Diagnostic::info(
+                "limit-exceeded",
+                format!(
+                    "{over} sources are cited more than `{MAX_FOOTNOTE_BACKLINKS_NAME}` ({MAX_FOOTNOTE_BACKLINKS}) times: their footnotes link back to the first {MAX_FOOTNOTE_BACKLINKS} markers"
+                ),
+            ));
+        }
+    }
     for k in &used_keys {
         if let Some(i) = pool.find(k) {
             pool.items[i].source.used = true;

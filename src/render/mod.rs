@@ -12,6 +12,7 @@ pub mod json_view;
 pub mod markdown;
 mod writer;
 
+use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
 use crate::core::model::{CitedAnswer, ContentKind, Source};
 use crate::core::options::{MarkerStyle, Options, Uncited};
 use escape::push_escaped;
@@ -83,7 +84,13 @@ impl Labels {
     pub fn fill(&self, key: &str, vars: &[(&str, &str)]) -> String {
         let mut s = self.get(key).to_string();
         for (k, v) in vars {
-            s = s.replace(&format!("{{{k}}}"), v);
+            let mut placeholder = String::with_capacity(k.len() + 2);
+            placeholder.push('{');
+            placeholder.push_str(k);
+            placeholder.push('}');
+            if s.contains(placeholder.as_str()) {
+                s = s.replace(placeholder.as_str(), v);
+            }
         }
         s
     }
@@ -242,13 +249,14 @@ impl MarkerSet {
             .map(|(i, c)| (c.end, i))
             .collect();
         crate::core::sort::sort_by_key(&mut at, |&(e, i)| (e as u64, i as u64));
+        let cache = SourceCache::new(answer, opts);
         let html = answer
             .citations
             .iter()
             .enumerate()
             .map(|(i, c)| {
                 if c.end >= from {
-                    marker_html(answer, i, &c.sources, opts)
+                    marker_html(&cache, i, &c.sources, opts)
                 } else {
                     String::new()
                 }
@@ -378,9 +386,42 @@ pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
     format!("{}-src-{n}", opts.id_prefix)
 }
 
+/// The text between adjacent links of one marker: hidden on screen, kept in copied
+/// text and in the marker's text content.
+pub const MARKER_SEPARATOR: &str = ", ";
+
+/// The answer's sources by id, with what every marker of a source repeats (its
+/// escaped accessible name), made once per render: a long answer cites the same few
+/// sources thousands of times.
+pub(crate) struct SourceCache<'a> {
+    by_id: std::collections::HashMap<&'a str, (&'a Source, String)>,
+}
+
+impl<'a> SourceCache<'a> {
+    pub(crate) fn new(answer: &'a CitedAnswer, opts: &RenderOptions) -> Self {
+        let mut by_id = std::collections::HashMap::with_capacity(answer.sources.len());
+        for s in &answer.sources {
+            by_id.entry(s.id.as_str()).or_insert_with(|| {
+                let mut label = String::new();
+                push_escaped(&mut label, &source_label(s, opts));
+                (s, label)
+            });
+        }
+        SourceCache { by_id }
+    }
+
+    /// The source with this id (the first one, as [`CitedAnswer::source`] finds).
+    pub(crate) fn source(&self, id: &str) -> Option<&'a Source> {
+        self.by_id.get(id).map(|(s, _)| *s)
+    }
+}
+
 /// The HTML of citation `ci`'s marker.
-fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOptions) -> String {
-    let sources: Vec<&Source> = ids.iter().filter_map(|id| answer.source(id)).collect();
+fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOptions) -> String {
+    let sources: Vec<&(&Source, String)> = ids
+        .iter()
+        .filter_map(|id| cache.by_id.get(id.as_str()))
+        .collect();
     let mut out = String::with_capacity(160);
     if sources.is_empty() {
         // Streaming: the marker's sources have not arrived yet. A neutral marker with
@@ -405,41 +446,44 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
             MarkerStyle::Domain => " cite-marker--domain",
         }
     );
-    let nums: Vec<String> = sources.iter().map(|s| s.number.to_string()).collect();
-    let all_sources = nums.join(" ");
-    // `data-sources`: the sources a link stands for (its own in number style).
-    let link = |out: &mut String, k: usize, target: u32, label: &str, text: &str| {
-        let data_sources = if opts.marker_style == MarkerStyle::Number {
-            target.to_string()
-        } else {
-            all_sources.clone()
-        };
+    let prefix = &opts.id_prefix;
+    // `data-sources`: the sources a grouped or domain link stands for (a number link
+    // stands for the source its `href` names: no attribute, 66,000 fewer in a long
+    // answer).
+    let link = |out: &mut String,
+                k: usize,
+                target: u32,
+                data_sources: &dyn std::fmt::Display,
+                escaped_label: &str,
+                text: &str| {
         let _ = write!(
             out,
-            "<a class=\"cite-marker__link\" id=\"{}\" href=\"#{}\" role=\"doc-noteref\" data-sources=\"{data_sources}\" aria-label=\"",
-            ref_id(opts, ci, k),
-            footnote_id(opts, target),
+            "<a class=\"cite-marker__link\" id=\"{prefix}-ref-{ci}-{k}\" href=\"#{prefix}-fn-{target}\" role=\"doc-noteref\" data-sources=\"{data_sources}\" aria-label=\"{escaped_label}\">",
         );
-        push_escaped(out, label);
-        out.push_str("\">");
         push_escaped(out, text);
         out.push_str("</a>");
     };
     match opts.marker_style {
         MarkerStyle::Number => {
-            for (k, s) in sources.iter().enumerate() {
-                link(
-                    &mut out,
-                    k,
-                    s.number,
-                    &source_label(s, opts),
-                    &s.number.to_string(),
+            for (k, (s, label)) in sources.iter().map(|x| (x.0, &x.1)).enumerate() {
+                if k > 0 {
+                    // Copied text keeps adjacent numbers apart (`1, 2`, not `12`): a bare
+                    // text node, which the stylesheet hides by the `<sup>`'s zero font
+                    // size (one node per gap, no element).
+                    out.push_str(MARKER_SEPARATOR);
+                }
+                let n = s.number;
+                let _ = write!(
+                    out,
+                    "<a class=\"cite-marker__link\" id=\"{prefix}-ref-{ci}-{k}\" href=\"#{prefix}-fn-{n}\" role=\"doc-noteref\" aria-label=\"{label}\">{n}</a>",
                 );
             }
         }
         MarkerStyle::Grouped | MarkerStyle::Domain => {
+            let sources: Vec<&Source> = sources.iter().map(|x| x.0).collect();
             if let Some(first) = sources.first() {
                 let n: Vec<u32> = sources.iter().map(|s| s.number).collect();
+                let all_sources = n.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
                 let label = if sources.len() == 1 {
                     source_label(first, opts)
                 } else {
@@ -468,7 +512,14 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
                 } else {
                     label
                 };
-                link(&mut out, 0, first.number, &label, &text);
+                link(
+                    &mut out,
+                    0,
+                    first.number,
+                    &all_sources,
+                    &escape::escape(&label),
+                    &text,
+                );
             }
         }
     }
@@ -481,7 +532,7 @@ fn marker_html(answer: &CitedAnswer, ci: usize, ids: &[String], opts: &RenderOpt
 fn external_link(out: &mut String, class: &str, url: &str, text: &str, opts: &RenderOptions) {
     let _ = write!(out, "<a class=\"{class}\" href=\"");
     push_escaped(out, url);
-    out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\" aria-label=\"");
+    out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\" dir=\"auto\" aria-label=\"");
     push_escaped(out, text);
     out.push(' ');
     push_escaped(out, opts.labels.get("opensInNewTab"));
@@ -548,11 +599,11 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
         s.number, s.number
     );
     if let Some(d) = &s.domain {
-        out.push_str("<span class=\"cite-card__domain\">");
+        out.push_str("<span class=\"cite-card__domain\" dir=\"auto\">");
         push_escaped(&mut out, d);
         out.push_str("</span>");
     }
-    out.push_str("</p><p class=\"cite-card__title\">");
+    out.push_str("</p><p class=\"cite-card__title\" dir=\"auto\">");
     push_escaped(
         &mut out,
         s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
@@ -565,7 +616,7 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
     }
     .or(s.snippet.as_deref());
     if let Some(q) = quote {
-        out.push_str("<p class=\"cite-card__snippet\">");
+        out.push_str("<p class=\"cite-card__snippet\" dir=\"auto\">");
         push_escaped(&mut out, &crate::core::sanitize::excerpt200(q));
         out.push_str("</p>");
     }
@@ -620,7 +671,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         let dim = !s.cited && opts.uncited == Uncited::Dim;
         let _ = write!(
             out,
-            "<li class=\"cite-source{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"cite-source__toggle\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\">",
+            "<li class=\"cite-source{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"cite-source__toggle\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\" dir=\"auto\">",
             if dim { " cite-source--uncited" } else { "" },
             panel_item_id(opts, n),
             s.cited,
@@ -632,11 +683,11 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         );
         out.push_str("</span>");
         if let Some(d) = &s.domain {
-            out.push_str("<span class=\"cite-source__domain\">");
+            out.push_str("<span class=\"cite-source__domain\" dir=\"auto\">");
             push_escaped(&mut out, d);
             out.push_str("</span>");
         }
-        out.push_str("</span><span class=\"cite-source__count\">");
+        out.push_str("</span><span class=\"cite-source__count\" dir=\"auto\">");
         if s.cited {
             push_escaped(
                 &mut out,
@@ -649,7 +700,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         }
         out.push_str("</span></button>");
         if let Some(sn) = &s.snippet {
-            out.push_str("<p class=\"cite-source__snippet\">");
+            out.push_str("<p class=\"cite-source__snippet\" dir=\"auto\">");
             push_escaped(&mut out, &crate::core::sanitize::excerpt200(sn));
             out.push_str("</p>");
         }
@@ -704,19 +755,26 @@ fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
 /// The footnotes: cited sources with back-links to every marker (a, b, c ...).
 pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     // Back-link targets per source number, in text order.
-    let mut backs: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    // (citation, link) of each back-link, per source number.
+    let mut backs: BTreeMap<u32, Vec<(usize, usize)>> = BTreeMap::new();
+    let cache = SourceCache::new(answer, opts);
     for (ci, c) in answer.citations.iter().enumerate() {
         for (k, id) in c.sources.iter().enumerate() {
-            if let Some(s) = answer.source(id) {
+            if let Some(s) = cache.source(id) {
                 let k = if opts.marker_style == MarkerStyle::Number {
                     k
                 } else {
                     0
                 };
-                backs.entry(s.number).or_default().push(ref_id(opts, ci, k));
+                backs.entry(s.number).or_default().push((ci, k));
             }
         }
     }
+    // The back-link label around its `{label}`, escaped once (it is written for every
+    // marker of the answer).
+    let back_label = escape::escape(opts.labels.get("backToCitation"));
+    let back_parts = back_label.split_once("{label}");
+    let prefix = &opts.id_prefix;
     let mut out = String::new();
     let _ = write!(
         out,
@@ -737,45 +795,48 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             "<li class=\"cite-footnote\" id=\"{}\" value=\"{n}\" data-source=\"{n}\">",
             footnote_id(opts, n)
         );
-        let targets = backs.get(&n).cloned().unwrap_or_default();
-        for (j, t) in targets.iter().enumerate() {
-            let letter = if targets.len() == 1 {
-                "^".to_string()
+        let targets = backs.get(&n).map(Vec::as_slice).unwrap_or_default();
+        let shown = targets.len().min(MAX_FOOTNOTE_BACKLINKS);
+        for (j, (ci, k)) in targets[..shown].iter().enumerate() {
+            let (letter, suffix) = if targets.len() == 1 {
+                ("^".to_string(), String::new())
             } else {
-                backlink_letter(j)
+                let l = backlink_letter(j);
+                (l.clone(), l)
             };
-            let label = opts.labels.fill(
-                "backToCitation",
-                &[(
-                    "label",
-                    &format!(
-                        "{n}{}",
-                        if targets.len() == 1 {
-                            String::new()
-                        } else {
-                            backlink_letter(j)
-                        }
-                    ),
-                )],
+            let _ = write!(
+                out,
+                "<a class=\"cite-footnote__back\" href=\"#{prefix}-ref-{ci}-{k}\" role=\"doc-backlink\" aria-label=\""
             );
-            let _ = write!(out, "<a class=\"cite-footnote__back\" href=\"#{t}\" role=\"doc-backlink\" aria-label=\"");
-            push_escaped(&mut out, &label);
-            out.push_str("\">");
-            push_escaped(&mut out, &letter);
-            out.push_str("</a>");
+            match back_parts {
+                Some((before, after)) => {
+                    let _ = write!(out, "{before}{n}{suffix}{after}");
+                }
+                None => out.push_str(&back_label),
+            }
+            let _ = write!(out, "\">{letter}</a>");
+        }
+        if shown < targets.len() {
+            // Past the limit (named in the answer's diagnostics): how many more markers
+            // cite this source, as text.
+            let _ = write!(
+                out,
+                "<span class=\"cite-footnote__more\">+{}</span>",
+                targets.len() - shown
+            );
         }
         out.push(' ');
         let title = s.title.as_deref().unwrap_or(opts.labels.get("untitled"));
         match &s.url {
             Some(u) => external_link(&mut out, "cite-footnote__title", u, title, opts),
             None => {
-                out.push_str("<span class=\"cite-footnote__title\">");
+                out.push_str("<span class=\"cite-footnote__title\" dir=\"auto\">");
                 push_escaped(&mut out, title);
                 out.push_str("</span>");
             }
         }
         if let Some(d) = &s.domain {
-            out.push_str(" <span class=\"cite-footnote__domain\">");
+            out.push_str(" <span class=\"cite-footnote__domain\" dir=\"auto\">");
             push_escaped(&mut out, d);
             out.push_str("</span>");
         }

@@ -213,6 +213,11 @@ struct Timers {
     open: RefCell<Option<TimeoutHandle>>,
     close: RefCell<Option<TimeoutHandle>>,
     touch: Cell<bool>,
+    /// The card (citation, link) that was open when the current tap began. A tap also
+    /// focuses the marker (pointerdown, focus, click), and the focus opens its card:
+    /// the click then toggles against the state before the tap, not the one the focus
+    /// just made.
+    open_at_tap: Cell<Option<(usize, usize)>>,
 }
 
 impl Timers {
@@ -479,7 +484,7 @@ fn cited_answer_view(
     let t = timers.clone();
     let on_out = move |ev: web_sys::PointerEvent| on_pointer_out(ctx, &t, ev);
     let t = timers.clone();
-    let on_down = move |ev: web_sys::PointerEvent| t.touch.set(ev.pointer_type() == "touch");
+    let on_down = move |ev: web_sys::PointerEvent| on_pointer_down(ctx, &t, ev);
     let t = timers.clone();
     let on_click = move |ev: web_sys::MouseEvent| on_answer_click(ctx, &t, panel, ev);
     let t = timers.clone();
@@ -1074,6 +1079,16 @@ fn open_card(ctx: CiteContext, ci: usize, k: usize) {
     ctx.card.set(Some(Card { ci, page, k }));
 }
 
+fn on_pointer_down(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::PointerEvent) {
+    let touch = ev.pointer_type() == "touch";
+    t.touch.set(touch);
+    t.open_at_tap.set(
+        touch
+            .then(|| ctx.card.get_untracked().map(|c| (c.ci, c.k)))
+            .flatten(),
+    );
+}
+
 fn on_pointer_over(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::PointerEvent) {
     if ev.pointer_type() == "touch" {
         return;
@@ -1204,16 +1219,18 @@ fn on_answer_click(ctx: CiteContext, t: &Rc<Timers>, panel: bool, ev: web_sys::M
     emit(ctx, "citation-click", &detail);
     if touch {
         ev.prevent_default();
-        if ctx
-            .card
-            .get_untracked()
-            .is_some_and(|c| c.ci == ci && c.k == k)
-        {
+        if t.open_at_tap.take() == Some((ci, k)) {
             ctx.card.set(None);
             ctx.highlight.set(Highlight::None);
         } else {
             ctx.highlight.set(Highlight::Citation(ci));
-            open_card(ctx, ci, k);
+            if !ctx
+                .card
+                .get_untracked()
+                .is_some_and(|c| c.ci == ci && c.k == k)
+            {
+                open_card(ctx, ci, k);
+            }
         }
     }
     if panel || use_context::<PanelPresent>().is_some() {
@@ -1384,7 +1401,11 @@ fn wire_highlight(ctx: CiteContext) {
         }
         dom::set_highlight(&prefix, ranges);
         if let Highlight::Source(n) = h {
-            for el in dom::query_all(&root, &format!(".cite-marker__link[data-sources~=\"{n}\"]")) {
+            let sel = format!(
+                ".cite-marker__link[data-sources~=\"{n}\"], .cite-marker__link[href=\"#{}\"]",
+                render::footnote_id(&ctx.render.get_untracked(), n)
+            );
+            for el in dom::query_all(&root, &sel) {
                 let _ = el.class_list().add_1("cite-active");
             }
         }

@@ -235,6 +235,52 @@ for (const [i, tab] of tabs.entries()) {
   });
 }
 
+await test('the right-to-left gallery entry: markers and English labels in their order', async () => {
+  const rtl = tabs.find((t) => t.label === 'right to left');
+  assert(rtl, `no "right to left" tab: ${tabs.map((t) => t.label).join(', ')}`);
+  await page.click(`#${rtl.id}`);
+  await page.waitForSelector(`${gallery} .demo-render[dir="rtl"] .cite-marker__link`);
+  await settle();
+  const r = await page.evaluate(() => {
+    const root = document.querySelector('#gallery .cite-root');
+    const links = [...root.querySelectorAll('.cite-answer__body .cite-marker')]
+      .filter((sup) => sup.querySelectorAll('.cite-marker__link').length === 2)
+      .map((sup) => [...sup.querySelectorAll('.cite-marker__link')].map((a) => {
+        const b = a.getBoundingClientRect();
+        return { n: a.textContent, left: b.left, right: b.right };
+      }));
+    const panel = root.querySelector('.cite-panel').getBoundingClientRect();
+    const body = root.querySelector('.cite-answer').getBoundingClientRect();
+    const count = [...root.querySelectorAll('.cite-source__count')].find((c) => c.textContent.includes('2'));
+    const range = document.createRange();
+    const text = count.firstChild;
+    const at = (i) => { range.setStart(text, i); range.setEnd(text, i + 1); return range.getBoundingClientRect().left; };
+    return {
+      groups: links,
+      panelLeft: panel.right <= body.left + 1,
+      countText: count.textContent,
+      countDir: getComputedStyle(count).direction,
+      timesAfterWord: at(text.length - 1) > at(0),
+    };
+  });
+  eq(r.groups.length, 2, 'markers with two links');
+  for (const g of r.groups) {
+    // The first number on the right, the second to its left: two numbers, not `23`.
+    assert(g[0].left >= g[1].right - 0.5, `group ${g.map((x) => x.n).join('|')}: ${JSON.stringify(g)}`);
+  }
+  assert(r.panelLeft, 'the panel is not on the left of the answer');
+  eq(r.countText, 'cited 2×', 'count label');
+  eq(r.countDir, 'ltr', 'direction of the English count label');
+  assert(r.timesAfterWord, '`×` jumped to the left end of `cited 2×`');
+  await page.locator(gallery).scrollIntoViewIfNeeded();
+  await page.hover(`${markerIn(gallery)} >> nth=1`);
+  await page.waitForSelector(`${gallery} ${openCard}`);
+  await page.locator(gallery).screenshot({ path: path.join(shots, 'desktop-gallery-rtl.png') });
+  await closeCards();
+  await page.click(`#${tabs[0].id}`);
+  await page.waitForSelector(`${gallery} .demo-render[dir="ltr"] .cite-marker__link`);
+});
+
 await test('hovering a marker opens its card with a title; leaving closes it', async () => {
   await page.click(`#${tabs[0].id}`);
   await page.waitForSelector(markerIn(gallery));

@@ -2,6 +2,7 @@
 //   (a) a plain HTML page importing the unpacked package with <script type="module">,
 //   (b) a Vite 7 app with the tarball installed and built (`vite build`),
 //   both checked in headless Chromium (browser-checks.mjs);
+//   (a') the plain page again in a phone-like touch context, tapped (touch-checks.mjs);
 //   (c) renderToString and parse under Node (node-render.mjs);
 //   (d) the types: tsc --noEmit over typed-example.ts;
 //   (e) the example pages of examples/js/ (shown on the demo page), served exactly as
@@ -31,6 +32,7 @@ import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
 import { reactChecks, reactFailureChecks } from './react-checks.mjs';
+import { touchChecks } from './touch-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -105,6 +107,17 @@ async function main() {
     const server = await serve(plain);
     try {
       await browserChecks(tally, browser.context, `${server.url}/index.html`, 'plain');
+    } finally {
+      await server.close();
+    }
+  }
+
+  // (a') the plain page on a phone: real taps in a touch context.
+  section("(a') plain page, taps in a touch context (hasTouch, isMobile)");
+  {
+    const server = await serve(plain);
+    try {
+      await touchChecks(tally, `${server.url}/index.html`, 'touch');
     } finally {
       await server.close();
     }

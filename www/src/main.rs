@@ -95,7 +95,29 @@ const EXAMPLES: &[Example] = &[
         blurb: "A Perplexity sonar completion with citations and search results.",
         fixture: include_str!("../../tests/fixtures/perplexity/sonar_completion.json"),
     },
+    Example {
+        format: Format::CitationMap,
+        label: "right to left",
+        blurb: "An Arabic answer on a right-to-left page: adjacent markers stay apart, English titles keep their order.",
+        fixture: include_str!("../../tests/fixtures/citation_map/rtl_arabic.json"),
+    },
 ];
+
+/// The direction of a text, from its first strong letter (what `dir="auto"` does, but
+/// for the whole rendering: the panel moves to the left too).
+fn text_dir(text: &str) -> &'static str {
+    for c in text.chars() {
+        let rtl = matches!(c,
+            '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}');
+        if rtl {
+            return "rtl";
+        }
+        if c.is_alphabetic() {
+            return "ltr";
+        }
+    }
+    "ltr"
+}
 
 /// (answer, data, options) of a fixture file.
 fn fixture_parts(text: &str) -> (Option<String>, CiteData, Value) {
@@ -301,7 +323,8 @@ fn Gallery() -> impl IntoView {
                     </button>
                 </div>
                 <Show when=move || raw.get() fallback=move || view! {
-                    <div class="demo-render" class:demo-panel-below=move || !s.panel_beside.get()>
+                    <div class="demo-render" class:demo-panel-below=move || !s.panel_beside.get()
+                        dir=move || answer.with(|a| text_dir(a))>
                         <CitedAnswer answer=answer data=data options=options panel=true copy_button=true/>
                     </div>
                 }>
