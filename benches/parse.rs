@@ -8,10 +8,17 @@
 //! printing any `limit-exceeded` diagnostic it gets (the limit is named in it). Each
 //! measurement runs for at least one second (`CITEKIT_BENCH_SECS` changes that) and
 //! prints bytes, iterations, the median time and MB/s. Target: >= 100 MB/s on 1 MB.
+//!
+//! Then the streaming parser's cost of one append: a 200 KB answer over a 200-source
+//! citation map is fed to `StreamParser` up to 4 KB, 40 KB and 160 KB, and 200 appends
+//! of 4 characters are timed at each point (the host side of `view.append`; the
+//! browser side is `npm run bench:stream`). An append's cost should not grow with the
+//! text already received: the last point's median is printed as a ratio to the first.
 
 use citekit::core::markers::{scan, Grammar};
 use citekit::core::model::Format;
 use citekit::core::options::FormatChoice;
+use citekit::core::stream::StreamParser;
 use citekit::{Data, Options};
 use serde_json::{json, Map, Value};
 use std::hint::black_box;
@@ -264,4 +271,83 @@ fn main() {
         ));
     });
     report("parse 5 MB", text.len(), n, m);
+
+    stream_appends();
+}
+
+/// Times 4-character appends to a stream parser at 4 KB, 40 KB and 200 KB of a 200 KB
+/// answer with 200 sources in its data.
+fn stream_appends() {
+    let text = answer(200 * 1024);
+    let mut map = Map::new();
+    for i in 1..=200u64 {
+        map.insert(
+            i.to_string(),
+            json!({"title": format!("Document {i}"), "source": format!("https://example.com/doc/{i}"),
+                   "text": format!("Source {i}: an excerpt that supports a statement.")}),
+        );
+    }
+    let data = Value::Object(map);
+    let options = Options::default();
+    let Ok(mut parser) = StreamParser::new(Data::Json(&data), &options) else {
+        println!("stream: the parser refused the data");
+        return;
+    };
+    // Char-boundary cuts of the text into 4-character chunks.
+    let chunks: Vec<&str> = {
+        let mut out = Vec::new();
+        let mut it = text.char_indices().map(|(i, _)| i).step_by(4).peekable();
+        while let Some(start) = it.next() {
+            let end = it.peek().copied().unwrap_or(text.len());
+            out.push(&text[start..end]);
+        }
+        out
+    };
+    let mut fed = 0usize; // chunks fed so far
+    let mut fed_bytes = 0usize;
+    let mut first = None;
+    for at_kb in [4usize, 40, 160] {
+        let at = (at_kb * 1024).min(text.len());
+        // Untimed: feed up to the point in big pieces (one append each).
+        let mut piece = String::new();
+        while fed < chunks.len() && fed_bytes < at {
+            piece.push_str(chunks[fed]);
+            fed_bytes += chunks[fed].len();
+            fed += 1;
+            if piece.len() >= 4096 {
+                parser.push(&piece);
+                piece.clear();
+            }
+        }
+        parser.push(&piece);
+        // Timed: the next 200 appends (or what is left).
+        let mut times = Vec::new();
+        for chunk in chunks.iter().skip(fed).take(200) {
+            let t = Instant::now();
+            parser.push(chunk);
+            black_box(parser.snapshot());
+            times.push(t.elapsed());
+            fed_bytes += chunk.len();
+            fed += 1;
+        }
+        if times.is_empty() {
+            break;
+        }
+        times.sort();
+        let median = times[times.len() / 2];
+        let first_median = *first.get_or_insert(median);
+        println!(
+            "stream append at {at_kb:>3} KB: median {:>8.3} ms over {} appends ({:.1}x the 4 KB median)",
+            median.as_secs_f64() * 1e3,
+            times.len(),
+            median.as_secs_f64() / first_median.as_secs_f64().max(1e-9)
+        );
+    }
+    let done = parser.finish();
+    println!(
+        "stream: {} bytes, {} citations, {} sources when finished",
+        done.text.len(),
+        done.citations.len(),
+        done.sources.len()
+    );
 }

@@ -30,7 +30,9 @@ use crate::core::error::ParseError;
 use crate::core::formats::sse::{SseAccumulator, SseReader};
 use crate::core::formats::{self, Data};
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
-use crate::core::model::{Citation, CitedAnswer, ContentKind, Diagnostic, Format, Source};
+use crate::core::model::{
+    Citation, CitedAnswer, ContentKind, Diagnostic, Format, Source, TextLink,
+};
 use crate::core::options::{FormatChoice, Numbering, Options};
 use crate::core::resolve::{merge_source, resolve, resolve_pending};
 use serde_json::Value;
@@ -78,8 +80,9 @@ pub struct StreamParser {
     blocks: Vec<Block>,
     /// Raw bytes covered by `blocks`.
     committed: usize,
-    /// Text and citations of `blocks`, concatenated (global offsets).
-    committed_text: String,
+    /// `blocks` joined (text, citations, sources, ... with global offsets), kept up to
+    /// date as blocks commit, so an append joins only the open tail to it.
+    joined: Joined,
     snapshot: CitedAnswer,
     finished: bool,
 }
@@ -152,7 +155,7 @@ impl StreamParser {
             raw: String::new(),
             blocks: Vec::new(),
             committed: 0,
-            committed_text: String::new(),
+            joined: Joined::default(),
             snapshot: empty,
             finished: false,
         };
@@ -175,7 +178,7 @@ impl StreamParser {
 
     /// Bytes at the start of the snapshot's text that no later chunk can change.
     pub fn stable_len(&self) -> usize {
-        self.committed_text.len()
+        self.joined.text.len()
     }
 
     /// Whether [`StreamParser::finish`] was called.
@@ -208,7 +211,7 @@ impl StreamParser {
             self.incremental = false;
             self.blocks.clear();
             self.committed = 0;
-            self.committed_text.clear();
+            self.rejoin();
         }
         self.commit_blocks();
         self.update_tail();
@@ -240,7 +243,7 @@ impl StreamParser {
         self.rebase()?;
         // Blocks resolved against the old sources are resolved again.
         let blocks = std::mem::take(&mut self.blocks);
-        self.committed_text.clear();
+        self.rejoin();
         for b in blocks {
             self.commit_range(b.raw_start, b.raw_end);
         }
@@ -324,7 +327,7 @@ impl StreamParser {
                 self.blocks[i].answer = resolve(d, &self.options);
             }
         }
-        self.committed_text = self.blocks.iter().map(|b| b.answer.text.as_str()).collect();
+        self.rejoin();
         self.snapshot = self.assemble(None);
     }
 
@@ -377,6 +380,9 @@ impl StreamParser {
         for_base.text.clear();
         self.base_resolved = resolve(for_base, &self.options);
         self.base = draft;
+        // The committed blocks are joined again onto the new base (its sources and
+        // diagnostics); a block's own resolution stays as it was.
+        self.rejoin();
         Ok(())
     }
 
@@ -402,7 +408,7 @@ impl StreamParser {
 
     fn commit_range(&mut self, s: usize, e: usize) {
         let answer = resolve_pending(self.block_draft(s, e), &self.options);
-        self.committed_text.push_str(&answer.text);
+        self.joined.add(&answer);
         self.blocks.push(Block {
             raw_start: s,
             raw_end: e,
@@ -530,69 +536,34 @@ impl StreamParser {
         out
     }
 
-    /// Puts blocks (and the tail) together: text, citations with global offsets and
-    /// global source ids, numbering, counts, diagnostics.
-    fn assemble(&self, tail: Option<&CitedAnswer>) -> CitedAnswer {
-        let mut text =
-            String::with_capacity(self.committed_text.len() + tail.map_or(0, |t| t.text.len()));
-        let mut citations: Vec<Citation> = Vec::new();
-        let mut links = Vec::new();
-        // The base's diagnostics (the data's, and the sources' dedupe) come once; blocks
-        // repeat the position-less ones, which are skipped.
-        let mut diagnostics: Vec<Diagnostic> = self.base_resolved.diagnostics.clone();
-        let mut seen_plain: HashSet<(String, String)> = diagnostics
-            .iter()
-            .map(|d| (d.code.clone(), d.message.clone()))
-            .collect();
-        // Sources: the base's, then footnote definitions found in blocks.
-        let mut sources: Vec<Source> = self.base_resolved.sources.clone();
-        let mut used: HashSet<String> = HashSet::new();
-        let parts = self.blocks.iter().map(|b| &b.answer).chain(tail);
-        for a in parts {
-            let off = text.len();
-            text.push_str(&a.text);
-            for c in &a.citations {
-                let mut c = c.clone();
-                c.start += off;
-                c.end += off;
-                citations.push(c);
-            }
-            for l in &a.links {
-                let mut l = l.clone();
-                l.start += off;
-                l.end += off;
-                links.push(l);
-            }
-            for d in &a.diagnostics {
-                let mut d = d.clone();
-                if d.start.is_none() && d.end.is_none() {
-                    if !seen_plain.insert((d.code.clone(), d.message.clone())) {
-                        continue;
-                    }
-                } else {
-                    d.start = d.start.map(|s| s + off);
-                    d.end = d.end.map(|s| s + off);
-                }
-                diagnostics.push(d);
-            }
-            for s in &a.sources {
-                if s.used {
-                    used.insert(s.id.clone());
-                }
-                match sources.iter_mut().find(|x| x.id == s.id) {
-                    // The same footnote defined again: the first wins, gaps are filled
-                    // (as the one-shot resolver merges duplicates).
-                    Some(x) if x.kind == "footnote" => merge_source(x, s.clone()),
-                    Some(_) => {}
-                    None => {
-                        let mut s = s.clone();
-                        s.cited = false;
-                        s.cite_count = 0;
-                        sources.push(s);
-                    }
-                }
-            }
+    /// Joins the committed blocks again from the start (after the base changed or
+    /// blocks were resolved anew).
+    fn rejoin(&mut self) {
+        let mut joined = Joined::new(&self.base_resolved);
+        for b in &self.blocks {
+            joined.add(&b.answer);
         }
+        self.joined = joined;
+    }
+
+    /// Puts blocks (and the tail) together: text, citations with global offsets and
+    /// global source ids, numbering, counts, diagnostics. The blocks are joined already
+    /// ([`Joined`]); only the tail is added here, then the whole is numbered.
+    fn assemble(&self, tail: Option<&CitedAnswer>) -> CitedAnswer {
+        let mut all = self.joined.clone();
+        if let Some(t) = tail {
+            all.add(t);
+        }
+        let Joined {
+            text,
+            mut citations,
+            links,
+            diagnostics,
+            mut sources,
+            index,
+            used,
+            ..
+        } = all;
         // Pending keys that name a footnote defined in another block turn live.
         for c in &mut citations {
             if c.pending.is_empty() {
@@ -601,7 +572,7 @@ impl StreamParser {
             let mut still = Vec::new();
             for k in std::mem::take(&mut c.pending) {
                 let fid = k.strip_prefix('^').map(|l| format!("fn-{l}"));
-                match fid.filter(|id| sources.iter().any(|s| &s.id == id)) {
+                match fid.filter(|id| index.contains_key(id)) {
                     Some(id) if !c.sources.contains(&id) => c.sources.push(id),
                     Some(_) => {}
                     None => still.push(k),
@@ -614,11 +585,6 @@ impl StreamParser {
             citations.clear();
         }
         // Counts and numbers.
-        let index: HashMap<String, usize> = sources
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.id.clone(), i))
-            .collect();
         for s in &mut sources {
             s.cited = false;
             s.cite_count = 0;
@@ -672,6 +638,100 @@ impl StreamParser {
             diagnostics,
             show_citations: self.options.show_citations,
             metadata: self.base_resolved.metadata.clone(),
+        }
+    }
+}
+
+/// Completed blocks put together: the text, and the citations, links and diagnostics
+/// with global offsets; the base's sources, then footnote definitions found in blocks
+/// (uncounted: numbers and counts are set when the whole is assembled).
+#[derive(Debug, Clone, Default)]
+struct Joined {
+    text: String,
+    citations: Vec<Citation>,
+    links: Vec<TextLink>,
+    diagnostics: Vec<Diagnostic>,
+    /// Position-less diagnostics already in `diagnostics` (blocks repeat them).
+    seen_plain: HashSet<(String, String)>,
+    sources: Vec<Source>,
+    /// Where each source id is in `sources`.
+    index: HashMap<String, usize>,
+    /// Sources a block reported as used.
+    used: HashSet<String>,
+}
+
+impl Joined {
+    /// Nothing joined yet: the base's diagnostics (the data's, and the sources'
+    /// dedupe) and sources.
+    fn new(base: &CitedAnswer) -> Self {
+        let diagnostics = base.diagnostics.clone();
+        let seen_plain = diagnostics
+            .iter()
+            .map(|d| (d.code.clone(), d.message.clone()))
+            .collect();
+        let sources = base.sources.clone();
+        let index = sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), i))
+            .collect();
+        Joined {
+            diagnostics,
+            seen_plain,
+            sources,
+            index,
+            ..Joined::default()
+        }
+    }
+
+    /// Adds one block (or the open tail) after what is joined.
+    fn add(&mut self, a: &CitedAnswer) {
+        let off = self.text.len();
+        self.text.push_str(&a.text);
+        for c in &a.citations {
+            let mut c = c.clone();
+            c.start += off;
+            c.end += off;
+            self.citations.push(c);
+        }
+        for l in &a.links {
+            let mut l = l.clone();
+            l.start += off;
+            l.end += off;
+            self.links.push(l);
+        }
+        for d in &a.diagnostics {
+            let mut d = d.clone();
+            if d.start.is_none() && d.end.is_none() {
+                if !self.seen_plain.insert((d.code.clone(), d.message.clone())) {
+                    continue;
+                }
+            } else {
+                d.start = d.start.map(|s| s + off);
+                d.end = d.end.map(|s| s + off);
+            }
+            self.diagnostics.push(d);
+        }
+        for s in &a.sources {
+            if s.used {
+                self.used.insert(s.id.clone());
+            }
+            match self.index.get(&s.id) {
+                // The same footnote defined again: the first wins, gaps are filled
+                // (as the one-shot resolver merges duplicates).
+                Some(&i) => {
+                    if self.sources[i].kind == "footnote" {
+                        merge_source(&mut self.sources[i], s.clone());
+                    }
+                }
+                None => {
+                    let mut s = s.clone();
+                    s.cited = false;
+                    s.cite_count = 0;
+                    self.index.insert(s.id.clone(), self.sources.len());
+                    self.sources.push(s);
+                }
+            }
         }
     }
 }
