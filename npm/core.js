@@ -74,7 +74,7 @@ function need(name) {
   }
 }
 
-/** Parses an answer and its citation data into the normalized model (SPEC section 9). */
+/** Parses an answer and its citation data into the normalized model (see README.md, "parse"). */
 export function parse(answer, data, options) {
   need('parse');
   return wasm.parse(answer, data, options);

@@ -1,4 +1,4 @@
-// Types of the citekit npm package. The shapes follow SPEC section 9; fields may be
+// Types of the citekit npm package. The shapes are the README's (parse, Options); fields may be
 // added in later versions, none of these renamed.
 
 // ---------------------------------------------------------------------------------
@@ -30,7 +30,7 @@ export function version(): string;
 // ---------------------------------------------------------------------------------
 // Options
 
-/** The input formats (SPEC section 2). */
+/** The input formats (docs/formats.md in the citekit repository). */
 export type FormatName =
   | 'stored'
   | 'posthoc'
@@ -318,7 +318,7 @@ export type CitationData =
   | unknown[];
 
 // ---------------------------------------------------------------------------------
-// The result of `parse` (SPEC section 9)
+// The result of `parse` (README.md, "parse")
 
 export interface Source {
   /** Stable key, unique within one answer. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/ (SPEC section 9) and prints its size report.
+# Builds the npm package into pkg/ (npm/README.md) and prints its size report.
 #
 #   cargo build (wasm32, profile wasm-pkg = release with opt-level "z", feature `js`;
 #      on the pinned nightly when installed, std rebuilt for size, else stable)

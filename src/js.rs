@@ -1,4 +1,4 @@
-//! JavaScript bindings for the npm package (SPEC section 9): a thin wasm-bindgen layer
+//! JavaScript bindings for the npm package (npm/README.md): a thin wasm-bindgen layer
 //! over [`crate::parse`], [`crate::render`] and the [`crate::web::CitedAnswer`]
 //! component. Only type conversions live here: JS values in, JS values out, every
 //! failure a `js_sys::Error` with a message that starts with `citekit:`, never a panic.
@@ -301,7 +301,7 @@ fn to_js(v: &Value) -> JsResult<JsValue> {
         .map_err(|e| js_error(e.to_string()))
 }
 
-/// Parses an answer and its citation data into the normalized model of SPEC section 9
+/// Parses an answer and its citation data into the normalized model (npm/README.md, "parse")
 /// (a plain object: `text`, `format`, `sources`, `citations`, `diagnostics`, ...), with
 /// offsets in `options.positionEncoding` units (UTF-16 by default).
 ///

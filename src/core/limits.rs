@@ -1,4 +1,4 @@
-//! Bounds on input sizes (SPEC section 10). Going past one gives a diagnostic or an
+//! Bounds on input sizes (docs/safety.md, "Limits"). Going past one gives a diagnostic or an
 //! error that names the limit; the answer text still comes through.
 
 /// Largest answer text whose markers are scanned (bytes). A larger answer is shown as

@@ -1,4 +1,4 @@
-//! Resolution (SPEC section 4, docs/resolution.md): markers come out of the text and
+//! Resolution (docs/resolution.md): markers come out of the text and
 //! name sources; sources are deduplicated and numbered; every citation gets its span.
 
 use crate::core::draft::{Draft, DraftSource, SourceRef};
@@ -372,7 +372,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         })
         .collect();
 
-    // 6. Identifier links (seed 002), outside code and existing links.
+    // 6. Identifier links (scintilla's identifiers), outside code and existing links.
     let links = if options.link_identifiers {
         identifier_links(&out, &pool.items, syntax)
     } else {

@@ -1,4 +1,4 @@
-//! Streaming (SPEC section 7): an answer that arrives chunk by chunk, cut anywhere,
+//! Streaming (docs/streaming.md): an answer that arrives chunk by chunk, cut anywhere,
 //! with its citation data before, during or after the text.
 //!
 //! The text is split into **blocks** at blank lines that start a new top-level

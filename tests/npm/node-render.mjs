@@ -72,7 +72,7 @@ await test('renderToString never throws on bad data', () => {
   }
 });
 
-await test('parse: the SPEC 9 shape as plain objects, utf16 offsets by default', () => {
+await test('parse: the documented JSON shape as plain objects, utf16 offsets by default', () => {
   const r = citekit.parse('Émile 😀 cites [1].', { 1: { title: 'T', source: 'https://a.example/x' } });
   assert.equal(Object.getPrototypeOf(r), Object.prototype);
   assert.equal(r.format, 'citation_map');

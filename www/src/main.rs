@@ -20,55 +20,55 @@ const EXAMPLES: &[Example] = &[
     Example {
         format: Format::CitationMap,
         label: "citation_map",
-        blurb: "Perplexity-style [1] markers with a citation map (seed 001).",
+        blurb: "Perplexity-style [1] markers with a citation map, as a RAG chat backend returns them.",
         fixture: include_str!("../../tests/fixtures/citation_map/seed.json"),
     },
     Example {
         format: Format::Stored,
         label: "stored",
-        blurb: "Post-hoc citations stored as UTF-16 spans over the plain answer (seed 000).",
+        blurb: "Post-hoc citations stored as UTF-16 spans over the plain answer.",
         fixture: include_str!("../../tests/fixtures/stored/seed.json"),
     },
     Example {
         format: Format::Posthoc,
         label: "posthoc",
-        blurb: "The fast LLM's claims, located in the answer (seed 000).",
+        blurb: "A fast LLM's post-hoc claims, located in the answer.",
         fixture: include_str!("../../tests/fixtures/posthoc/seed.json"),
     },
     Example {
         format: Format::Sse,
         label: "sse",
-        blurb: "A server-sent event stream: tokens, then the citation map (seed 001).",
+        blurb: "A server-sent event stream: tokens, then the citation map.",
         fixture: include_str!("../../tests/fixtures/sse/seed.json"),
     },
     Example {
         format: Format::Scintilla,
         label: "scintilla",
-        blurb: "Numbered tool metadata; identifiers like MKT-1183 become links (seed 002).",
+        blurb: "An agent's numbered tool metadata; identifiers like MKT-1183 become links.",
         fixture: include_str!("../../tests/fixtures/scintilla/seed.json"),
     },
     Example {
         format: Format::Canonical,
         label: "canonical",
-        blurb: "[[S:n]] sid markers in the generate_content_llm envelope (seed 003).",
+        blurb: "[[S:n]] sid markers in the generate_content_llm envelope.",
         fixture: include_str!("../../tests/fixtures/canonical/envelope_markdown.json"),
     },
     Example {
         format: Format::Canonical,
         label: "canonical html",
-        blurb: "An HTML answer with <sup class=\"cite\" data-sids> (seed 003).",
+        blurb: "An HTML answer with <sup class=\"cite\" data-sids> sid markers.",
         fixture: include_str!("../../tests/fixtures/canonical/envelope_html.json"),
     },
     Example {
         format: Format::Canonical,
         label: "canonical json",
-        blurb: "A JSON answer with a _citations sidecar of JSON Pointers (seed 003).",
+        blurb: "A JSON answer with a _citations sidecar of JSON Pointers.",
         fixture: include_str!("../../tests/fixtures/canonical/json_sidecar.json"),
     },
     Example {
         format: Format::Payload,
         label: "payload",
-        blurb: "The unified citation payload with provider locations (seed 004).",
+        blurb: "A chat client's unified citation payload with provider locations.",
         fixture: include_str!("../../tests/fixtures/payload/url_citations.json"),
     },
     Example {
@@ -461,7 +461,7 @@ fn Streaming() -> impl IntoView {
             sd: CiteData,
         ) {
             if at >= chars.len() {
-                // The sources arrive after the text, as in seed 001's stream.
+                // The sources arrive after the text, as an sse stream sends them (docs/streaming.md, "Late sources").
                 data.set(sd);
                 running.set(false);
                 status.set("Done: the sources arrived and the markers became live.".into());
