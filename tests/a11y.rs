@@ -135,8 +135,11 @@ async fn every_component_passes_axe() {
     main.append_child(&h1).unwrap();
     doc().body().unwrap().append_child(&main).unwrap();
 
-    // 1. Dark theme, number markers, panel, footnotes, copy button.
+    // 1. Dark theme, number markers, panel, footnotes, copy button. The root is
+    // transparent: a host that picks the dark theme gives it a dark background, here
+    // through `--cite-bg` (as the README says).
     let a = section(&main, "Dark, numbers");
+    a.style().set_property("--cite-bg", "#0d1117").unwrap();
     let o = opts(Theme::Dark, MarkerStyle::Number);
     leptos::mount::mount_to(a.clone(), move || {
         view! { <CitedAnswer answer=format!("Answer 1: {ANSWER}") data=CiteData::Json(data()) options=o panel=true copy_button=true/> }
@@ -151,6 +154,7 @@ async fn every_component_passes_axe() {
     .forget();
     // 3. Dark theme, domain markers.
     let c = section(&main, "Dark, domains");
+    c.style().set_property("--cite-bg", "#0d1117").unwrap();
     let o = opts(Theme::Dark, MarkerStyle::Domain);
     leptos::mount::mount_to(c.clone(), move || {
         view! { <CitedAnswer answer=format!("Answer 3: {ANSWER}") data=CiteData::Json(data()) options=o panel=true/> }
