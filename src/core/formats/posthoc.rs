@@ -21,6 +21,7 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{as_uint, type_name, wrong_type, Fields};
+use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::sanitize::excerpt;
@@ -37,6 +38,9 @@ pub fn parse(
     _options: &Options,
 ) -> Result<Draft, ParseError> {
     let mut draft = Draft::new(Format::Posthoc, answer.unwrap_or(""));
+    // Claims are located in the text; markers a model wrote into it anyway are read
+    // too (every format reads every marker form).
+    draft.grammar = Some(super::support::every_marker(TextSyntax::Markdown));
     let mut sources: Option<&Value> = None;
     let mut citations: Option<&Value> = None;
     match data {
