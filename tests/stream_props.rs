@@ -343,3 +343,33 @@ proptest! {
         prop_assert!(check_markers_never_retract(&text).is_ok(), "{:?}: {:?}", text, check_markers_never_retract(&text));
     }
 }
+
+/// The fuzz input (first byte the chunk step) that found it: a tail ending in `<<<<[む`
+/// panicked in the hold-back of a partial `<sup`, which compared the first four bytes
+/// of the lowercased rest as a string and so cut `む` in the middle.
+#[test]
+fn partial_sup_hold_back_never_cuts_a_character() {
+    let input = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/corpus/stream/seed-html-sup-holdback-multibyte"),
+    )
+    .unwrap();
+    let text = std::str::from_utf8(&input[1..]).unwrap();
+    assert!(text.contains("<<<<[む"));
+    let data = fuzz_data();
+    let expected = citekit::parse(Some(text), Data::Json(&data), &Options::default()).unwrap();
+    for step in [(input[0] as usize % 13) + 1, 1, 2, 3, 5, 7] {
+        let got = streamed_in_steps(text, &data, step);
+        assert_eq!(got.text, expected.text, "step {step}");
+        assert_eq!(got.citations, expected.citations, "step {step}");
+    }
+    // A partial `<su` followed by any character is cut on a character boundary.
+    for tail in ["x <s", "x <su", "x <sむ", "x <むむ", "x <<<<[む", "x <ß"] {
+        let got = streamed_in_steps(tail, &data, 1);
+        assert!(
+            tail.starts_with(got.text.as_str()),
+            "{tail:?} shows {:?}",
+            got.text
+        );
+    }
+}

@@ -968,8 +968,11 @@ fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
             }
             '\u{e200}' if grammar.openai => !rest.contains('\u{e201}'),
             '<' if grammar.html_sup => {
+                // Bytes, not a string slice: the rest may hold a multibyte character
+                // within its first four bytes (`<む`), and `<sup` is ASCII.
                 let lower = rest.to_ascii_lowercase();
-                ("<sup".starts_with(&lower[..lower.len().min(4)]) || lower.starts_with("<sup"))
+                let head = &lower.as_bytes()[..lower.len().min(4)];
+                (b"<sup".starts_with(head) || lower.starts_with("<sup"))
                     && !lower.contains("</sup>")
             }
             '\n' => break,
