@@ -10,7 +10,7 @@
 use crate::core::formats::Data;
 use crate::core::json::parse_json;
 use crate::core::model::{CitedAnswer as Model, Diagnostic, Format};
-use crate::core::options::{FormatChoice, Options, Theme};
+use crate::core::options::{FormatChoice, Options};
 use crate::core::output::to_json;
 use crate::render::{self, RenderOptions};
 use crate::web::{CiteData, CitedAnswer};
@@ -351,20 +351,7 @@ pub fn js_render_to_string(
         }
     };
     let r = RenderOptions::from_options(&opts, &prefix);
-    let html = render::render_to_string(&model, &r, panel);
-    Ok(with_theme(html, opts.theme))
-}
-
-/// Adds the theme class to the root of a static rendering.
-fn with_theme(html: String, theme: Theme) -> String {
-    let class = match theme {
-        Theme::Auto => return html,
-        Theme::Light => "class=\"cite-root cite-theme-light",
-        Theme::Dark => "class=\"cite-root cite-theme-dark",
-    };
-    // The root is the first element: `class="cite-root` starts it, with or without
-    // `cite-root--with-panel` after.
-    html.replacen("class=\"cite-root", class, 1)
+    Ok(render::render_to_string(&model, &r, panel))
 }
 
 /// Runs when the module is loaded: a panic (a bug in citekit) is reported on the

@@ -10,11 +10,12 @@ pub mod escape;
 pub mod html;
 pub mod json_view;
 pub mod markdown;
+pub mod stream_view;
 mod writer;
 
 use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
 use crate::core::model::{CitedAnswer, ContentKind, Source};
-use crate::core::options::{MarkerStyle, Options, Uncited};
+use crate::core::options::{MarkerStyle, Options, Theme, Uncited};
 use escape::push_escaped;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -107,6 +108,10 @@ pub struct RenderOptions {
     pub uncited: Uncited,
     /// Texts.
     pub labels: Labels,
+    /// The theme class of a static rendering's root ([`render_to_string`]); the live
+    /// component sets its root's class itself, so that a theme change re-renders
+    /// nothing. Defaults to auto (no class: the page's colour scheme decides).
+    pub theme: Theme,
 }
 
 impl Default for RenderOptions {
@@ -116,6 +121,7 @@ impl Default for RenderOptions {
             marker_style: MarkerStyle::Number,
             uncited: Uncited::Dim,
             labels: Labels::default(),
+            theme: Theme::Auto,
         }
     }
 }
@@ -128,6 +134,7 @@ impl RenderOptions {
             marker_style: options.marker_style,
             uncited: options.uncited,
             labels: Labels::with(&options.labels),
+            theme: options.theme,
         }
     }
 }
@@ -861,14 +868,30 @@ fn backlink_letter(j: usize) -> String {
     String::from_utf8(s).unwrap_or_default()
 }
 
+/// The root's class for a theme: `cite-root`, with `cite-theme-light` or
+/// `cite-theme-dark` when one is forced, and `cite-root--with-panel` when the panel
+/// sits beside the answer. One spelling for the static rendering and the component.
+pub fn root_class(theme: Theme, with_panel: bool) -> String {
+    let mut class = String::from("cite-root");
+    match theme {
+        Theme::Auto => {}
+        Theme::Light => class.push_str(" cite-theme-light"),
+        Theme::Dark => class.push_str(" cite-theme-dark"),
+    }
+    if with_panel {
+        class.push_str(" cite-root--with-panel");
+    }
+    class
+}
+
 /// A whole static rendering: answer, footnotes and panel, for `renderToString`.
 pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool) -> String {
     let with_panel = panel && answer.show_citations && !answer.sources.is_empty();
     let mut out = String::new();
     let _ = write!(
         out,
-        "<div class=\"cite-root{}\" id=\"{}\"><div class=\"cite-answer\"><div class=\"cite-answer__body\">",
-        if with_panel { " cite-root--with-panel" } else { "" },
+        "<div class=\"{}\" id=\"{}\"><div class=\"cite-answer\"><div class=\"cite-answer__body\">",
+        root_class(opts.theme, with_panel),
         opts.id_prefix
     );
     out.push_str(&answer_html(answer, opts));

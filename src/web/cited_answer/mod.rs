@@ -1,0 +1,311 @@
+//! The answer component: its view and the two effects that parse and render, with
+//! the first render adopted (`adopt`), streamed and settled updates brought to the DOM
+//! (`settle`, `stream`) and the user's pointer, focus and keys (`events`).
+
+mod adopt;
+pub(crate) mod events;
+mod settle;
+mod stream;
+
+use crate::core::options::Options;
+use crate::render;
+use crate::web::card::wire_card;
+use crate::web::cited_answer::adopt::{adopt_blocks, block_open, component_render, first_render};
+use crate::web::cited_answer::events::{
+    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
+    on_pointer_over, Timers,
+};
+use crate::web::cited_answer::settle::{keep_card, show_answer, Shown};
+use crate::web::cited_answer::stream::{stream_step, Live, StreamInfo};
+use crate::web::context::CiteContext;
+use crate::web::footnotes::Footnotes;
+use crate::web::highlight::wire_highlight;
+use crate::web::source_panel::SourcePanel;
+use crate::web::{dom, CiteData, CSS};
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+use web_sys::Element;
+
+/// An answer with inline citation markers, hover cards, and (by option) its source
+/// panel and footnotes.
+///
+/// Hover or focus a marker to open its card (Escape closes it, Enter moves focus into
+/// it); click or tap a marker to select its source in the panel. The markup is built
+/// from escaped text only: nothing in the answer or the sources can inject HTML.
+#[component]
+pub fn CitedAnswer(
+    /// The answer text (markdown, plain text, HTML or JSON as the format says).
+    /// Defaults to empty (for formats whose data holds the text).
+    #[prop(into, optional)]
+    answer: Signal<String>,
+    /// The citation data stored with the answer. Defaults to none.
+    #[prop(into, optional)]
+    data: Signal<CiteData>,
+    /// Parse and display options. Defaults to [`Options::default`].
+    #[prop(into, optional)]
+    options: Signal<Options>,
+    /// Show the source panel beside the answer. Defaults to `false`.
+    #[prop(optional)]
+    panel: bool,
+    /// Show footnotes under the answer. Defaults to `true`.
+    #[prop(default = true)]
+    footnotes: bool,
+    /// Show a button that copies the answer with its citations as markdown. Defaults
+    /// to `false`.
+    #[prop(optional)]
+    copy_button: bool,
+    /// Add citekit's stylesheet to the document head. Defaults to `true`.
+    #[prop(default = true)]
+    inject_css: bool,
+    /// The answer is still arriving: `answer` (or, for sse, `data`) grows by appends.
+    /// Each append costs in proportion to the open block; a half-received marker is
+    /// held back; markers whose sources have not arrived show as pending. Setting it
+    /// back to `false` finishes the stream. Defaults to `false`.
+    #[prop(into, optional)]
+    streaming: Signal<bool>,
+) -> impl IntoView {
+    // A child owner: a context this answer provides (when no provider is above it)
+    // stays with it instead of leaking to the components after it.
+    let owner = Owner::current().map(|p| p.child()).unwrap_or_default();
+    let view = owner.with(move || {
+        cited_answer_view(
+            answer,
+            data,
+            options,
+            panel,
+            footnotes,
+            copy_button,
+            inject_css,
+            streaming,
+        )
+    });
+    leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
+}
+
+/// The body of [`CitedAnswer`], run under its own owner.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn cited_answer_view(
+    answer: Signal<String>,
+    data: Signal<CiteData>,
+    options: Signal<Options>,
+    panel: bool,
+    footnotes: bool,
+    copy_button: bool,
+    inject_css: bool,
+    streaming: Signal<bool>,
+) -> impl IntoView {
+    let ctx = CiteContext::use_or_provide();
+    // Only in a browser: on a server the page carries the stylesheet itself
+    // (`citekit::web::CSS`), and web-sys calls would panic there.
+    if inject_css && cfg!(target_arch = "wasm32") {
+        dom::inject_css(CSS);
+    }
+    let live: Rc<RefCell<Option<Live>>> = Rc::new(RefCell::new(None));
+    let stable = Rc::new(Cell::new(StreamInfo::default()));
+    // The first render is synchronous (no effect to wait for): parse now, and build the
+    // body as one HTML string with the view. The effects' first runs then only adopt
+    // what is there, unless the inputs changed in between.
+    let (first_inputs, first_blocks) = match first_render(ctx, answer, data, options, streaming) {
+        Some(f) => (
+            Some((f.inputs, f.answer.clone(), f.render.clone())),
+            Some((f.answer, f.render, f.blocks)),
+        ),
+        None => (None, None),
+    };
+    let first_inputs = Rc::new(RefCell::new(first_inputs));
+    let first_blocks = Rc::new(RefCell::new(first_blocks));
+    let initial_html = first_blocks.borrow().as_ref().map(|(_, _, blocks)| {
+        let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
+        for b in blocks {
+            html.push_str(block_open(b));
+            html.push_str(&b.html);
+            html.push_str("</div>");
+        }
+        html
+    });
+    // Parse whenever the inputs change (incrementally while streaming).
+    {
+        let live = live.clone();
+        let stable = stable.clone();
+        Effect::new(move |_| {
+            let opts = options.get();
+            let is_streaming = streaming.get();
+            if let Some((inputs, parsed, render)) = first_inputs.borrow_mut().take() {
+                // Tracked reads: the effect runs again when an input changes.
+                let same = !is_streaming
+                    && opts == inputs.options
+                    && answer.with(|a| *a == inputs.answer)
+                    && data.with(|d| *d == inputs.data);
+                // Unless a provider's other answer replaced them meanwhile, the context
+                // holds the first render's result: nothing to do.
+                let current = Arc::ptr_eq(&parsed, &ctx.answer.get_untracked())
+                    && Arc::ptr_eq(&render, &ctx.render.get_untracked());
+                if same && current {
+                    return;
+                }
+            }
+            let prefix = ctx.prefix();
+            let new_render = component_render(&opts, &prefix);
+            let render_changed = ctx.render.with_untracked(|r| **r != new_render);
+            if render_changed {
+                ctx.render.set(Arc::new(new_render));
+            }
+            let mut live = live.borrow_mut();
+            let result = answer.with(|a| {
+                data.with(|d| {
+                    if is_streaming || live.is_some() {
+                        Some(stream_step(&mut live, a, d, &opts, is_streaming))
+                    } else {
+                        None
+                    }
+                })
+            });
+            match result {
+                Some((snapshot, info)) => {
+                    stable.set(info);
+                    keep_card(ctx, &snapshot);
+                    ctx.answer.set(Arc::new(snapshot));
+                }
+                None => {
+                    stable.set(StreamInfo::default());
+                    let parsed = answer.with(|a| {
+                        // An empty answer: the text is in the data (sse, anthropic, ...).
+                        let a = (!a.is_empty()).then_some(a.as_str());
+                        data.with(|d| crate::core::parse_lenient(a, d.as_data(), &opts))
+                    });
+                    // An option that changes neither the answer nor its markup (the
+                    // theme) keeps the rendered blocks; a real change keeps an open card
+                    // when its citation is still there.
+                    if render_changed || ctx.answer.with_untracked(|a| **a != parsed) {
+                        keep_card(ctx, &parsed);
+                        ctx.answer.set(Arc::new(parsed));
+                    }
+                }
+            }
+        });
+    }
+    let prefix = ctx.prefix();
+    let body: NodeRef<leptos::html::Div> = NodeRef::new();
+    let blocks: Rc<RefCell<Vec<(render::Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
+    {
+        let blocks = blocks.clone();
+        let stable = stable.clone();
+        // What the body shows now: the answer, its render options and stream state.
+        let shown: Rc<RefCell<Option<Shown>>> = Rc::new(RefCell::new(None));
+        Effect::new(move |_| {
+            let a = ctx.answer.get();
+            let r = ctx.render.get();
+            let Some(el) = body.get() else { return };
+            let info = stable.get();
+            if let Some((first_answer, first_render, first)) = first_blocks.borrow_mut().take() {
+                if adopt_blocks(&el, &mut blocks.borrow_mut(), first)
+                    && Arc::ptr_eq(&first_answer, &a)
+                    && Arc::ptr_eq(&first_render, &r)
+                {
+                    *shown.borrow_mut() = Some((a, r, info));
+                    return;
+                }
+            }
+            let prev = shown.borrow_mut().replace((a.clone(), r.clone(), info));
+            let settled = show_answer(&el, &mut blocks.borrow_mut(), prev.as_ref(), &a, &r, info);
+            // An open card shows what its marker shows now (and finds its marker again).
+            if settled {
+                if let Some(c) = ctx.card.get_untracked() {
+                    ctx.card.set(Some(c));
+                }
+            }
+        });
+    }
+    let timers = Rc::new(Timers::default());
+    {
+        // A timer still pending when the component unmounts must not fire on its
+        // disposed signals (the open timer reads them).
+        let t = SendWrapper::new(timers.clone());
+        on_cleanup(move || {
+            t.cancel_open();
+            t.cancel_close();
+        });
+    }
+    wire_card(ctx, timers.clone());
+    wire_highlight(ctx);
+
+    let root_id = prefix.clone();
+    let card_id = format!("{prefix}-card");
+    let show_notes = move || {
+        footnotes
+            && ctx
+                .answer
+                .with(|a| a.show_citations && a.sources.iter().any(|s| s.cited))
+    };
+    let show_panel = move || {
+        panel
+            && ctx
+                .answer
+                .with(|a| a.show_citations && !a.sources.is_empty())
+    };
+    // One class string (a separate `class:` toggle would be wiped when it changes).
+    let theme_class = move || render::root_class(options.with(|o| o.theme), show_panel());
+    let copied = RwSignal::new(false);
+    let on_copy = move |_| {
+        let md = ctx
+            .answer
+            .with_untracked(|a| crate::core::export::to_markdown(a));
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&md);
+            copied.set(true);
+            set_timeout(move || copied.set(false), Duration::from_millis(1500));
+        }
+    };
+    let t = timers.clone();
+    let on_over = move |ev: web_sys::PointerEvent| on_pointer_over(ctx, &t, ev);
+    let t = timers.clone();
+    let on_out = move |ev: web_sys::PointerEvent| on_pointer_out(ctx, &t, ev);
+    let t = timers.clone();
+    let on_down = move |ev: web_sys::PointerEvent| on_pointer_down(ctx, &t, ev);
+    let t = timers.clone();
+    let on_click = move |ev: web_sys::MouseEvent| on_answer_click(ctx, &t, panel, ev);
+    let t = timers.clone();
+    let on_focus_in = move |ev: web_sys::FocusEvent| on_focus_in(ctx, &t, ev);
+    let t = timers.clone();
+    let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(ctx, &t, ev);
+    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(ctx, ev);
+    // A tap outside closes the card (touch has no pointer-leave). Added by an effect,
+    // which runs in the browser only, so the view also renders on a server.
+    Effect::new(move |_| {
+        let outside = window_event_listener(leptos::ev::pointerdown, move |ev| {
+            if ctx.card.get_untracked().is_none() {
+                return;
+            }
+            let inside = dom::closest(ev.target(), ".cite-marker__link, .cite-card").is_some();
+            if !inside {
+                ctx.card.set(None);
+            }
+        });
+        on_cleanup(move || outside.remove());
+    });
+
+    view! {
+        <div class=theme_class id=root_id data-marker-style=move || format!("{:?}", options.with(|o| o.marker_style)).to_lowercase()
+            on:pointerover=on_over on:pointerout=on_out on:pointerdown=on_down on:click=on_click
+            on:focusin=on_focus_in on:focusout=on_focus_out on:keydown=on_key>
+            <div class="cite-answer">
+                {copy_button.then(|| view! {
+                    <button type="button" class="cite-copy" on:click=on_copy data-state=move || if copied.get() { "copied" } else { "idle" }>
+                        {move || {
+                            let r = ctx.render.get();
+                            if copied.get() { r.labels.get("copied").to_string() } else { r.labels.get("copy").to_string() }
+                        }}
+                    </button>
+                })}
+                <div class="cite-answer__body" node_ref=body inner_html=initial_html></div>
+                <Show when=show_notes><Footnotes/></Show>
+            </div>
+            <Show when=show_panel><SourcePanel/></Show>
+            <div class="cite-card" id=card_id role="tooltip" data-state="closed" hidden></div>
+        </div>
+    }
+}

@@ -1,0 +1,253 @@
+//! Bringing the body from the answer it shows to a new one: markers patched in place,
+//! changed blocks morphed, the open tail rendered again, an open card kept.
+
+use crate::core::model::CitedAnswer as Model;
+use crate::render::stream_view::stream_view_text;
+use crate::render::{self, RenderOptions};
+use crate::web::cited_answer::adopt::block_open;
+use crate::web::cited_answer::stream::StreamInfo;
+use crate::web::context::{Card, CiteContext};
+use crate::web::{dom, morph};
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// The answer the body shows, its render options and the stream state it was shown in.
+pub(crate) type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
+
+/// Brings the body from showing `prev` to showing `a`, settling in place: when the text
+/// already shown stays the same (sources arrived, numbers moved, the stream finished),
+/// only the markers that changed are patched and only the open tail is rendered again;
+/// otherwise every block is rendered and the changed ones are brought in line node by
+/// node. Returns whether markers already shown changed.
+pub(crate) fn show_answer(
+    body: &Element,
+    blocks: &mut Vec<(render::Block, Element)>,
+    prev: Option<&Shown>,
+    a: &Model,
+    r: &RenderOptions,
+    info: StreamInfo,
+) -> bool {
+    use crate::core::model::ContentKind;
+    let markdown = a.content_kind == ContentKind::Markdown;
+    let same = |i: usize| Some(i);
+    let old = prev.filter(|(old, old_r, _)| {
+        **old_r == *r
+            && old.content_kind == a.content_kind
+            && old.show_citations == a.show_citations
+    });
+    let Some((old, _, old_info)) = old else {
+        if info.streaming && markdown {
+            render_stream_tail(body, blocks, a, r, 0, &same);
+        } else {
+            patch_blocks(body, blocks, render::answer_blocks(a, r), &same);
+        }
+        return true;
+    };
+    // Text shown before this point was final (the stream's stable part, or all of a
+    // finished answer); only its markers may have changed.
+    let fixed = if old_info.streaming {
+        info.prev_stable
+    } else {
+        old.text.len()
+    }
+    .min(old.text.len())
+    .min(a.text.len());
+    // While text streams in, the stable part is known not to change: no need to compare
+    // it (that would cost the whole answer on every chunk).
+    let text_same = (info.streaming && old_info.streaming && !info.reread)
+        || (old.text.as_bytes()[..fixed] == a.text.as_bytes()[..fixed]
+            && old
+                .links
+                .iter()
+                .filter(|l| l.start < fixed)
+                .eq(a.links.iter().filter(|l| l.start < fixed)));
+    let settle = crate::core::stream::settle(old, a, fixed);
+    // A whole-document parse can read the finished blocks differently (a reference
+    // definition makes `[text][1]` a link): then every block is compared.
+    let final_render = !info.streaming && old_info.streaming;
+    let fast = markdown
+        && text_same
+        && !settle.moved
+        && !(final_render && memchr::memmem::find(a.text.as_bytes(), b"]:").is_some());
+    if fast {
+        patch_markers(body, a, r, &settle.markers);
+        if info.streaming {
+            render_stream_tail(body, blocks, a, r, fixed, &same);
+        } else if final_render || a.text.len() != fixed {
+            render_final_tail(body, blocks, a, r, fixed);
+        }
+        return !settle.markers.is_empty();
+    }
+    let cite_of = |i: usize| settle.map.get(i).copied().flatten();
+    if info.streaming && markdown {
+        render_stream_tail(body, blocks, a, r, 0, &cite_of);
+    } else {
+        patch_blocks(body, blocks, render::answer_blocks(a, r), &cite_of);
+    }
+    true
+}
+
+/// Patches the markers of citations `cis` in place (number text, link target, label,
+/// pending or live): the `<sup>` and its links stay the same nodes.
+pub(crate) fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &[usize]) {
+    let Some(from) = cis
+        .iter()
+        .filter_map(|&ci| a.citations.get(ci).map(|c| c.end))
+        .min()
+    else {
+        return;
+    };
+    let markers = render::MarkerSet::from(a, r, from);
+    let mut html = String::new();
+    for &ci in cis {
+        if let Some(h) = markers.html.get(ci) {
+            html.push_str(h);
+        }
+    }
+    let Some(fragment) = morph::parse(&html) else {
+        return;
+    };
+    let Some(fragment) = fragment.dyn_ref::<web_sys::DocumentFragment>() else {
+        return;
+    };
+    let Ok(fresh) = fragment.query_selector_all(".cite-marker[data-cite]") else {
+        return;
+    };
+    // In the order of `cis` (ascending), so found by binary search.
+    let by_cite: Vec<(usize, web_sys::Node)> = (0..fresh.length())
+        .filter_map(|i| fresh.item(i))
+        .filter_map(|n| Some((dom::data_num::<usize>(n.dyn_ref::<Element>()?, "cite")?, n)))
+        .collect();
+    for old in dom::query_all(body, ".cite-marker[data-cite]") {
+        let Some(ci) = dom::data_num::<usize>(&old, "cite") else {
+            continue;
+        };
+        if let Ok(k) = by_cite.binary_search_by_key(&ci, |(c, _)| *c) {
+            morph::morph_node(old.as_ref(), &by_cite[k].1, &Some);
+        }
+    }
+}
+
+/// Keeps the open card open across a new parse when its citation is still there (its
+/// marker at the same place after the same words, with sources), under the index it has
+/// now; closes it otherwise.
+pub(crate) fn keep_card(ctx: CiteContext, new: &Model) {
+    let Some(c) = ctx.card.get_untracked() else {
+        return;
+    };
+    let old = ctx.answer.get_untracked();
+    let now = crate::core::stream::settle(&old, new, 0)
+        .map
+        .get(c.ci)
+        .copied()
+        .flatten()
+        .filter(|&ci| {
+            let (o, n) = (old.citations[c.ci].end, new.citations[ci].end);
+            !new.citations[ci].sources.is_empty()
+                && old.text.get(o.saturating_sub(32)..o) == new.text.get(n.saturating_sub(32)..n)
+        });
+    match now {
+        Some(ci) if ci == c.ci => {}
+        Some(ci) => ctx.card.set(Some(Card { ci, ..c })),
+        None => ctx.card.set(None),
+    }
+}
+
+/// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
+pub(crate) fn patch_blocks(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    new: Vec<render::Block>,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
+) {
+    patch_from(body, old, 0, new, cite_of);
+}
+
+/// Replaces the rendered blocks from index `k` on with `new`: a block whose HTML is
+/// unchanged is left alone, a changed one is brought in line node by node (what stays
+/// keeps its nodes), extra ones are removed. `cite_of` maps the citation index an old
+/// marker has to the one it has now.
+pub(crate) fn patch_from(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    k: usize,
+    new: Vec<render::Block>,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
+) {
+    let count = k + new.len();
+    // Blocks past the old ones are added with one HTML string (one parser call).
+    let mut added = String::new();
+    let mut fresh = Vec::new();
+    for (j, b) in new.into_iter().enumerate() {
+        let i = k + j;
+        if let Some((ob, el)) = old.get_mut(i) {
+            if ob.html != b.html {
+                morph::morph_inner(el, &b.html, cite_of);
+            }
+            *ob = b;
+            continue;
+        }
+        added.push_str(block_open(&b));
+        added.push_str(&b.html);
+        added.push_str("</div>");
+        fresh.push(b);
+    }
+    while old.len() > count {
+        if let Some((_, el)) = old.pop() {
+            el.remove();
+        }
+    }
+    if fresh.is_empty() {
+        return;
+    }
+    let before = body.child_element_count();
+    if body.insert_adjacent_html("beforeend", &added).is_err() {
+        return;
+    }
+    let children = body.children();
+    for (j, b) in fresh.into_iter().enumerate() {
+        match children.item(before + j as u32) {
+            Some(el) => old.push((b, el)),
+            None => return,
+        }
+    }
+}
+
+/// While streaming: renders again only from the last block that can have changed
+/// (the text before `stable`, the stream's stable point, never changes).
+pub(crate) fn render_stream_tail(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    a: &Model,
+    r: &RenderOptions,
+    stable: usize,
+    cite_of: &dyn Fn(usize) -> Option<usize>,
+) {
+    let from = old.last().map_or(0, |(b, _)| b.range.start).min(stable);
+    let k = old.partition_point(|(b, _)| b.range.end <= from);
+    let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
+    let view_text = stream_view_text(&a.text, start);
+    let markers = render::MarkerSet::from(a, r, start);
+    let whole = view_text.len() >= a.text.len();
+    let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
+    patch_from(body, old, k, new, cite_of);
+}
+
+/// When the stream ends: renders the blocks from the one holding `fixed` (where the
+/// stream's open tail began) as the whole answer shows them; blocks before it stay.
+pub(crate) fn render_final_tail(
+    body: &Element,
+    old: &mut Vec<(render::Block, Element)>,
+    a: &Model,
+    r: &RenderOptions,
+    fixed: usize,
+) {
+    let from = old.last().map_or(0, |(b, _)| b.range.start).min(fixed);
+    let k = old.partition_point(|(b, _)| b.range.end <= from);
+    let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
+    let markers = render::MarkerSet::from(a, r, start);
+    let new = render::markdown::render_range(&a.text, start..a.text.len(), &markers, true);
+    patch_from(body, old, k, new, &Some);
+}

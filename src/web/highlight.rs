@@ -1,0 +1,72 @@
+//! The highlight of a hovered marker's span or a hovered source's markers (a CSS
+//! Custom Highlight from each span's start anchor to its marker).
+
+use crate::render::{self};
+use crate::web::context::{CiteContext, Highlight};
+use crate::web::dom;
+use leptos::prelude::*;
+use web_sys::Element;
+
+/// Applies `ctx.highlight` to markers and spans, and to panel entries.
+pub(crate) fn wire_highlight(ctx: CiteContext) {
+    // The highlight lives in the browser's registry: nothing to clear on a server.
+    if cfg!(target_arch = "wasm32") {
+        let key = ctx.prefix();
+        on_cleanup(move || dom::set_highlight(&key, Vec::new()));
+    }
+    Effect::new(move |_| {
+        let h = ctx.highlight.get();
+        let _ = ctx.answer.get();
+        let Some(doc) = dom::document() else { return };
+        let prefix = ctx.prefix();
+        let Some(root) = doc.get_element_by_id(&prefix) else {
+            return;
+        };
+        for el in dom::query_all(&root, ".cite-active") {
+            let _ = el.class_list().remove_1("cite-active");
+        }
+        let cis: Vec<usize> = match h {
+            Highlight::None => Vec::new(),
+            Highlight::Citation(ci) => vec![ci],
+            Highlight::Source(n) => ctx.citations_of(n),
+        };
+        let mut ranges = Vec::new();
+        for ci in cis {
+            // Markers, and the wrapped spans of the JSON view.
+            for el in dom::query_all(
+                &root,
+                &format!("[data-c~=\"{ci}\"], .cite-marker[data-cite=\"{ci}\"]"),
+            ) {
+                let _ = el.class_list().add_1("cite-active");
+            }
+            // Text spans: from the span's start anchor to its marker.
+            if let Some(r) = span_range(&root, ci) {
+                ranges.push(r);
+            }
+        }
+        dom::set_highlight(&prefix, ranges);
+        if let Highlight::Source(n) = h {
+            let sel = format!(
+                ".cite-marker__link[data-sources~=\"{n}\"], .cite-marker__link[href=\"#{}\"]",
+                render::footnote_id(&ctx.render.get_untracked(), n)
+            );
+            for el in dom::query_all(&root, &sel) {
+                let _ = el.class_list().add_1("cite-active");
+            }
+        }
+    });
+}
+
+/// The text of citation `ci`'s span: from its start anchor to its marker.
+pub(crate) fn span_range(root: &Element, ci: usize) -> Option<web_sys::Range> {
+    let start = root
+        .query_selector(&format!("i.cite-s[data-s=\"{ci}\"]"))
+        .ok()??;
+    let end = root
+        .query_selector(&format!(".cite-marker[data-cite=\"{ci}\"]"))
+        .ok()??;
+    let range = web_sys::Range::new().ok()?;
+    range.set_start_after(&start).ok()?;
+    range.set_end_before(&end).ok()?;
+    (!range.collapsed()).then_some(range)
+}
