@@ -13,6 +13,7 @@ pub mod export;
 pub mod formats;
 pub(crate) mod json;
 pub(crate) mod limits;
+pub mod live;
 pub mod markers;
 pub mod model;
 pub mod offsets;

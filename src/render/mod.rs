@@ -6,6 +6,7 @@
 //! behaviour by event delegation; `renderToString` returns them as they are. Pure Rust,
 //! tested on the host.
 
+pub mod class;
 pub mod escape;
 pub mod html;
 pub mod json_view;
@@ -16,6 +17,9 @@ mod writer;
 use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
 use crate::core::model::{CitedAnswer, ContentKind, Source};
 use crate::core::options::{MarkerStyle, Options, Theme, Uncited};
+use class::{
+    ANSWER, ANSWER_BODY, CARD_NAV, FOOTNOTES, MARKER, MARKER_LINK, PANEL, SOURCE, SOURCE_TOGGLE,
+};
 use escape::push_escaped;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -435,7 +439,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
         // no card and no link; never the literal `[1]`.
         let _ = write!(
             out,
-            "<sup class=\"cite-marker cite-marker--pending\" data-cite=\"{ci}\" data-state=\"pending\"><span class=\"cite-marker__pending\" role=\"img\" aria-label=\""
+            "<sup class=\"{MARKER} cite-marker--pending\" data-cite=\"{ci}\" data-state=\"pending\"><span class=\"cite-marker__pending\" role=\"img\" aria-label=\""
         );
         push_escaped(&mut out, opts.labels.get("pending"));
         out.push_str("\">…</span></sup>");
@@ -446,7 +450,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
     // come from this `<sup>`.
     let _ = write!(
         out,
-        "<sup class=\"cite-marker{}\" data-cite=\"{ci}\">",
+        "<sup class=\"{MARKER}{}\" data-cite=\"{ci}\">",
         match opts.marker_style {
             MarkerStyle::Number => "",
             MarkerStyle::Grouped => " cite-marker--grouped",
@@ -465,7 +469,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                 text: &str| {
         let _ = write!(
             out,
-            "<a class=\"cite-marker__link\" id=\"{prefix}-ref-{ci}-{k}\" href=\"#{prefix}-fn-{target}\" role=\"doc-noteref\" data-sources=\"{data_sources}\" aria-label=\"{escaped_label}\">",
+            "<a class=\"{MARKER_LINK}\" id=\"{prefix}-ref-{ci}-{k}\" href=\"#{prefix}-fn-{target}\" role=\"doc-noteref\" data-sources=\"{data_sources}\" aria-label=\"{escaped_label}\">",
         );
         push_escaped(out, text);
         out.push_str("</a>");
@@ -482,7 +486,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                 let n = s.number;
                 let _ = write!(
                     out,
-                    "<a class=\"cite-marker__link\" id=\"{prefix}-ref-{ci}-{k}\" href=\"#{prefix}-fn-{n}\" role=\"doc-noteref\" aria-label=\"{label}\">{n}</a>",
+                    "<a class=\"{MARKER_LINK}\" id=\"{prefix}-ref-{ci}-{k}\" href=\"#{prefix}-fn-{n}\" role=\"doc-noteref\" aria-label=\"{label}\">{n}</a>",
                 );
             }
         }
@@ -641,7 +645,7 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
     if total > 1 {
         let _ = write!(
             out,
-            "<span class=\"cite-card__pager\"><button type=\"button\" class=\"cite-card__nav\" data-nav=\"prev\" aria-label=\"{}\"{}>‹</button><span class=\"cite-card__count\" aria-live=\"polite\">{}</span><button type=\"button\" class=\"cite-card__nav\" data-nav=\"next\" aria-label=\"{}\"{}>›</button></span>",
+            "<span class=\"cite-card__pager\"><button type=\"button\" class=\"{CARD_NAV}\" data-nav=\"prev\" aria-label=\"{}\"{}>‹</button><span class=\"cite-card__count\" aria-live=\"polite\">{}</span><button type=\"button\" class=\"{CARD_NAV}\" data-nav=\"next\" aria-label=\"{}\"{}>›</button></span>",
             escape::escape(opts.labels.get("previous")),
             if index == 0 { " disabled" } else { "" },
             escape::escape(&opts.labels.fill(
@@ -678,7 +682,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         let dim = !s.cited && opts.uncited == Uncited::Dim;
         let _ = write!(
             out,
-            "<li class=\"cite-source{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"cite-source__toggle\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\" dir=\"auto\">",
+            "<li class=\"{SOURCE}{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"{SOURCE_TOGGLE}\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\" dir=\"auto\">",
             if dim { " cite-source--uncited" } else { "" },
             panel_item_id(opts, n),
             s.cited,
@@ -890,7 +894,7 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
     let mut out = String::new();
     let _ = write!(
         out,
-        "<div class=\"{}\" id=\"{}\"><div class=\"cite-answer\"><div class=\"cite-answer__body\">",
+        "<div class=\"{}\" id=\"{}\"><div class=\"{ANSWER}\"><div class=\"{ANSWER_BODY}\">",
         root_class(opts.theme, with_panel),
         opts.id_prefix
     );
@@ -899,7 +903,7 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
     if answer.show_citations && answer.sources.iter().any(|s| s.cited) {
         let _ = write!(
             out,
-            "<section class=\"cite-footnotes\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">",
+            "<section class=\"{FOOTNOTES}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">",
             opts.id_prefix
         );
         out.push_str(&footnotes_html(answer, opts));
@@ -909,7 +913,7 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
     if with_panel {
         let _ = write!(
             out,
-            "<aside class=\"cite-panel\" aria-labelledby=\"{}-panel-title\">",
+            "<aside class=\"{PANEL}\" aria-labelledby=\"{}-panel-title\">",
             opts.id_prefix
         );
         out.push_str(&panel_html(answer, opts));

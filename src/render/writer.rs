@@ -129,7 +129,9 @@ impl<'a> Inline<'a> {
             if let Some(done) = self.started.get_mut(ci) {
                 if !*done {
                     *done = true;
-                    self.out.push_str("<i class=\"cite-s\" data-s=\"");
+                    self.out.push_str("<i class=\"");
+                    self.out.push_str(super::class::SPAN_START);
+                    self.out.push_str("\" data-s=\"");
                     self.out.push_str(id);
                     self.out.push_str("\" hidden></i>");
                 }

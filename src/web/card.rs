@@ -1,5 +1,6 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
+use crate::render::class;
 use crate::render::{self};
 use crate::web::cited_answer::events::{Timers, REPLACING};
 use crate::web::context::CiteContext;
@@ -26,7 +27,7 @@ pub(crate) fn wire_card(ctx: CiteContext, _t: Rc<Timers>) {
         };
         if let Some(prev) = last.borrow_mut().take() {
             let _ = prev.remove_attribute("aria-describedby");
-            if let Ok(Some(sup)) = prev.closest(".cite-marker") {
+            if let Ok(Some(sup)) = prev.closest(class::MARKER_SEL) {
                 let _ = sup.set_attribute("data-state", "closed");
             }
         }
@@ -60,7 +61,7 @@ pub(crate) fn wire_card(ctx: CiteContext, _t: Rc<Timers>) {
             return;
         };
         let _ = link.set_attribute("aria-describedby", &card_id);
-        if let Ok(Some(sup)) = link.closest(".cite-marker") {
+        if let Ok(Some(sup)) = link.closest(class::MARKER_SEL) {
             let _ = sup.set_attribute("data-state", "open");
         }
         position_card(&el, &link);

@@ -116,7 +116,7 @@ pub fn place_card(
 
 /// The name of citekit's highlight in `CSS.highlights` (styled by
 /// `::highlight(cite-active)`).
-pub const HIGHLIGHT: &str = "cite-active";
+pub const HIGHLIGHT: &str = crate::render::class::ACTIVE;
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {

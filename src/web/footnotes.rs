@@ -1,5 +1,6 @@
 //! The footnotes component.
 
+use crate::render::class;
 use crate::render::{self};
 use crate::web::context::CiteContext;
 use crate::web::source_panel::sources_key;
@@ -21,5 +22,5 @@ pub fn Footnotes() -> impl IntoView {
         ctx.answer.with_untracked(|a| render::footnotes_html(a, &r))
     });
     let title_id = format!("{}-fn-title", ctx.prefix());
-    view! { <section class="cite-footnotes" role="doc-endnotes" aria-labelledby=title_id inner_html=html></section> }
+    view! { <section class=class::FOOTNOTES role="doc-endnotes" aria-labelledby=title_id inner_html=html></section> }
 }

@@ -1,6 +1,7 @@
 //! The highlight of a hovered marker's span or a hovered source's markers (a CSS
 //! Custom Highlight from each span's start anchor to its marker).
 
+use crate::render::class;
 use crate::render::{self};
 use crate::web::context::{CiteContext, Highlight};
 use crate::web::dom;
@@ -22,8 +23,8 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
         let Some(root) = doc.get_element_by_id(&prefix) else {
             return;
         };
-        for el in dom::query_all(&root, ".cite-active") {
-            let _ = el.class_list().remove_1("cite-active");
+        for el in dom::query_all(&root, class::ACTIVE_SEL) {
+            let _ = el.class_list().remove_1(class::ACTIVE);
         }
         let cis: Vec<usize> = match h {
             Highlight::None => Vec::new(),
@@ -35,9 +36,12 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
             // Markers, and the wrapped spans of the JSON view.
             for el in dom::query_all(
                 &root,
-                &format!("[data-c~=\"{ci}\"], .cite-marker[data-cite=\"{ci}\"]"),
+                &format!(
+                    "[data-c~=\"{ci}\"], {}[data-cite=\"{ci}\"]",
+                    class::MARKER_SEL
+                ),
             ) {
-                let _ = el.class_list().add_1("cite-active");
+                let _ = el.class_list().add_1(class::ACTIVE);
             }
             // Text spans: from the span's start anchor to its marker.
             if let Some(r) = span_range(&root, ci) {
@@ -47,11 +51,12 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
         dom::set_highlight(&prefix, ranges);
         if let Highlight::Source(n) = h {
             let sel = format!(
-                ".cite-marker__link[data-sources~=\"{n}\"], .cite-marker__link[href=\"#{}\"]",
-                render::footnote_id(&ctx.render.get_untracked(), n)
+                "{link}[data-sources~=\"{n}\"], {link}[href=\"#{}\"]",
+                render::footnote_id(&ctx.render.get_untracked(), n),
+                link = class::MARKER_LINK_SEL,
             );
             for el in dom::query_all(&root, &sel) {
-                let _ = el.class_list().add_1("cite-active");
+                let _ = el.class_list().add_1(class::ACTIVE);
             }
         }
     });
@@ -60,10 +65,10 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
 /// The text of citation `ci`'s span: from its start anchor to its marker.
 pub(crate) fn span_range(root: &Element, ci: usize) -> Option<web_sys::Range> {
     let start = root
-        .query_selector(&format!("i.cite-s[data-s=\"{ci}\"]"))
+        .query_selector(&format!("i{}[data-s=\"{ci}\"]", class::SPAN_START_SEL))
         .ok()??;
     let end = root
-        .query_selector(&format!(".cite-marker[data-cite=\"{ci}\"]"))
+        .query_selector(&format!("{}[data-cite=\"{ci}\"]", class::MARKER_SEL))
         .ok()??;
     let range = web_sys::Range::new().ok()?;
     range.set_start_after(&start).ok()?;

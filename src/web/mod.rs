@@ -26,9 +26,7 @@ mod highlight;
 mod morph;
 mod source_panel;
 
-use crate::core::formats::Data;
-use serde_json::Value;
-
+pub use crate::core::formats::CiteData;
 pub use cited_answer::CitedAnswer;
 pub use context::{Card, CitationProvider, CiteContext, Highlight};
 pub use dom::place_card;
@@ -37,30 +35,3 @@ pub use source_panel::SourcePanel;
 
 /// The stylesheet of every component (`--cite-*` custom properties, light and dark).
 pub const CSS: &str = include_str!("../../style/citekit.css");
-
-/// Citation data for a component: none, JSON, or text (JSON text or an event stream).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum CiteData {
-    /// No data.
-    #[default]
-    None,
-    /// Parsed JSON.
-    Json(Value),
-    /// JSON text or an sse event stream.
-    Text(String),
-}
-
-impl CiteData {
-    /// JSON data.
-    pub fn json(v: Value) -> Self {
-        CiteData::Json(v)
-    }
-
-    pub(crate) fn as_data(&self) -> Data<'_> {
-        match self {
-            CiteData::None => Data::None,
-            CiteData::Json(v) => Data::Json(v),
-            CiteData::Text(t) => Data::Text(t),
-        }
-    }
-}

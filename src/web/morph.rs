@@ -9,6 +9,7 @@
 //! (`data-s`) pair only with the old one of the same citation, which may have had
 //! another index (`cite_of`).
 
+use crate::render::class;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlTemplateElement, Node};
 
@@ -23,7 +24,7 @@ const RUNTIME_ATTRS: &[(&str, &[&str])] = &[
 ];
 
 /// Classes the components toggle at run time (the highlight).
-const RUNTIME_CLASSES: &[&str] = &["cite-active"];
+const RUNTIME_CLASSES: &[&str] = &[class::ACTIVE];
 
 /// Parses `html` into a detached fragment's root (a `<template>`'s content).
 pub(crate) fn parse(html: &str) -> Option<Node> {

@@ -1,5 +1,6 @@
 //! The source panel component.
 
+use crate::render::class;
 use crate::render::{self, RenderOptions};
 use crate::web::context::{emit, source_detail, CiteContext, Highlight};
 use crate::web::dom;
@@ -56,7 +57,7 @@ pub fn SourcePanel() -> impl IntoView {
         }
     });
     let hover =
-        move |target: Option<web_sys::EventTarget>| match dom::closest(target, ".cite-source")
+        move |target: Option<web_sys::EventTarget>| match dom::closest(target, class::SOURCE_SEL)
             .and_then(|el| dom::data_num::<u32>(&el, "source"))
         {
             Some(n) => ctx.highlight.set(Highlight::Source(n)),
@@ -67,7 +68,7 @@ pub fn SourcePanel() -> impl IntoView {
             }
         };
     let on_click = move |ev: web_sys::MouseEvent| {
-        if let Some(btn) = dom::closest(ev.target(), ".cite-source__toggle") {
+        if let Some(btn) = dom::closest(ev.target(), class::SOURCE_TOGGLE_SEL) {
             let n = dom::data_num::<u32>(&btn, "source");
             if n.is_some() && ctx.selected.get_untracked() == n {
                 ctx.selected.set(None);
@@ -77,7 +78,7 @@ pub fn SourcePanel() -> impl IntoView {
         }
     };
     view! {
-        <aside class="cite-panel" id=panel_id aria-labelledby=title_id
+        <aside class=class::PANEL id=panel_id aria-labelledby=title_id
             on:pointerover=move |ev: web_sys::PointerEvent| hover(ev.target())
             on:pointerleave=move |_| if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) { ctx.highlight.set(Highlight::None) }
             on:focusin=move |ev: web_sys::FocusEvent| hover(ev.target())
@@ -115,11 +116,11 @@ pub(crate) fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
     let Some(li) = dom::by_id(&id) else { return };
     let _ = li.set_attribute("data-state", if open { "expanded" } else { "collapsed" });
     let _ = if open {
-        li.class_list().add_1("cite-selected")
+        li.class_list().add_1(class::SELECTED)
     } else {
-        li.class_list().remove_1("cite-selected")
+        li.class_list().remove_1(class::SELECTED)
     };
-    if let Ok(Some(btn)) = li.query_selector(".cite-source__toggle") {
+    if let Ok(Some(btn)) = li.query_selector(class::SOURCE_TOGGLE_SEL) {
         let _ = btn.set_attribute("aria-expanded", if open { "true" } else { "false" });
     }
     if let Some(d) = dom::by_id(&format!("{id}-details")) {

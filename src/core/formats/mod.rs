@@ -300,3 +300,32 @@ mod tests {
         assert_eq!(a.text, "Stream text.");
     }
 }
+
+/// Citation data held by its owner (a component, a stream): none, JSON, or text (JSON
+/// text or an event stream). [`CiteData::as_data`] lends it to [`crate::parse`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum CiteData {
+    /// No data.
+    #[default]
+    None,
+    /// Parsed JSON.
+    Json(Value),
+    /// JSON text or an sse event stream.
+    Text(String),
+}
+
+impl CiteData {
+    /// JSON data.
+    pub fn json(v: Value) -> Self {
+        CiteData::Json(v)
+    }
+
+    /// The data as [`parse`](crate::parse) takes it.
+    pub fn as_data(&self) -> Data<'_> {
+        match self {
+            CiteData::None => Data::None,
+            CiteData::Json(v) => Data::Json(v),
+            CiteData::Text(t) => Data::Text(t),
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Pointer, focus, click and key handling of an answer (delegated on its root), and
 //! the card's timers.
 
+use crate::render::class;
 use crate::render::{self};
 use crate::web::context::{emit, source_detail, Card, CiteContext, Highlight};
 use crate::web::dom;
@@ -45,11 +46,11 @@ pub(crate) const CLOSE_DELAY: Duration = Duration::from_millis(180);
 pub(crate) fn marker_of(
     ev_target: Option<web_sys::EventTarget>,
 ) -> Option<(Element, usize, usize)> {
-    let link = dom::closest(ev_target, ".cite-marker__link")?;
+    let link = dom::closest(ev_target, class::MARKER_LINK_SEL)?;
     // The citation is on the `<sup>`; `k` is the link's place among its links.
-    let sup = link.closest(".cite-marker").ok()??;
+    let sup = link.closest(class::MARKER_SEL).ok()??;
     let ci = dom::data_num(&sup, "cite")?;
-    let links = dom::query_all(&sup, ".cite-marker__link");
+    let links = dom::query_all(&sup, class::MARKER_LINK_SEL);
     let k = links
         .iter()
         .position(|l| l.is_same_node(Some(&link)))
@@ -76,7 +77,7 @@ pub(crate) fn on_pointer_over(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::Poi
     if ev.pointer_type() == "touch" {
         return;
     }
-    if dom::closest(ev.target(), ".cite-card").is_some() {
+    if dom::closest(ev.target(), class::CARD_SEL).is_some() {
         t.cancel_close();
         return;
     }
@@ -101,12 +102,12 @@ pub(crate) fn on_pointer_out(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::Poin
         return;
     }
     let from_marker = marker_of(ev.target()).is_some();
-    let from_card = dom::closest(ev.target(), ".cite-card").is_some();
+    let from_card = dom::closest(ev.target(), class::CARD_SEL).is_some();
     if !from_marker && !from_card {
         return;
     }
     let to = ev.related_target();
-    let to_card = dom::closest(to.clone(), ".cite-card").is_some();
+    let to_card = dom::closest(to.clone(), class::CARD_SEL).is_some();
     let to_marker = marker_of(to).is_some();
     if to_card || (from_card && to_marker) {
         return;
@@ -118,7 +119,7 @@ pub(crate) fn on_pointer_out(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::Poin
     // Keep the card while it or its marker has focus.
     let focused_inside = dom::document()
         .and_then(|d| d.active_element())
-        .is_some_and(|el| el.closest(".cite-card").ok().flatten().is_some());
+        .is_some_and(|el| el.closest(class::CARD_SEL).ok().flatten().is_some());
     if focused_inside {
         return;
     }
@@ -128,7 +129,7 @@ pub(crate) fn on_pointer_out(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::Poin
 }
 
 pub(crate) fn on_focus_in(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::FocusEvent) {
-    if dom::closest(ev.target(), ".cite-card").is_some() {
+    if dom::closest(ev.target(), class::CARD_SEL).is_some() {
         t.cancel_close();
         return;
     }
@@ -156,12 +157,13 @@ pub(crate) fn on_focus_out(ctx: CiteContext, t: &Rc<Timers>, ev: web_sys::FocusE
         return;
     }
     let from_marker = marker_of(ev.target()).is_some();
-    let from_card = dom::closest(ev.target(), ".cite-card").is_some();
+    let from_card = dom::closest(ev.target(), class::CARD_SEL).is_some();
     if !from_marker && !from_card {
         return;
     }
     let to = ev.related_target();
-    if dom::closest(to.clone(), ".cite-card").is_some() || (from_card && marker_of(to).is_some()) {
+    if dom::closest(to.clone(), class::CARD_SEL).is_some() || (from_card && marker_of(to).is_some())
+    {
         return;
     }
     if from_marker {
@@ -178,7 +180,7 @@ pub(crate) fn on_answer_click(
     ev: web_sys::MouseEvent,
 ) {
     // Pager buttons in the card.
-    if let Some(btn) = dom::closest(ev.target(), ".cite-card__nav") {
+    if let Some(btn) = dom::closest(ev.target(), class::CARD_NAV_SEL) {
         let step: isize = if btn.get_attribute("data-nav").as_deref() == Some("prev") {
             -1
         } else {

@@ -1,14 +1,16 @@
 //! The answer component: its view and the two effects that parse and render, with
 //! the first render adopted (`adopt`), streamed and settled updates brought to the DOM
-//! (`settle`, `stream`) and the user's pointer, focus and keys (`events`).
+//! (`settle`; the stream itself is driven by [`crate::core::live`]) and the user's
+//! pointer, focus and keys (`events`).
 
 mod adopt;
 pub(crate) mod events;
 mod settle;
-mod stream;
 
+use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::options::Options;
 use crate::render;
+use crate::render::class;
 use crate::web::card::wire_card;
 use crate::web::cited_answer::adopt::{adopt_blocks, block_open, component_render, first_render};
 use crate::web::cited_answer::events::{
@@ -16,7 +18,6 @@ use crate::web::cited_answer::events::{
     on_pointer_over, Timers,
 };
 use crate::web::cited_answer::settle::{keep_card, show_answer, Shown};
-use crate::web::cited_answer::stream::{stream_step, Live, StreamInfo};
 use crate::web::context::CiteContext;
 use crate::web::footnotes::Footnotes;
 use crate::web::highlight::wire_highlight;
@@ -280,7 +281,8 @@ pub(crate) fn cited_answer_view(
             if ctx.card.get_untracked().is_none() {
                 return;
             }
-            let inside = dom::closest(ev.target(), ".cite-marker__link, .cite-card").is_some();
+            let inside = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
+                || dom::closest(ev.target(), class::CARD_SEL).is_some();
             if !inside {
                 ctx.card.set(None);
             }
@@ -292,7 +294,7 @@ pub(crate) fn cited_answer_view(
         <div class=theme_class id=root_id data-marker-style=move || format!("{:?}", options.with(|o| o.marker_style)).to_lowercase()
             on:pointerover=on_over on:pointerout=on_out on:pointerdown=on_down on:click=on_click
             on:focusin=on_focus_in on:focusout=on_focus_out on:keydown=on_key>
-            <div class="cite-answer">
+            <div class=class::ANSWER>
                 {copy_button.then(|| view! {
                     <button type="button" class="cite-copy" on:click=on_copy data-state=move || if copied.get() { "copied" } else { "idle" }>
                         {move || {
@@ -301,11 +303,11 @@ pub(crate) fn cited_answer_view(
                         }}
                     </button>
                 })}
-                <div class="cite-answer__body" node_ref=body inner_html=initial_html></div>
+                <div class=class::ANSWER_BODY node_ref=body inner_html=initial_html></div>
                 <Show when=show_notes><Footnotes/></Show>
             </div>
             <Show when=show_panel><SourcePanel/></Show>
-            <div class="cite-card" id=card_id role="tooltip" data-state="closed" hidden></div>
+            <div class=class::CARD id=card_id role="tooltip" data-state="closed" hidden></div>
         </div>
     }
 }

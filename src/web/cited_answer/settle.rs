@@ -1,11 +1,12 @@
 //! Bringing the body from the answer it shows to a new one: markers patched in place,
 //! changed blocks morphed, the open tail rendered again, an open card kept.
 
+use crate::core::live::StreamInfo;
 use crate::core::model::CitedAnswer as Model;
+use crate::render::class;
 use crate::render::stream_view::stream_view_text;
 use crate::render::{self, RenderOptions};
 use crate::web::cited_answer::adopt::block_open;
-use crate::web::cited_answer::stream::StreamInfo;
 use crate::web::context::{Card, CiteContext};
 use crate::web::{dom, morph};
 use leptos::prelude::*;
@@ -112,7 +113,8 @@ pub(crate) fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &
     let Some(fragment) = fragment.dyn_ref::<web_sys::DocumentFragment>() else {
         return;
     };
-    let Ok(fresh) = fragment.query_selector_all(".cite-marker[data-cite]") else {
+    let Ok(fresh) = fragment.query_selector_all(&format!("{}[data-cite]", class::MARKER_SEL))
+    else {
         return;
     };
     // In the order of `cis` (ascending), so found by binary search.
@@ -120,7 +122,7 @@ pub(crate) fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &
         .filter_map(|i| fresh.item(i))
         .filter_map(|n| Some((dom::data_num::<usize>(n.dyn_ref::<Element>()?, "cite")?, n)))
         .collect();
-    for old in dom::query_all(body, ".cite-marker[data-cite]") {
+    for old in dom::query_all(body, &format!("{}[data-cite]", class::MARKER_SEL)) {
         let Some(ci) = dom::data_num::<usize>(&old, "cite") else {
             continue;
         };

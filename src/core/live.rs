@@ -1,0 +1,221 @@
+//! Driving a [`StreamParser`] from the inputs a view holds (the answer text so far, the
+//! data, the options, whether the stream still runs): what changed since the last call
+//! is fed to the parser, and the view learns what it may keep. The components call
+//! this on every change of their inputs; it does no DOM work, so it is tested here.
+
+use crate::core::formats::{CiteData, Data};
+use crate::core::model::CitedAnswer as Model;
+use crate::core::options::Options;
+use crate::core::stream::StreamParser;
+
+/// The streaming state of one answer.
+pub struct Live {
+    parser: StreamParser,
+    /// Bytes of the answer already fed to the parser.
+    answer_len: usize,
+    /// The data as last fed (for sse: the stream text so far).
+    data: CiteData,
+    options: Options,
+}
+
+/// What the renderer needs to know about the stream.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamInfo {
+    /// The stream is still running.
+    pub streaming: bool,
+    /// Output bytes before this never change (the previous update's stable length);
+    /// when the stream has just finished, where its open tail began.
+    pub prev_stable: usize,
+    /// The finished blocks were read again (new data, or the end of the stream): their
+    /// text is compared with what is shown. Plain appends never change it.
+    pub reread: bool,
+}
+
+/// Feeds what changed since the last call to the stream parser; starts it when
+/// needed (first call, other options, an answer that did not grow, sse data that is not
+/// the old stream plus more), finishes it when `streaming` turned off. Returns the
+/// answer to show and what the renderer needs to know about the stream.
+pub fn stream_step(
+    live: &mut Option<Live>,
+    a: &str,
+    d: &CiteData,
+    opts: &Options,
+    streaming: bool,
+) -> (Model, StreamInfo) {
+    let sse = matches!(
+        opts.format,
+        crate::core::options::FormatChoice::Given(crate::core::model::Format::Sse)
+    );
+    let restart = match live.as_ref() {
+        None => true,
+        Some(l) => {
+            l.options != *opts
+                || (!sse && (a.len() < l.answer_len || !a.is_char_boundary(l.answer_len)))
+                || (sse
+                    && !matches!((&l.data, d), (CiteData::Text(o), CiteData::Text(n)) if n.len() >= o.len() && n.starts_with(o.as_str())))
+        }
+    };
+    let prev_stable = if restart {
+        0
+    } else {
+        live.as_ref().map_or(0, |l| l.parser.stable_len())
+    };
+    if restart {
+        let start = if sse { Data::Text("") } else { d.as_data() };
+        match StreamParser::new(start, opts) {
+            Ok(p) => {
+                *live = Some(Live {
+                    parser: p,
+                    answer_len: 0,
+                    data: if sse {
+                        CiteData::Text(String::new())
+                    } else {
+                        d.clone()
+                    },
+                    options: opts.clone(),
+                })
+            }
+            Err(e) => {
+                *live = None;
+                let mut m = crate::core::parse_lenient(Some(a), Data::None, opts);
+                m.diagnostics.push(crate::core::model::Diagnostic::error(
+                    e.code(),
+                    e.to_string(),
+                ));
+                return (m, StreamInfo::default());
+            }
+        }
+    }
+    let Some(l) = live.as_mut() else {
+        return (
+            crate::core::parse_lenient(Some(a), d.as_data(), opts),
+            StreamInfo::default(),
+        );
+    };
+    let mut reread = false;
+    if sse {
+        if let (CiteData::Text(o), CiteData::Text(n)) = (&l.data, d) {
+            if n.len() > o.len() {
+                l.parser.push(&n[o.len()..]);
+            }
+        }
+        l.data = d.clone();
+    } else {
+        if l.data != *d {
+            let _ = l.parser.set_data(d.as_data());
+            l.data = d.clone();
+            reread = true;
+        }
+        if a.len() > l.answer_len {
+            l.parser.push(&a[l.answer_len..]);
+            l.answer_len = a.len();
+        }
+    }
+    let stable_len = l.parser.stable_len();
+    if !streaming {
+        let done = l.parser.finish().clone();
+        *live = None;
+        return (
+            done,
+            StreamInfo {
+                streaming: false,
+                prev_stable: prev_stable.min(stable_len),
+                reread: true,
+            },
+        );
+    }
+    (
+        l.parser.snapshot().clone(),
+        StreamInfo {
+            streaming: true,
+            prev_stable: prev_stable.min(stable_len),
+            reread,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn data() -> CiteData {
+        CiteData::Json(
+            json!({"1": {"title": "One", "source": "https://one.example/"},
+                               "2": {"title": "Two", "source": "https://two.example/"}}),
+        )
+    }
+
+    #[test]
+    fn appends_feed_only_the_new_text_and_hold_back_a_partial_marker() {
+        let mut live = None;
+        let o = Options::default();
+        let (m, info) = stream_step(&mut live, "Paris is the capital [", &data(), &o, true);
+        assert!(info.streaming && !info.reread);
+        // The `[` may start a marker: it is held back (the space before it shows).
+        assert_eq!(m.text, "Paris is the capital ");
+        let (m, info) = stream_step(
+            &mut live,
+            "Paris is the capital [1]. It is old",
+            &data(),
+            &o,
+            true,
+        );
+        assert_eq!(m.text, "Paris is the capital. It is old");
+        assert_eq!(m.citations.len(), 1);
+        assert!(info.prev_stable <= m.text.len());
+        assert!(live.is_some());
+    }
+
+    #[test]
+    fn late_data_rereads_and_the_end_finishes() {
+        let mut live = None;
+        let o = Options::default();
+        let text = "Paris is the capital [1].\n\nIt is old [2].";
+        let (m, _) = stream_step(&mut live, text, &CiteData::None, &o, true);
+        assert!(m.citations.iter().all(|c| !c.pending.is_empty()));
+        let (m, info) = stream_step(&mut live, text, &data(), &o, true);
+        assert!(info.reread, "new data rereads the finished blocks");
+        assert!(m
+            .citations
+            .iter()
+            .all(|c| c.pending.is_empty() && !c.sources.is_empty()));
+        let (done, info) = stream_step(&mut live, text, &data(), &o, false);
+        assert!(!info.streaming && info.reread);
+        assert!(live.is_none(), "a finished stream lets go of its parser");
+        let one_shot = crate::core::parse(Some(text), data().as_data(), &o).unwrap();
+        assert_eq!(done.text, one_shot.text);
+        assert_eq!(done.citations, one_shot.citations);
+    }
+
+    #[test]
+    fn a_shrunk_answer_or_new_options_start_again() {
+        let mut live = None;
+        let o = Options::default();
+        stream_step(&mut live, "Paris is the capital [1].", &data(), &o, true);
+        let (m, info) = stream_step(&mut live, "Lyon [2].", &data(), &o, true);
+        assert_eq!(m.text, "Lyon.");
+        assert_eq!(info.prev_stable, 0, "a restart keeps nothing shown");
+        let keep = Options {
+            unresolved: crate::core::options::Unresolved::Keep,
+            ..Options::default()
+        };
+        let (_, info) = stream_step(&mut live, "Lyon [2]. More", &data(), &keep, true);
+        assert_eq!(info.prev_stable, 0);
+    }
+
+    #[test]
+    fn sse_data_feeds_the_new_part_of_the_stream() {
+        let mut live = None;
+        let o = Options {
+            format: crate::core::options::FormatChoice::Given(crate::core::model::Format::Sse),
+            ..Options::default()
+        };
+        let first = "data: {\"type\":\"token\",\"content\":\"Paris \"}\n\n";
+        let (m, _) = stream_step(&mut live, "", &CiteData::Text(first.into()), &o, true);
+        assert_eq!(m.text, "Paris ");
+        let more = format!("{first}data: {{\"type\":\"token\",\"content\":\"is old.\"}}\n\n");
+        let (m, _) = stream_step(&mut live, "", &CiteData::Text(more), &o, true);
+        assert_eq!(m.text, "Paris is old.");
+    }
+}
