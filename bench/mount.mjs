@@ -29,6 +29,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeData } from './data.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -104,19 +105,6 @@ function makeAnswer(markers, sources, sentenceWords = [25, 8]) {
     k++;
   }
   return { text: out, markers: n };
-}
-
-function makeData(sources) {
-  const data = {};
-  for (let i = 1; i <= sources; i++) {
-    data[String(i)] = {
-      title: `Source ${i}: a report on grounded answers`,
-      source: `https://example${i}.com/reports/${i}`,
-      text: `Excerpt ${i} of the source that supports the statement, long enough to be a snippet.`,
-      score: 0.5 + (i % 50) / 100,
-    };
-  }
-  return data;
 }
 
 const CASES = [

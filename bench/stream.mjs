@@ -67,6 +67,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { makeData } from './data.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -147,18 +148,6 @@ function makeAnswer(markers, nsrc, bytes) {
     if (Math.abs(a.length - bytes) < Math.abs(best.length - bytes)) best = a;
   }
   return best;
-}
-function makeData(nsrc) {
-  const data = {};
-  for (let i = 1; i <= nsrc; i++) {
-    data[String(i)] = {
-      title: `Source ${i}: a report on grounded answers`,
-      source: `https://example${i}.com/reports/${i}`,
-      text: `Excerpt ${i} of the source that supports the statement, long enough to be a snippet.`,
-      score: 0.5 + (i % 50) / 100,
-    };
-  }
-  return data;
 }
 const CASES = {
   20: { answer: makeAnswer(150, 20, 20000), data: makeData(20) },
