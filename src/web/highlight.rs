@@ -15,13 +15,21 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
         let key = ctx.prefix();
         on_cleanup(move || dom::set_highlight(&key, Vec::new()));
     }
-    Effect::new(move |_| {
+    // The effect's value: whether anything is lit now.
+    Effect::new(move |lit: Option<bool>| {
         let h = ctx.highlight.get();
         let _ = ctx.answer.get();
-        let Some(doc) = dom::document() else { return };
+        // Nothing lit and nothing to light (a streamed chunk while no marker is
+        // hovered): no sweep over the whole answer.
+        if h == Highlight::None && lit == Some(false) {
+            return false;
+        }
+        let Some(doc) = dom::document() else {
+            return false;
+        };
         let prefix = ctx.prefix();
         let Some(root) = doc.get_element_by_id(&prefix) else {
-            return;
+            return false;
         };
         for el in dom::query_all(&root, class::ACTIVE_SEL) {
             let _ = el.class_list().remove_1(class::ACTIVE);
@@ -59,6 +67,7 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
                 let _ = el.class_list().add_1(class::ACTIVE);
             }
         }
+        h != Highlight::None
     });
 }
 
