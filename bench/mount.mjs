@@ -141,8 +141,9 @@ const md = new Marked({ extensions: [{
   },
 }] });
 
-// citekit's effects run in microtasks: wait (without a timer) until the answer and its
-// footnotes are in the DOM.
+// citekit's mount writes the DOM before it returns; this only checks that the answer
+// and its footnotes are there (and would wait, without a timer, for a mount that
+// finished in microtasks).
 async function settled(el, wantNotes) {
   for (let i = 0; i < 1000; i++) {
     const body = el.querySelector('.cite-answer__body');

@@ -180,9 +180,10 @@ import { marked } from '/node_modules/marked/lib/marked.esm.js';
 import * as smd from '/node_modules/streaming-markdown/smd.js';
 const CASES = ${JSON.stringify(CASES)};
 const CHUNK = ${CHUNK};
-// Appends update the DOM from effects in microtasks; a macrotask (a MessageChannel
-// message, no timer clamping) runs after them. Every side waits for it, so all are
-// measured the same way: the chunk handled, its effects run, the layout done.
+// Every side waits one macrotask (a MessageChannel message, no timer clamping) after a
+// chunk, so all are measured the same way: the chunk handled, any DOM work it left to
+// microtasks done, the layout done. (citekit's append changes the DOM before it
+// returns.)
 const channel = new MessageChannel();
 function settle() { return new Promise((r) => { channel.port1.onmessage = () => r(); channel.port2.postMessage(0); }); }
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
