@@ -1163,6 +1163,7 @@ mod tests {
             Just("[^a]".to_string()),
             (1u8..4).prop_map(|n| format!("\n\n[^{n}]: https://f{n}.example/x Note {n}\n\n")),
             Just("\n\n[^a]: https://one.example/a Same as one\n\n".to_string()),
+            Just("\n\n[^2]: a note with no link\n\n".to_string()),
             Just("[[USAGE:2]]".to_string()),
             Just("`code [1]`".to_string()),
             Just(". ".to_string()),
@@ -1203,7 +1204,9 @@ mod tests {
     fn in_place_snapshot_equals_a_scratch_assembly_on_footnotes_across_blocks() {
         let data = json!({"1": {"title": "One", "source": "https://one.example/a"},
                           "2": {"title": "Two", "source": "https://two.example/b"}});
-        let text = "Intro [2] and a note [^x].\n\nMore [^y][1] here [3].\n\n- item [^x]\n- two [2]\n\n[^y]: https://y.example/ Why\n[^x]: https://one.example/a Same\n\nAfter [^x] and [[USAGE:2]] end [4].";
+        // `[^z]` is defined twice: the second definition (in the open tail, arriving
+        // char by char) fills the url the first one lacks, until it commits.
+        let text = "Intro [2] and a note [^x].\n\nMore [^y][1] here [3].\n\n- item [^x]\n- two [2]\n\n[^y]: https://y.example/ Why\n[^x]: https://one.example/a Same\n\n[^z]: plain words\n\nAfter [^x] and [[USAGE:2]] end [4] [^z].\n\n[^z]: https://z.example/a/long/path Zed\n\nEnd [1].";
         let more = json!({"3": {"title": "Three", "source": "https://three.example/"}});
         for step in [1, 2, 3, 5, 8] {
             let chars: Vec<char> = text.chars().collect();
