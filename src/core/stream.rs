@@ -32,7 +32,7 @@ use crate::core::formats::{self, Data};
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
 use crate::core::model::{CitedAnswer, ContentKind, Format, Source};
 use crate::core::options::{FormatChoice, Options};
-use crate::core::resolve::{merge_source, resolve, resolve_pending};
+use crate::core::resolve::{merge_source, resolve, resolve_pending, resolve_pending_on, BasePool};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -77,6 +77,8 @@ pub struct StreamParser {
     base: Draft,
     /// `base` resolved: its sources (deduplicated, input order) and diagnostics.
     base_resolved: CitedAnswer,
+    /// `base`'s sources deduplicated once, for every block to resolve against.
+    pool: BasePool,
     /// Whether blocks can be resolved one by one for this format.
     incremental: bool,
     raw: String,
@@ -157,6 +159,7 @@ impl StreamParser {
             data,
             base: Draft::new(format, ""),
             base_resolved: empty.clone(),
+            pool: BasePool::default(),
             incremental: false,
             raw: String::new(),
             blocks: Vec::new(),
@@ -388,6 +391,7 @@ impl StreamParser {
         let mut for_base = draft.clone();
         for_base.text.clear();
         self.base_resolved = resolve(for_base, &self.options);
+        self.pool = BasePool::new(draft.sources.clone());
         self.base = draft;
         // The committed blocks are joined again onto the new base (its sources and
         // diagnostics); a block's own resolution stays as it was.
@@ -415,8 +419,21 @@ impl StreamParser {
         d
     }
 
+    /// raw[s..e] resolved against the base's sources, pending markers kept.
+    fn read_block(&self, draft: Draft) -> CitedAnswer {
+        resolve_pending_on(&self.pool, draft, &self.options)
+    }
+
+    /// A draft for raw[s..e] without sources (they are the pool's).
+    fn bare_draft(&self, s: usize, e: usize) -> Draft {
+        let mut d = Draft::new(self.format, &self.raw[s..e]);
+        d.content_kind = self.base.content_kind;
+        d.grammar = self.base.grammar;
+        d
+    }
+
     fn commit_range(&mut self, s: usize, e: usize) {
-        let answer = resolve_pending(self.block_draft(s, e), &self.options);
+        let answer = self.read_block(self.bare_draft(s, e));
         if !self.in_place {
             self.rejoin();
         }
@@ -453,7 +470,7 @@ impl StreamParser {
             self.in_place = false;
             return;
         }
-        let tail_answer = self.tail_answer();
+        let tail_answer = self.tail_answer(false);
         if !self.in_place {
             self.rejoin();
         }
@@ -463,13 +480,18 @@ impl StreamParser {
         }
     }
 
-    /// The open tail (up to a held-back partial marker) read on its own.
-    fn tail_answer(&self) -> Option<CitedAnswer> {
+    /// The open tail (up to a held-back partial marker) read on its own (`full`: with
+    /// a copy of every source, as [`resolve_pending`] reads a draft).
+    fn tail_answer(&self, full: bool) -> Option<CitedAnswer> {
         let tail = &self.raw[self.committed..];
         let grammar = self.base.grammar.unwrap_or(Grammar::NUMERIC);
         let visible = self.committed + hold_back(tail, &grammar);
         if visible > self.committed {
-            let mut draft = self.block_draft(self.committed, visible);
+            let mut draft = if full {
+                self.block_draft(self.committed, visible)
+            } else {
+                self.bare_draft(self.committed, visible)
+            };
             // Text after a backtick run that is not closed yet may still become code:
             // read it as code for now (the view shows it so), so that no marker shows
             // there that the closing run would turn into text. Once the block is complete
@@ -478,7 +500,11 @@ impl StreamParser {
             if let Some(c) = &closer {
                 draft.text.push_str(c);
             }
-            let mut a = resolve_pending(draft, &self.options);
+            let mut a = if full {
+                resolve_pending(draft, &self.options)
+            } else {
+                self.read_block(draft)
+            };
             if let Some(c) = &closer {
                 if a.text.ends_with(c.as_str()) {
                     a.text.truncate(a.text.len() - c.len());

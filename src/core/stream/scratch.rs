@@ -10,7 +10,7 @@ use crate::core::resolve::{merge_source, resolve_pending};
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn scratch(p: &StreamParser) -> CitedAnswer {
-    let tail = p.tail_answer();
+    let tail = p.tail_answer(true);
     let tail = tail.as_ref();
     let mut all = Joined::new(&p.base_resolved);
     for b in &p.blocks {
