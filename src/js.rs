@@ -1,23 +1,22 @@
 //! JavaScript bindings for the npm package (npm/README.md): a thin wasm-bindgen layer
-//! over [`crate::parse`], [`crate::render`] and the [`crate::web::CitedAnswer`]
-//! component. Only type conversions live here: JS values in, JS values out, every
+//! over [`crate::parse`], [`crate::render`] and the plain DOM driver
+//! ([`crate::dom::driver`], no Leptos). Only type conversions live here: JS values in, JS values out, every
 //! failure a `js_sys::Error` with a message that starts with `citekit:`, never a panic.
 //!
 //! The JS names are camelCase: `parse`, `renderToString`, `mount` (returning a
 //! [`View`]) and `version`. `init` is wasm-bindgen's default export, wrapped by the
 //! package's `index.js` so it also works under Node.
 
+use crate::core::formats::CiteData;
 use crate::core::formats::Data;
 use crate::core::json::parse_json;
-use crate::core::model::{CitedAnswer as Model, Diagnostic, Format};
-use crate::core::options::{FormatChoice, Options};
+use crate::core::model::{CitedAnswer as Model, Diagnostic};
+use crate::core::options::Options;
 use crate::core::output::to_json;
+use crate::dom::driver::{Display, Driver};
 use crate::render::{self, RenderOptions};
-use crate::web::{CiteData, CitedAnswer};
 use js_sys::{Array, Error, Function, JsString, Object, Reflect, JSON};
-use leptos::prelude::*;
 use serde_json::{Map, Value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
@@ -373,46 +372,19 @@ pub fn js_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// What is shown besides the answer; changing one remounts the component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Display {
-    panel: bool,
-    footnotes: bool,
-    copy_button: bool,
-    inject_css: bool,
-}
-
-impl Display {
-    const DEFAULT: Display = Display {
-        panel: false,
-        footnotes: true,
-        copy_button: false,
-        inject_css: true,
-    };
-
-    /// These settings with the keys present in `map` replaced.
-    fn merged(self, map: &Map<String, Value>) -> JsResult<Display> {
-        Ok(Display {
-            panel: flag(map, "panel", self.panel)?,
-            footnotes: flag(map, "footnotes", self.footnotes)?,
-            copy_button: flag(map, "copyButton", self.copy_button)?,
-            inject_css: flag(map, "injectCss", self.inject_css)?,
-        })
-    }
+/// These display settings with the keys present in `map` replaced.
+fn merged(d: Display, map: &Map<String, Value>) -> JsResult<Display> {
+    Ok(Display {
+        panel: flag(map, "panel", d.panel)?,
+        footnotes: flag(map, "footnotes", d.footnotes)?,
+        copy_button: flag(map, "copyButton", d.copy_button)?,
+        inject_css: flag(map, "injectCss", d.inject_css)?,
+    })
 }
 
 /// One mounted answer.
 struct Mounted {
-    element: web_sys::HtmlElement,
-    /// Owns the signals (and, through `mount_to`, the component's own owner).
-    owner: Owner,
-    /// The `UnmountHandle`: dropping it unmounts the component.
-    handle: Option<Box<dyn Any>>,
-    answer: RwSignal<String>,
-    data: RwSignal<CiteData>,
-    options: RwSignal<Options>,
-    /// True from the first `append` until `finish`: the component parses incrementally.
-    streaming: RwSignal<bool>,
+    driver: Driver,
     /// The options as given (JSON), merged by `update`.
     option_map: Map<String, Value>,
     display: Display,
@@ -421,38 +393,13 @@ struct Mounted {
     listeners: Vec<(String, Function)>,
 }
 
-impl Mounted {
-    fn render(&mut self) {
-        self.handle = None;
-        let (answer, data, options, streaming) =
-            (self.answer, self.data, self.options, self.streaming);
-        let d = self.display;
-        let element = self.element.clone();
-        let handle = self.owner.with(move || {
-            leptos::mount::mount_to(element, move || {
-                view! {
-                    <CitedAnswer answer=answer data=data options=options streaming=streaming
-                        panel=d.panel footnotes=d.footnotes copy_button=d.copy_button
-                        inject_css=d.inject_css/>
-                }
-            })
-        });
-        self.handle = Some(Box::new(handle));
-    }
-
-    fn is_sse(&self) -> bool {
-        self.options
-            .with_untracked(|o| o.format == FormatChoice::Given(Format::Sse))
-    }
-}
-
 thread_local! {
     static VIEWS: RefCell<HashMap<u32, Mounted>> = RefCell::new(HashMap::new());
     static NEXT_VIEW: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
 /// Runs `f` on the mounted view `id`; `None` when it was destroyed. The registry is not
-/// borrowed while signals are set (the component's effects run later, but stay safe).
+/// borrowed while `f` runs (events it dispatches may reach other views).
 fn with_view<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
     let mut m = VIEWS.with(|v| v.borrow_mut().remove(&id))?;
     let out = f(&mut m);
@@ -483,47 +430,37 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
     })?;
     let map = js_map(&props, CONTENT_KEYS, "`props`")?;
     let options = options_of(&map)?;
-    let display = Display::DEFAULT.merged(&map)?;
+    let display = merged(Display::default(), &map)?;
     let (answer, data) = content_of(&props)?;
     // One view per element: mounting again replaces the previous one.
     let previous: Vec<u32> = VIEWS.with(|v| {
         v.borrow()
             .iter()
-            .filter(|(_, m)| same(m.element.as_ref(), element.as_ref()))
+            .filter(|(_, m)| same(m.driver.element().as_ref(), element.as_ref()))
             .map(|(id, _)| *id)
             .collect()
     });
     for id in previous {
         destroy(id);
     }
-    element.set_inner_html("");
-    let owner = Owner::new();
-    let (answer, data, options_signal, streaming) = owner.with(|| {
-        (
-            RwSignal::new(answer.unwrap_or_default()),
-            RwSignal::new(data.unwrap_or_default()),
-            RwSignal::new(options),
-            RwSignal::new(false),
-        )
-    });
     let option_map: Map<String, Value> = map
         .into_iter()
         .filter(|(k, _)| !DISPLAY_KEYS.contains(&k.as_str()))
         .collect();
-    let mut m = Mounted {
-        element: element.clone(),
-        owner,
-        handle: None,
-        answer,
-        data,
-        options: options_signal,
-        streaming,
+    let driver = Driver::mount(
+        element.clone(),
+        answer.unwrap_or_default(),
+        data.unwrap_or_default(),
+        options,
+        display,
+    );
+    let m = Mounted {
+        driver,
         option_map,
         display,
         pending_high: None,
         listeners: Vec::new(),
     };
-    m.render();
     let id = NEXT_VIEW.with(|n| {
         let id = n.get();
         n.set(id.wrapping_add(1).max(1));
@@ -583,12 +520,13 @@ fn destroy(id: u32) {
     let Some(mut m) = VIEWS.with(|v| v.borrow_mut().remove(&id)) else {
         return;
     };
-    m.handle = None;
     for (name, f) in m.listeners.drain(..) {
-        let _ = m.element.remove_event_listener_with_callback(&name, &f);
+        let _ = m
+            .driver
+            .element()
+            .remove_event_listener_with_callback(&name, &f);
     }
-    m.owner.cleanup();
-    m.element.set_inner_html("");
+    m.driver.destroy();
 }
 
 #[wasm_bindgen]
@@ -607,22 +545,13 @@ impl View {
                 }
             }
             let options = options_of(&option_map)?;
-            let display = m.display.merged(&map)?;
+            let display = merged(m.display, &map)?;
             m.option_map = option_map;
-            if options != m.options.get_untracked() {
-                m.options.set(options);
-            }
-            if let Some(a) = answer {
+            m.display = display;
+            if answer.is_some() {
                 m.pending_high = None;
-                m.answer.set(a);
             }
-            if let Some(d) = data {
-                m.data.set(d);
-            }
-            if display != m.display {
-                m.display = display;
-                m.render();
-            }
+            m.driver.update(answer, data, Some(options), display);
             Ok(())
         })
         .unwrap_or(Ok(()))
@@ -640,15 +569,10 @@ impl View {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             let options = options_of(&option_map)?;
-            let display = m.display.merged(&map)?;
+            let display = merged(m.display, &map)?;
             m.option_map = option_map;
-            if options != m.options.get_untracked() {
-                m.options.set(options);
-            }
-            if display != m.display {
-                m.display = display;
-                m.render();
-            }
+            m.display = display;
+            m.driver.update(None, None, Some(options), display);
             Ok(())
         })
         .unwrap_or(Ok(()))
@@ -681,7 +605,7 @@ impl View {
                 chunk = chunk.slice(0, len - 1);
             }
             let (text, _) = js_text(&chunk);
-            push_text(m, &text);
+            m.driver.append(&text);
         });
     }
 
@@ -690,11 +614,9 @@ impl View {
         with_view(self.id, |m| {
             if let Some(high) = m.pending_high.take() {
                 let (text, _) = js_text(&high);
-                push_text(m, &text);
+                m.driver.append(&text);
             }
-            if m.streaming.get_untracked() {
-                m.streaming.set(false);
-            }
+            m.driver.finish();
         });
     }
 
@@ -735,24 +657,6 @@ impl View {
     #[wasm_bindgen(getter)]
     pub fn mounted(&self) -> bool {
         VIEWS.with(|v| v.borrow().contains_key(&self.id))
-    }
-}
-
-/// Appends streamed text to the answer, or to the event stream for format `sse`.
-fn push_text(m: &mut Mounted, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    if !m.streaming.get_untracked() {
-        m.streaming.set(true);
-    }
-    if m.is_sse() {
-        m.data.update(|d| match d {
-            CiteData::Text(t) => t.push_str(text),
-            other => *other = CiteData::Text(text.to_string()),
-        });
-    } else {
-        m.answer.update(|a| a.push_str(text));
     }
 }
 

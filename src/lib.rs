@@ -7,6 +7,8 @@
 #![deny(missing_docs)]
 
 pub mod core;
+#[cfg(feature = "dom")]
+pub mod dom;
 #[cfg(feature = "js")]
 pub mod js;
 pub mod render;

@@ -4,34 +4,12 @@
 use crate::core::formats::Data;
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
+use crate::dom::events::{emit_from, Host};
+pub use crate::dom::state::{Card, Highlight};
+use crate::dom::util as dom;
 use crate::render::RenderOptions;
-use crate::web::dom;
 use leptos::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-
-/// What is highlighted in the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Highlight {
-    /// Nothing.
-    #[default]
-    None,
-    /// One citation's marker and span (marker hovered or focused).
-    Citation(usize),
-    /// Every marker and span of one source (panel entry hovered or focused).
-    Source(u32),
-}
-
-/// The open hover card: citation `ci`, showing its source at `page`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Card {
-    /// Citation index.
-    pub ci: usize,
-    /// Which of the citation's sources is shown.
-    pub page: usize,
-    /// Which marker link opened it (its place among its marker's links).
-    pub k: usize,
-}
 
 /// State shared by the components of one answer: the parsed answer and what is
 /// highlighted, selected and open. Provide it with [`CitationProvider`] to place the
@@ -50,8 +28,6 @@ pub struct CiteContext {
     pub card: RwSignal<Option<Card>>,
 }
 
-static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
-
 /// A unique id prefix for one answer's elements (`cite1`, `cite2`, ...). Rendered on a
 /// server and hydrated in the browser, both sides must pick the same one: there it
 /// comes from the render's shared context, which counts the same way on both sides
@@ -61,7 +37,7 @@ pub(crate) fn next_prefix() -> String {
     if let Some(shared) = Owner::current_shared_context() {
         return format!("citeh{}", shared.next_id().into_inner());
     }
-    format!("cite{}", NEXT_ID.fetch_add(1, Ordering::Relaxed))
+    crate::dom::state::next_prefix()
 }
 
 impl CiteContext {
@@ -97,34 +73,50 @@ impl CiteContext {
         self.render.with_untracked(|r| r.id_prefix.clone())
     }
 
-    /// Citation indices that name source number `n`.
-    pub(crate) fn citations_of(&self, n: u32) -> Vec<usize> {
-        self.answer.with_untracked(|a| {
-            let Some(id) = a.source_by_number(n).map(|s| s.id.clone()) else {
-                return Vec::new();
-            };
-            a.citations
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.sources.contains(&id))
-                .map(|(i, _)| i)
-                .collect()
-        })
-    }
-
     /// The source numbers of citation `ci`.
     pub(crate) fn sources_of(&self, ci: usize) -> Vec<u32> {
-        self.answer.with_untracked(|a| {
-            a.citations
-                .get(ci)
-                .map(|c| {
-                    c.sources
-                        .iter()
-                        .filter_map(|id| a.source(id).map(|s| s.number))
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
+        self.answer
+            .with_untracked(|a| crate::dom::state::sources_of(a, ci))
+    }
+}
+
+/// The components' state, read and changed by the shared event handlers; effects
+/// bring the DOM in line.
+impl Host for CiteContext {
+    fn card(&self) -> Option<Card> {
+        self.card.get_untracked()
+    }
+    fn set_card(&self, card: Option<Card>) {
+        self.card.set(card);
+    }
+    fn highlight(&self) -> Highlight {
+        self.highlight.get_untracked()
+    }
+    fn set_highlight(&self, h: Highlight) {
+        self.highlight.set(h);
+    }
+    fn select(&self, n: Option<u32>) {
+        // Set twice, so that selecting the selected source again scrolls to it.
+        self.selected.set(None);
+        self.selected.set(n);
+    }
+    fn selected(&self) -> Option<u32> {
+        self.selected.get_untracked()
+    }
+    fn sources_of(&self, ci: usize) -> Vec<u32> {
+        CiteContext::sources_of(self, ci)
+    }
+    fn source_id(&self, n: u32) -> Option<String> {
+        self.answer
+            .with_untracked(|a| a.source_by_number(n).map(|s| s.id.clone()))
+    }
+    fn render(&self) -> Arc<RenderOptions> {
+        self.render.get_untracked()
+    }
+    fn emit(&self, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]) {
+        if let Some(root) = dom::by_id(&self.prefix()) {
+            emit_from(&root, name, detail);
+        }
     }
 }
 
@@ -148,40 +140,4 @@ pub fn CitationProvider(
         children()
     });
     leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
-}
-
-/// Dispatches a bubbling, composed `CustomEvent` named `name` from the answer root
-/// with `detail` built from `(key, value)` pairs.
-pub(crate) fn emit(ctx: CiteContext, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]) {
-    let Some(root) = dom::by_id(&ctx.prefix()) else {
-        return;
-    };
-    let obj = js_sys::Object::new();
-    for (k, v) in detail {
-        let _ = js_sys::Reflect::set(&obj, &(*k).into(), v);
-    }
-    let init = web_sys::CustomEventInit::new();
-    init.set_bubbles(true);
-    init.set_composed(true);
-    init.set_detail(&obj);
-    if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
-        let _ = root.dispatch_event(&ev);
-    }
-}
-
-/// `detail` fields of a source: its id and display number.
-pub(crate) fn source_detail(
-    ctx: CiteContext,
-    n: u32,
-) -> Vec<(&'static str, wasm_bindgen::JsValue)> {
-    let id = ctx
-        .answer
-        .with_untracked(|a| a.source_by_number(n).map(|s| s.id.clone()));
-    vec![
-        (
-            "sourceId",
-            id.map(Into::into).unwrap_or(wasm_bindgen::JsValue::NULL),
-        ),
-        ("number", n.into()),
-    ]
 }

@@ -20,18 +20,16 @@
 mod card;
 mod cited_answer;
 mod context;
-mod dom;
 mod footnotes;
 mod highlight;
-mod morph;
 mod source_panel;
 
 pub use crate::core::formats::CiteData;
+pub use crate::dom::place_card;
 pub use cited_answer::CitedAnswer;
 pub use context::{Card, CitationProvider, CiteContext, Highlight};
-pub use dom::place_card;
 pub use footnotes::Footnotes;
 pub use source_panel::SourcePanel;
 
 /// The stylesheet of every component (`--cite-*` custom properties, light and dark).
-pub const CSS: &str = include_str!("../../style/citekit.css");
+pub const CSS: &str = crate::dom::CSS;

@@ -1,9 +1,11 @@
 //! The source panel component.
 
+use crate::dom::events::{on_panel_click, on_panel_hover, on_panel_leave, source_detail, Host};
+use crate::dom::panel::set_expanded;
+use crate::dom::util as dom;
+use crate::render;
 use crate::render::class;
-use crate::render::{self, RenderOptions};
-use crate::web::context::{emit, source_detail, CiteContext, Highlight};
-use crate::web::dom;
+use crate::web::context::CiteContext;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::RefCell;
@@ -48,7 +50,7 @@ pub fn SourcePanel() -> impl IntoView {
             set_expanded(&r, p, false);
         }
         if let Some(n) = sel {
-            emit(ctx, "source-select", &source_detail(ctx, n));
+            ctx.emit("source-select", &source_detail(&ctx, n));
             set_expanded(&r, n, true);
             if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
                 dom::scroll_into_view(&el);
@@ -56,34 +58,13 @@ pub fn SourcePanel() -> impl IntoView {
             *prev = Some(n);
         }
     });
-    let hover =
-        move |target: Option<web_sys::EventTarget>| match dom::closest(target, class::SOURCE_SEL)
-            .and_then(|el| dom::data_num::<u32>(&el, "source"))
-        {
-            Some(n) => ctx.highlight.set(Highlight::Source(n)),
-            None => {
-                if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) {
-                    ctx.highlight.set(Highlight::None)
-                }
-            }
-        };
-    let on_click = move |ev: web_sys::MouseEvent| {
-        if let Some(btn) = dom::closest(ev.target(), class::SOURCE_TOGGLE_SEL) {
-            let n = dom::data_num::<u32>(&btn, "source");
-            if n.is_some() && ctx.selected.get_untracked() == n {
-                ctx.selected.set(None);
-            } else {
-                ctx.selected.set(n);
-            }
-        }
-    };
     view! {
         <aside class=class::PANEL id=panel_id aria-labelledby=title_id
-            on:pointerover=move |ev: web_sys::PointerEvent| hover(ev.target())
-            on:pointerleave=move |_| if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) { ctx.highlight.set(Highlight::None) }
-            on:focusin=move |ev: web_sys::FocusEvent| hover(ev.target())
-            on:focusout=move |_| if matches!(ctx.highlight.get_untracked(), Highlight::Source(_)) { ctx.highlight.set(Highlight::None) }
-            on:click=on_click
+            on:pointerover=move |ev: web_sys::PointerEvent| on_panel_hover(&ctx, ev.target())
+            on:pointerleave=move |_| on_panel_leave(&ctx)
+            on:focusin=move |ev: web_sys::FocusEvent| on_panel_hover(&ctx, ev.target())
+            on:focusout=move |_| on_panel_leave(&ctx)
+            on:click=move |ev: web_sys::MouseEvent| on_panel_click(&ctx, &ev)
             inner_html=html>
         </aside>
     }
@@ -109,25 +90,4 @@ pub(crate) fn sources_key(ctx: CiteContext) -> Memo<SourcesKey> {
             )
         })
     })
-}
-
-pub(crate) fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
-    let id = render::panel_item_id(r, n);
-    let Some(li) = dom::by_id(&id) else { return };
-    let _ = li.set_attribute("data-state", if open { "expanded" } else { "collapsed" });
-    let _ = if open {
-        li.class_list().add_1(class::SELECTED)
-    } else {
-        li.class_list().remove_1(class::SELECTED)
-    };
-    if let Ok(Some(btn)) = li.query_selector(class::SOURCE_TOGGLE_SEL) {
-        let _ = btn.set_attribute("aria-expanded", if open { "true" } else { "false" });
-    }
-    if let Some(d) = dom::by_id(&format!("{id}-details")) {
-        let _ = if open {
-            d.remove_attribute("hidden")
-        } else {
-            d.set_attribute("hidden", "")
-        };
-    }
 }

@@ -9,18 +9,6 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use web_sys::Element;
 
-/// The opening tag of a rendered block's element. Blocks that start past about a
-/// screenful of text skip layout and paint until they scroll near
-/// (`content-visibility: auto`); the first ones do not, because for content already in
-/// view that costs a second layout in the first frame.
-pub(crate) fn block_open(b: &render::Block) -> &'static str {
-    if b.range.start >= render::LAZY_AFTER {
-        "<div class=\"cite-block cite-block--lazy\">"
-    } else {
-        "<div class=\"cite-block\">"
-    }
-}
-
 /// The inputs of a synchronous first render (kept to notice a change made before the
 /// effects first run).
 pub(crate) struct FirstInputs {

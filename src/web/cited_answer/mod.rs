@@ -1,28 +1,31 @@
 //! The answer component: its view and the two effects that parse and render, with
 //! the first render adopted (`adopt`), streamed and settled updates brought to the DOM
-//! (`settle`; the stream itself is driven by [`crate::core::live`]) and the user's
-//! pointer, focus and keys (`events`).
+//! ([`crate::dom::blocks`]; the stream itself is driven by [`crate::core::live`]) and
+//! the user's pointer, focus and keys ([`crate::dom::events`], shared with the plain
+//! driver of the npm package).
 
 mod adopt;
-pub(crate) mod events;
-mod settle;
 
 use crate::core::live::{stream_step, Live, StreamInfo};
+use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
+use crate::dom::blocks::{block_open, show_answer};
+use crate::dom::events::{
+    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
+    on_pointer_over,
+};
+use crate::dom::state::{kept_card, Timers};
+use crate::dom::util as dom;
 use crate::render;
 use crate::render::class;
+use crate::render::RenderOptions;
 use crate::web::card::wire_card;
-use crate::web::cited_answer::adopt::{adopt_blocks, block_open, component_render, first_render};
-use crate::web::cited_answer::events::{
-    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
-    on_pointer_over, Timers,
-};
-use crate::web::cited_answer::settle::{keep_card, show_answer, Shown};
+use crate::web::cited_answer::adopt::{adopt_blocks, component_render, first_render};
 use crate::web::context::CiteContext;
 use crate::web::footnotes::Footnotes;
 use crate::web::highlight::wire_highlight;
-use crate::web::source_panel::SourcePanel;
-use crate::web::{dom, CiteData, CSS};
+use crate::web::source_panel::{PanelPresent, SourcePanel};
+use crate::web::{CiteData, CSS};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::{Cell, RefCell};
@@ -196,6 +199,7 @@ pub(crate) fn cited_answer_view(
         let blocks = blocks.clone();
         let stable = stable.clone();
         // What the body shows now: the answer, its render options and stream state.
+        type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
         let shown: Rc<RefCell<Option<Shown>>> = Rc::new(RefCell::new(None));
         Effect::new(move |_| {
             let a = ctx.answer.get();
@@ -212,7 +216,8 @@ pub(crate) fn cited_answer_view(
                 }
             }
             let prev = shown.borrow_mut().replace((a.clone(), r.clone(), info));
-            let settled = show_answer(&el, &mut blocks.borrow_mut(), prev.as_ref(), &a, &r, info);
+            let prev = prev.as_ref().map(|(m, r, i)| (&**m, &**r, *i));
+            let settled = show_answer(&el, &mut blocks.borrow_mut(), prev, &a, &r, info);
             // An open card shows what its marker shows now (and finds its marker again).
             if settled {
                 if let Some(c) = ctx.card.get_untracked() {
@@ -231,7 +236,7 @@ pub(crate) fn cited_answer_view(
             t.cancel_close();
         });
     }
-    wire_card(ctx, timers.clone());
+    wire_card(ctx);
     wire_highlight(ctx);
 
     let root_id = prefix.clone();
@@ -262,18 +267,21 @@ pub(crate) fn cited_answer_view(
         }
     };
     let t = timers.clone();
-    let on_over = move |ev: web_sys::PointerEvent| on_pointer_over(ctx, &t, ev);
+    let on_over = move |ev: web_sys::PointerEvent| on_pointer_over(&ctx, &t, ev);
     let t = timers.clone();
-    let on_out = move |ev: web_sys::PointerEvent| on_pointer_out(ctx, &t, ev);
+    let on_out = move |ev: web_sys::PointerEvent| on_pointer_out(&ctx, &t, ev);
     let t = timers.clone();
-    let on_down = move |ev: web_sys::PointerEvent| on_pointer_down(ctx, &t, ev);
+    let on_down = move |ev: web_sys::PointerEvent| on_pointer_down(&ctx, &t, ev);
     let t = timers.clone();
-    let on_click = move |ev: web_sys::MouseEvent| on_answer_click(ctx, &t, panel, ev);
+    let on_click = move |ev: web_sys::MouseEvent| {
+        let panel = panel || use_context::<PanelPresent>().is_some();
+        on_answer_click(&ctx, &t, panel, ev)
+    };
     let t = timers.clone();
-    let on_focus_in = move |ev: web_sys::FocusEvent| on_focus_in(ctx, &t, ev);
+    let on_focus_in = move |ev: web_sys::FocusEvent| on_focus_in(&ctx, &t, ev);
     let t = timers.clone();
-    let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(ctx, &t, ev);
-    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(ctx, ev);
+    let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(&ctx, &t, ev);
+    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(&ctx, ev);
     // A tap outside closes the card (touch has no pointer-leave). Added by an effect,
     // which runs in the browser only, so the view also renders on a server.
     Effect::new(move |_| {
@@ -309,5 +317,17 @@ pub(crate) fn cited_answer_view(
             <Show when=show_panel><SourcePanel/></Show>
             <div class=class::CARD id=card_id role="tooltip" data-state="closed" hidden></div>
         </div>
+    }
+}
+
+/// Keeps the open card open across a new parse when its citation is still there, under
+/// the index it has now; closes it otherwise.
+fn keep_card(ctx: CiteContext, new: &Model) {
+    let Some(c) = ctx.card.get_untracked() else {
+        return;
+    };
+    let now = ctx.answer.with_untracked(|old| kept_card(old, new, c));
+    if now != Some(c) {
+        ctx.card.set(now);
     }
 }

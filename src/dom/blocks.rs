@@ -1,21 +1,30 @@
 //! Bringing the body from the answer it shows to a new one: markers patched in place,
-//! changed blocks morphed, the open tail rendered again, an open card kept.
+//! changed blocks morphed, the open tail rendered again.
 
 use crate::core::live::StreamInfo;
 use crate::core::model::CitedAnswer as Model;
+use crate::dom::morph;
+use crate::dom::util as dom;
 use crate::render::class;
 use crate::render::stream_view::stream_view_text;
 use crate::render::{self, RenderOptions};
-use crate::web::cited_answer::adopt::block_open;
-use crate::web::context::{Card, CiteContext};
-use crate::web::{dom, morph};
-use leptos::prelude::*;
-use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// The answer the body shows, its render options and the stream state it was shown in.
-pub(crate) type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
+pub(crate) type Shown<'a> = (&'a Model, &'a RenderOptions, StreamInfo);
+
+/// The opening tag of a rendered block's element. Blocks that start past about a
+/// screenful of text skip layout and paint until they scroll near
+/// (`content-visibility: auto`); the first ones do not, because for content already in
+/// view that costs a second layout in the first frame.
+pub(crate) fn block_open(b: &render::Block) -> &'static str {
+    if b.range.start >= render::LAZY_AFTER {
+        "<div class=\"cite-block cite-block--lazy\">"
+    } else {
+        "<div class=\"cite-block\">"
+    }
+}
 
 /// Brings the body from showing `prev` to showing `a`, settling in place: when the text
 /// already shown stays the same (sources arrived, numbers moved, the stream finished),
@@ -25,7 +34,7 @@ pub(crate) type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
 pub(crate) fn show_answer(
     body: &Element,
     blocks: &mut Vec<(render::Block, Element)>,
-    prev: Option<&Shown>,
+    prev: Option<Shown<'_>>,
     a: &Model,
     r: &RenderOptions,
     info: StreamInfo,
@@ -34,9 +43,7 @@ pub(crate) fn show_answer(
     let markdown = a.content_kind == ContentKind::Markdown;
     let same = |i: usize| Some(i);
     let old = prev.filter(|(old, old_r, _)| {
-        **old_r == *r
-            && old.content_kind == a.content_kind
-            && old.show_citations == a.show_citations
+        *old_r == r && old.content_kind == a.content_kind && old.show_citations == a.show_citations
     });
     let Some((old, _, old_info)) = old else {
         if info.streaming && markdown {
@@ -129,31 +136,6 @@ pub(crate) fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &
         if let Ok(k) = by_cite.binary_search_by_key(&ci, |(c, _)| *c) {
             morph::morph_node(old.as_ref(), &by_cite[k].1, &Some);
         }
-    }
-}
-
-/// Keeps the open card open across a new parse when its citation is still there (its
-/// marker at the same place after the same words, with sources), under the index it has
-/// now; closes it otherwise.
-pub(crate) fn keep_card(ctx: CiteContext, new: &Model) {
-    let Some(c) = ctx.card.get_untracked() else {
-        return;
-    };
-    let old = ctx.answer.get_untracked();
-    let now = crate::core::stream::settle(&old, new, 0)
-        .map
-        .get(c.ci)
-        .copied()
-        .flatten()
-        .filter(|&ci| {
-            let (o, n) = (old.citations[c.ci].end, new.citations[ci].end);
-            !new.citations[ci].sources.is_empty()
-                && old.text.get(o.saturating_sub(32)..o) == new.text.get(n.saturating_sub(32)..n)
-        });
-    match now {
-        Some(ci) if ci == c.ci => {}
-        Some(ci) => ctx.card.set(Some(Card { ci, ..c })),
-        None => ctx.card.set(None),
     }
 }
 

@@ -45,6 +45,13 @@ pub fn focus(el: &Element) {
     }
 }
 
+/// Runs `f` once after the current task (a `setTimeout` of 0).
+pub fn defer(f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let cb = wasm_bindgen::closure::Closure::once_into_js(f);
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+}
+
 /// Whether the user asked for reduced motion.
 pub fn reduced_motion() -> bool {
     web_sys::window()

@@ -1,0 +1,93 @@
+//! The hover card: filled and placed when it opens, kept inside the viewport.
+
+use crate::core::model::CitedAnswer as Model;
+use crate::dom::events::REPLACING;
+use crate::dom::state::Card;
+use crate::dom::util as dom;
+use crate::render::class;
+use crate::render::{self, RenderOptions};
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// Brings the card element `el` in line with `card`: content, visibility, position,
+/// the `data-state` of its marker and the marker link's `aria-describedby`. `last` is
+/// the marker link the card was last anchored to.
+pub(crate) fn show_card(
+    el: &Element,
+    last: &mut Option<Element>,
+    a: &Model,
+    r: &RenderOptions,
+    card: Option<Card>,
+) {
+    if let Some(prev) = last.take() {
+        let _ = prev.remove_attribute("aria-describedby");
+        if let Ok(Some(sup)) = prev.closest(class::MARKER_SEL) {
+            let _ = sup.set_attribute("data-state", "closed");
+        }
+    }
+    let Some(c) = card else {
+        if !el.has_attribute("hidden") {
+            let _ = el.set_attribute("hidden", "");
+            let _ = el.set_attribute("data-state", "closed");
+            el.set_inner_html("");
+        }
+        return;
+    };
+    // Replacing the content would blur a focused pager button and close the card:
+    // remember what had focus, ignore that blur, and focus its twin afterwards.
+    let focused = dom::document()
+        .and_then(|d| d.active_element())
+        .filter(|f| el.contains(Some(f)));
+    let nav = focused.as_ref().and_then(|f| f.get_attribute("data-nav"));
+    REPLACING.with(|r| r.set(true));
+    el.set_inner_html(&render::card_html(a, c.ci, c.page, r));
+    REPLACING.with(|r| r.set(false));
+    if focused.is_some() {
+        let sel = match &nav {
+            Some(n) => format!("[data-nav=\"{n}\"]:not([disabled]), button:not([disabled]), a"),
+            None => "a, button:not([disabled])".to_string(),
+        };
+        if let Ok(Some(f)) = el.query_selector(&sel) {
+            dom::focus(&f);
+        }
+    }
+    let _ = el.remove_attribute("hidden");
+    let _ = el.set_attribute("data-state", "open");
+    let Some(link) = dom::by_id(&render::ref_id(r, c.ci, c.k)) else {
+        return;
+    };
+    let _ = link.set_attribute("aria-describedby", &el.id());
+    if let Ok(Some(sup)) = link.closest(class::MARKER_SEL) {
+        let _ = sup.set_attribute("data-state", "open");
+    }
+    position_card(el, &link);
+    *last = Some(link);
+}
+
+/// Places the card next to its marker link, inside the viewport.
+pub(crate) fn position_card(card: &Element, anchor: &Element) {
+    let Some(w) = web_sys::window() else { return };
+    let vw = w
+        .inner_width()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1024.0);
+    let vh = w
+        .inner_height()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(768.0);
+    let a = anchor.get_bounding_client_rect();
+    let c = card.get_bounding_client_rect();
+    let (left, top, above) = dom::place_card(
+        (a.left(), a.top(), a.width(), a.height()),
+        (c.width(), c.height()),
+        (vw, vh),
+    );
+    if let Some(h) = card.dyn_ref::<web_sys::HtmlElement>() {
+        let s = h.style();
+        let _ = s.set_property("left", &format!("{left:.0}px"));
+        let _ = s.set_property("top", &format!("{top:.0}px"));
+    }
+    let _ = card.set_attribute("data-side", if above { "top" } else { "bottom" });
+}

@@ -1,0 +1,1070 @@
+//! A mounted answer without Leptos: what the npm package's `mount` returns. Its state
+//! lives in cells; every change (new inputs, a streamed chunk, a pointer or key event)
+//! brings the DOM in line at once, touching only what changed:
+//!
+//! - the first render is one HTML string (answer, footnotes, panel, card);
+//! - a streamed chunk is fed to the [`StreamParser`] and only the open tail's blocks
+//!   are rendered again; footnotes and panel are rebuilt only when a source's number,
+//!   count or state changed;
+//! - new data, new options and the end of a stream settle in place (changed markers
+//!   patched, changed blocks morphed, an open card kept on its citation).
+
+use crate::core::export::to_markdown;
+use crate::core::formats::{CiteData, Data};
+use crate::core::live::StreamInfo;
+use crate::core::model::{CitedAnswer as Model, ContentKind, Diagnostic, Format};
+use crate::core::options::{FormatChoice, Options, Theme};
+use crate::core::stream::StreamParser;
+use crate::dom::blocks::{block_open, patch_markers, render_stream_tail, show_answer};
+use crate::dom::card::show_card;
+use crate::dom::events::{
+    emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
+    on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
+    source_detail, Host,
+};
+use crate::dom::highlight::apply_highlight;
+use crate::dom::panel::set_expanded;
+use crate::dom::state::{kept_card, next_prefix, sources_of, Card, Highlight, Timeout, Timers};
+use crate::dom::util as dom;
+use crate::render::{self, class, RenderOptions};
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
+use std::rc::{Rc, Weak};
+use std::sync::Arc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, EventTarget, HtmlElement};
+
+/// What is shown besides the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Display {
+    /// The source panel beside the answer.
+    pub panel: bool,
+    /// Footnotes under the answer.
+    pub footnotes: bool,
+    /// A button that copies the answer with its citations as markdown.
+    pub copy_button: bool,
+    /// citekit's stylesheet added to the document head.
+    pub inject_css: bool,
+}
+
+impl Default for Display {
+    fn default() -> Self {
+        Display {
+            panel: false,
+            footnotes: true,
+            copy_button: false,
+            inject_css: true,
+        }
+    }
+}
+
+/// The elements of a mounted answer.
+struct Nodes {
+    root: Element,
+    answer: Element,
+    body: Element,
+    card: Element,
+}
+
+/// What the footnotes and the panel show of an answer, compared on every change: each
+/// source's number, count and state, whether citations show, and what of the text
+/// their titles read.
+#[derive(Default, PartialEq)]
+struct NotesKey {
+    sources: Vec<(u32, u32, bool)>,
+    show_citations: bool,
+    text: usize,
+}
+
+impl NotesKey {
+    fn matches(&self, a: &Model) -> bool {
+        self.show_citations == a.show_citations
+            && self.text == notes_text_key(a)
+            && self.sources.len() == a.sources.len()
+            && self
+                .sources
+                .iter()
+                .zip(&a.sources)
+                .all(|(k, s)| *k == (s.number, s.cite_count, s.cited))
+    }
+
+    fn of(a: &Model) -> NotesKey {
+        NotesKey {
+            sources: a
+                .sources
+                .iter()
+                .map(|s| (s.number, s.cite_count, s.cited))
+                .collect(),
+            show_citations: a.show_citations,
+            text: notes_text_key(a),
+        }
+    }
+}
+
+/// The part of the text length the footnotes and panel depend on: their titles quote
+/// the answer's start, and a long answer's list is drawn lazily.
+fn notes_text_key(a: &Model) -> usize {
+    if a.text.len() >= render::LAZY_AFTER {
+        usize::MAX
+    } else {
+        a.text.len().min(48)
+    }
+}
+
+type Listener = (
+    EventTarget,
+    &'static str,
+    Closure<dyn FnMut(web_sys::Event)>,
+);
+
+struct Inner {
+    element: HtmlElement,
+    display: Cell<Display>,
+    options: RefCell<Options>,
+    render: RefCell<Arc<RenderOptions>>,
+    /// The answer text so far (for sse, the text is in `data`).
+    answer: RefCell<String>,
+    /// The data so far (for sse, the event stream so far).
+    data: RefCell<CiteData>,
+    /// The incremental parser while a stream runs.
+    parser: RefCell<Option<StreamParser>>,
+    /// Whether a stream runs (appends came and `finish` did not).
+    streaming: Cell<bool>,
+    /// The answer shown when no parser runs.
+    model: RefCell<Arc<Model>>,
+    nodes: RefCell<Option<Nodes>>,
+    blocks: RefCell<Vec<(render::Block, Element)>>,
+    notes_key: RefCell<NotesKey>,
+    card: Cell<Option<Card>>,
+    /// The marker link the card is anchored to.
+    card_link: RefCell<Option<Element>>,
+    highlight: Cell<Highlight>,
+    /// Whether anything is lit (a highlight to redo after a change).
+    lit: Cell<bool>,
+    selected: Cell<Option<u32>>,
+    timers: Rc<Timers>,
+    copied: RefCell<Option<Timeout>>,
+    listeners: RefCell<Vec<Listener>>,
+}
+
+/// A mounted answer. Cloning it gives another handle to the same answer.
+#[derive(Clone)]
+pub struct Driver(Rc<Inner>);
+
+impl Driver {
+    /// Renders the answer into `element` (replacing its content) and starts listening
+    /// to the reader's pointer, focus and keys.
+    pub fn mount(
+        element: HtmlElement,
+        answer: String,
+        data: CiteData,
+        options: Options,
+        display: Display,
+    ) -> Driver {
+        let render = Arc::new(live_render(&options, &next_prefix()));
+        let d = Driver(Rc::new(Inner {
+            element,
+            display: Cell::new(display),
+            options: RefCell::new(options),
+            render: RefCell::new(render),
+            answer: RefCell::new(answer),
+            data: RefCell::new(data),
+            parser: RefCell::new(None),
+            streaming: Cell::new(false),
+            model: RefCell::new(Arc::new(crate::core::parse_lenient(
+                Some(""),
+                Data::None,
+                &Options::default(),
+            ))),
+            nodes: RefCell::new(None),
+            blocks: RefCell::new(Vec::new()),
+            notes_key: RefCell::new(NotesKey::default()),
+            card: Cell::new(None),
+            card_link: RefCell::new(None),
+            highlight: Cell::new(Highlight::None),
+            lit: Cell::new(false),
+            selected: Cell::new(None),
+            timers: Rc::new(Timers::default()),
+            copied: RefCell::new(None),
+            listeners: RefCell::new(Vec::new()),
+        }));
+        d.parse_whole();
+        d.build();
+        d.listen();
+        d
+    }
+
+    /// Changes some inputs: each `Some` replaces it. Text that only grows while a stream
+    /// runs is appended; late data keeps the answer so far (pending markers turn live);
+    /// a change of what is shown besides the answer renders it anew.
+    pub fn update(
+        &self,
+        answer: Option<String>,
+        data: Option<CiteData>,
+        options: Option<Options>,
+        display: Display,
+    ) {
+        let i = &self.0;
+        let options_changed = options.as_ref().is_some_and(|o| *o != *i.options.borrow());
+        if display != i.display.get() {
+            i.display.set(display);
+            if let Some(o) = options {
+                self.set_options(o);
+            }
+            if let Some(a) = answer {
+                *i.answer.borrow_mut() = a;
+            }
+            if let Some(d) = data {
+                *i.data.borrow_mut() = d;
+            }
+            if i.streaming.get() {
+                self.restart_stream();
+            } else {
+                self.parse_whole();
+            }
+            self.close_card();
+            self.build();
+            return;
+        }
+        let old = self.current();
+        let old_r = i.render.borrow().clone();
+        let old_info = self.info();
+        if let Some(o) = options.filter(|_| options_changed) {
+            self.set_options(o);
+        }
+        let theme_only = options_changed && *old_r == **i.render.borrow();
+        if !i.streaming.get() {
+            if let Some(a) = answer {
+                *i.answer.borrow_mut() = a;
+            }
+            if let Some(d) = data {
+                *i.data.borrow_mut() = d;
+            }
+            self.parse_whole();
+            self.settle(&old, &old_r, old_info, StreamInfo::default(), theme_only);
+            return;
+        }
+        // A stream runs.
+        let sse = self.is_sse();
+        let mut restart = options_changed && !theme_only;
+        let mut reread = false;
+        let mut more = String::new();
+        if let Some(a) = answer.filter(|_| !sse) {
+            let old_a = i.answer.borrow();
+            if a.len() >= old_a.len() && a.starts_with(old_a.as_str()) {
+                more = a[old_a.len()..].to_string();
+            } else {
+                restart = true;
+            }
+            drop(old_a);
+            *i.answer.borrow_mut() = a;
+        }
+        if let Some(d) = data {
+            let grown = match (&*i.data.borrow(), &d) {
+                (CiteData::Text(o), CiteData::Text(n)) if sse && n.starts_with(o.as_str()) => {
+                    Some(n[o.len()..].to_string())
+                }
+                _ => None,
+            };
+            match grown {
+                Some(g) => more.push_str(&g),
+                None if sse => restart = true,
+                None => reread = *i.data.borrow() != d,
+            }
+            *i.data.borrow_mut() = d;
+        }
+        let prev_stable = self.stable_len();
+        if restart {
+            self.restart_stream();
+        } else {
+            let mut failed = None;
+            if let Some(p) = i.parser.borrow_mut().as_mut() {
+                if reread {
+                    if let Err(e) = p.set_data(i.data.borrow().as_data()) {
+                        failed = Some(e);
+                    }
+                }
+                if !more.is_empty() {
+                    p.push(&more);
+                }
+            }
+            if let Some(e) = failed {
+                self.fall_back(&e);
+            } else if i.parser.borrow().is_none() {
+                self.parse_whole();
+            }
+        }
+        let info = StreamInfo {
+            streaming: true,
+            prev_stable: if restart { 0 } else { prev_stable },
+            reread: reread || restart,
+        };
+        if !restart && !reread && options_changed {
+            // Only the theme: the root's class.
+            self.settle(&old, &old_r, old_info, info, true);
+        } else if !restart && !reread {
+            self.show_appended(prev_stable);
+        } else {
+            self.settle(&old, &old_r, old_info, info, false);
+        }
+    }
+
+    /// Adds streamed text: to the answer, or (format `sse`) to the event stream. The
+    /// first append starts the stream.
+    pub fn append(&self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let i = &self.0;
+        if self.is_sse() {
+            match &mut *i.data.borrow_mut() {
+                CiteData::Text(t) => t.push_str(text),
+                other => *other = CiteData::Text(text.to_string()),
+            }
+        } else {
+            i.answer.borrow_mut().push_str(text);
+        }
+        if !i.streaming.get() {
+            i.streaming.set(true);
+            let old = self.current();
+            let old_r = i.render.borrow().clone();
+            let shown_before = !old.text.is_empty();
+            self.restart_stream();
+            let info = StreamInfo {
+                streaming: true,
+                prev_stable: 0,
+                reread: true,
+            };
+            if shown_before {
+                self.settle(&old, &old_r, StreamInfo::default(), info, false);
+            } else {
+                self.show_appended(0);
+            }
+            return;
+        }
+        let prev_stable = self.stable_len();
+        let pushed = match i.parser.borrow_mut().as_mut() {
+            Some(p) => {
+                p.push(text);
+                true
+            }
+            None => false,
+        };
+        if pushed {
+            self.show_appended(prev_stable);
+        } else {
+            // No parser (the data was refused): the whole text parsed again.
+            let old = self.current();
+            let old_r = i.render.borrow().clone();
+            self.parse_whole();
+            let info = StreamInfo {
+                streaming: true,
+                prev_stable: 0,
+                reread: true,
+            };
+            self.settle(&old, &old_r, info, info, false);
+        }
+    }
+
+    /// Ends the stream: what was held back is read, and the answer shows as a one-shot
+    /// parse of the whole text would.
+    pub fn finish(&self) {
+        let i = &self.0;
+        if !i.streaming.get() {
+            return;
+        }
+        let old = self.current();
+        let old_r = i.render.borrow().clone();
+        let prev_stable = self.stable_len();
+        i.streaming.set(false);
+        let done = i.parser.borrow_mut().take().map(|mut p| p.finish().clone());
+        match done {
+            Some(m) => *i.model.borrow_mut() = Arc::new(m),
+            None => self.parse_whole(),
+        }
+        let old_info = StreamInfo {
+            streaming: true,
+            prev_stable,
+            reread: false,
+        };
+        let info = StreamInfo {
+            streaming: false,
+            prev_stable,
+            reread: true,
+        };
+        self.settle(&old, &old_r, old_info, info, false);
+    }
+
+    /// Stops listening, cancels the card's timers and empties the element.
+    pub fn destroy(&self) {
+        let i = &self.0;
+        i.timers.cancel_open();
+        i.timers.cancel_close();
+        i.copied.borrow_mut().take();
+        for (target, name, f) in i.listeners.borrow_mut().drain(..) {
+            let _ = target.remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
+        }
+        dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
+        i.nodes.borrow_mut().take();
+        i.blocks.borrow_mut().clear();
+        i.parser.borrow_mut().take();
+        i.element.set_inner_html("");
+    }
+
+    /// The element the answer is mounted in.
+    pub fn element(&self) -> &HtmlElement {
+        &self.0.element
+    }
+
+    fn is_sse(&self) -> bool {
+        self.0.options.borrow().format == FormatChoice::Given(Format::Sse)
+    }
+
+    fn set_options(&self, o: Options) {
+        let prefix = self.0.render.borrow().id_prefix.clone();
+        let r = live_render(&o, &prefix);
+        if r != **self.0.render.borrow() {
+            *self.0.render.borrow_mut() = Arc::new(r);
+        }
+        *self.0.options.borrow_mut() = o;
+    }
+
+    /// Calls `f` with the answer shown now.
+    fn with_model<T>(&self, f: impl FnOnce(&Model) -> T) -> T {
+        if let Ok(p) = self.0.parser.try_borrow() {
+            if let Some(p) = p.as_ref() {
+                return f(p.snapshot());
+            }
+        }
+        let m = self.0.model.borrow().clone();
+        f(&m)
+    }
+
+    /// The answer shown now, as a value that outlives the next change.
+    fn current(&self) -> Arc<Model> {
+        match self.0.parser.borrow().as_ref() {
+            Some(p) => Arc::new(p.snapshot().clone()),
+            None => self.0.model.borrow().clone(),
+        }
+    }
+
+    fn stable_len(&self) -> usize {
+        self.0
+            .parser
+            .borrow()
+            .as_ref()
+            .map_or(0, |p| p.stable_len())
+    }
+
+    fn info(&self) -> StreamInfo {
+        StreamInfo {
+            streaming: self.0.streaming.get(),
+            prev_stable: self.stable_len(),
+            reread: false,
+        }
+    }
+
+    /// Parses the whole answer at once (no stream, or a stream whose data was refused).
+    fn parse_whole(&self) {
+        let i = &self.0;
+        let answer = i.answer.borrow();
+        let data = i.data.borrow();
+        let opts = i.options.borrow();
+        let sse = opts.format == FormatChoice::Given(Format::Sse);
+        // An empty answer: the text is in the data (sse, anthropic, ...).
+        let text = (!answer.is_empty() && !sse).then_some(answer.as_str());
+        let m = crate::core::parse_lenient(text, data.as_data(), &opts);
+        *i.model.borrow_mut() = Arc::new(m);
+    }
+
+    /// Starts the stream again over everything received so far.
+    fn restart_stream(&self) {
+        let i = &self.0;
+        let sse = self.is_sse();
+        let made = {
+            let data = i.data.borrow();
+            let start = if sse { Data::Text("") } else { data.as_data() };
+            StreamParser::new(start, &i.options.borrow())
+        };
+        match made {
+            Ok(mut p) => {
+                if sse {
+                    if let CiteData::Text(t) = &*i.data.borrow() {
+                        p.push(t);
+                    }
+                } else {
+                    p.push(&i.answer.borrow());
+                }
+                *i.parser.borrow_mut() = Some(p);
+            }
+            Err(e) => self.fall_back(&e),
+        }
+    }
+
+    /// The data could not start a stream: the answer is parsed whole on every change,
+    /// with the data's error as a diagnostic.
+    fn fall_back(&self, e: &crate::core::error::ParseError) {
+        let i = &self.0;
+        i.parser.borrow_mut().take();
+        let mut m = crate::core::parse_lenient(
+            Some(i.answer.borrow().as_str()),
+            Data::None,
+            &i.options.borrow(),
+        );
+        m.diagnostics
+            .push(Diagnostic::error(e.code(), e.to_string()));
+        *i.model.borrow_mut() = Arc::new(m);
+    }
+
+    /// Renders everything into the element at once: one HTML string.
+    fn build(&self) {
+        let i = &self.0;
+        let display = i.display.get();
+        if display.inject_css {
+            dom::inject_css(crate::dom::CSS);
+        }
+        let r = i.render.borrow().clone();
+        let (theme, style) = {
+            let o = i.options.borrow();
+            (o.theme, format!("{:?}", o.marker_style).to_lowercase())
+        };
+        let streaming = i.streaming.get();
+        let (html, blocks) = self.with_model(|a| {
+            let blocks = if streaming && a.content_kind == ContentKind::Markdown {
+                Vec::new()
+            } else {
+                render::answer_blocks(a, &r)
+            };
+            let (notes, panel) = shows(a, display);
+            let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
+            let _ = write!(
+                html,
+                "<div class=\"{}\" id=\"{}\" data-marker-style=\"{style}\"><div class=\"{}\">",
+                render::root_class(theme, panel),
+                r.id_prefix,
+                class::ANSWER
+            );
+            if display.copy_button {
+                let _ = write!(
+                    html,
+                    "<button type=\"button\" class=\"cite-copy\" data-state=\"idle\">{}</button>",
+                    crate::render::escape::escape(r.labels.get("copy"))
+                );
+            }
+            let _ = write!(html, "<div class=\"{}\">", class::ANSWER_BODY);
+            for b in &blocks {
+                html.push_str(block_open(b));
+                html.push_str(&b.html);
+                html.push_str("</div>");
+            }
+            html.push_str("</div>");
+            if notes {
+                let _ = write!(
+                    html,
+                    "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">{}</section>",
+                    class::FOOTNOTES,
+                    r.id_prefix,
+                    render::footnotes_html(a, &r)
+                );
+            }
+            html.push_str("</div>");
+            if panel {
+                let _ = write!(
+                    html,
+                    "<aside class=\"{}\" id=\"{p}-panel\" aria-labelledby=\"{p}-panel-title\">{}</aside>",
+                    class::PANEL,
+                    render::panel_html(a, &r),
+                    p = r.id_prefix
+                );
+            }
+            let _ = write!(
+                html,
+                "<div class=\"{}\" id=\"{}-card\" role=\"tooltip\" data-state=\"closed\" hidden></div></div>",
+                class::CARD,
+                r.id_prefix
+            );
+            *i.notes_key.borrow_mut() = NotesKey::of(a);
+            (html, blocks)
+        });
+        i.element.set_inner_html(&html);
+        let Some(nodes) = find_nodes(&i.element) else {
+            return;
+        };
+        {
+            let mut shown = i.blocks.borrow_mut();
+            shown.clear();
+            let children = nodes.body.children();
+            for (k, b) in blocks.into_iter().enumerate() {
+                if let Some(el) = children.item(k as u32) {
+                    shown.push((b, el));
+                }
+            }
+        }
+        *i.nodes.borrow_mut() = Some(nodes);
+        i.card_link.borrow_mut().take();
+        if streaming {
+            self.show_appended(0);
+        }
+        if let Some(n) = i.selected.get() {
+            set_expanded(&r, n, true);
+        }
+    }
+
+    /// After a plain append: the open tail rendered again, footnotes and panel when
+    /// their sources changed, the card re-anchored when its marker was redrawn.
+    fn show_appended(&self, prev_stable: usize) {
+        let i = &self.0;
+        let r = i.render.borrow().clone();
+        let Ok(nodes) = i.nodes.try_borrow() else {
+            return;
+        };
+        let Some(nodes) = nodes.as_ref() else { return };
+        let Ok(parser) = i.parser.try_borrow() else {
+            return;
+        };
+        let Some(p) = parser.as_ref() else {
+            drop(parser);
+            return;
+        };
+        let a = p.snapshot();
+        let Ok(mut blocks) = i.blocks.try_borrow_mut() else {
+            return;
+        };
+        if a.content_kind != ContentKind::Markdown {
+            // HTML or JSON answers are not block-structured: rendered whole.
+            crate::dom::blocks::patch_blocks(
+                &nodes.body,
+                &mut blocks,
+                render::answer_blocks(a, &r),
+                &Some,
+            );
+        } else {
+            let stable = prev_stable.min(a.text.len());
+            // New sources (footnote definitions) can turn markers already shown live.
+            if a.sources.len() != i.notes_key.borrow().sources.len() {
+                let fixed: Vec<usize> =
+                    (0..a.citations.partition_point(|c| c.end < stable)).collect();
+                patch_markers(&nodes.body, a, &r, &fixed);
+            }
+            render_stream_tail(&nodes.body, &mut blocks, a, &r, stable, &Some);
+        }
+        drop(blocks);
+        self.sync_notes(nodes, a, &r, false);
+        // The card's marker was in the redrawn tail: anchor it again.
+        if let Some(c) = i.card.get() {
+            let gone = i
+                .card_link
+                .borrow()
+                .as_ref()
+                .is_none_or(|l| !l.is_connected());
+            if gone {
+                let c = (c.ci < a.citations.len() && !a.citations[c.ci].sources.is_empty())
+                    .then_some(c);
+                i.card.set(c);
+                if let Ok(mut last) = i.card_link.try_borrow_mut() {
+                    show_card(&nodes.card, &mut last, a, &r, c);
+                }
+            }
+        }
+        if i.lit.get() {
+            i.lit
+                .set(apply_highlight(&nodes.root, a, &r, i.highlight.get()));
+        }
+    }
+
+    /// After new data, options or the end of a stream: the body settles from `old` to
+    /// the answer now, the card stays on its citation, the rest follows.
+    fn settle(
+        &self,
+        old: &Model,
+        old_r: &RenderOptions,
+        old_info: StreamInfo,
+        info: StreamInfo,
+        theme_only: bool,
+    ) {
+        let i = &self.0;
+        let r = i.render.borrow().clone();
+        let Ok(nodes) = i.nodes.try_borrow() else {
+            return;
+        };
+        let Some(nodes) = nodes.as_ref() else { return };
+        let theme = i.options.borrow().theme;
+        let style = format!("{:?}", i.options.borrow().marker_style).to_lowercase();
+        if nodes.root.get_attribute("data-marker-style").as_deref() != Some(style.as_str()) {
+            let _ = nodes.root.set_attribute("data-marker-style", &style);
+        }
+        self.with_model(|a| {
+            if !theme_only {
+                if let Ok(mut blocks) = i.blocks.try_borrow_mut() {
+                    show_answer(
+                        &nodes.body,
+                        &mut blocks,
+                        Some((old, old_r, old_info)),
+                        a,
+                        &r,
+                        info,
+                    );
+                }
+            }
+            let (_, panel) = shows(a, i.display.get());
+            let class = render::root_class(theme, panel);
+            if nodes.root.class_name() != class {
+                nodes.root.set_class_name(&class);
+            }
+            self.sync_notes(nodes, a, &r, !theme_only && *old_r != *r);
+            if let Some(c) = i.card.get().filter(|_| !theme_only) {
+                let now = kept_card(old, a, c);
+                i.card.set(now);
+                if let Ok(mut last) = i.card_link.try_borrow_mut() {
+                    show_card(&nodes.card, &mut last, a, &r, now);
+                }
+            }
+            if i.lit.get() {
+                i.lit
+                    .set(apply_highlight(&nodes.root, a, &r, i.highlight.get()));
+            }
+        });
+    }
+
+    /// Brings footnotes and panel in line with `a` when what they show changed.
+    fn sync_notes(&self, nodes: &Nodes, a: &Model, r: &RenderOptions, force: bool) {
+        let i = &self.0;
+        let Ok(mut key) = i.notes_key.try_borrow_mut() else {
+            return;
+        };
+        if !force && key.matches(a) {
+            return;
+        }
+        *key = NotesKey::of(a);
+        drop(key);
+        let (notes, panel) = shows(a, i.display.get());
+        // `nodes` is borrowed: the sections found again are kept by replacing in place.
+        let doc = dom::document();
+        let notes_el = nodes
+            .answer
+            .query_selector(&format!(":scope > {}", class::FOOTNOTES_SEL))
+            .ok()
+            .flatten();
+        match (notes, notes_el) {
+            (true, Some(el)) => el.set_inner_html(&render::footnotes_html(a, r)),
+            (true, None) => {
+                if let Some(el) = doc.as_ref().and_then(|d| d.create_element("section").ok()) {
+                    el.set_class_name(class::FOOTNOTES);
+                    let _ = el.set_attribute("role", "doc-endnotes");
+                    let _ =
+                        el.set_attribute("aria-labelledby", &format!("{}-fn-title", r.id_prefix));
+                    el.set_inner_html(&render::footnotes_html(a, r));
+                    let _ = nodes.answer.append_child(&el);
+                }
+            }
+            (false, Some(el)) => el.remove(),
+            (false, None) => {}
+        }
+        let panel_el = nodes
+            .root
+            .query_selector(&format!(":scope > {}", class::PANEL_SEL))
+            .ok()
+            .flatten();
+        match (panel, panel_el) {
+            (true, Some(el)) => el.set_inner_html(&render::panel_html(a, r)),
+            (true, None) => {
+                if let Some(el) = doc.as_ref().and_then(|d| d.create_element("aside").ok()) {
+                    el.set_class_name(class::PANEL);
+                    el.set_id(&format!("{}-panel", r.id_prefix));
+                    let _ = el
+                        .set_attribute("aria-labelledby", &format!("{}-panel-title", r.id_prefix));
+                    el.set_inner_html(&render::panel_html(a, r));
+                    let _ = nodes.root.insert_before(&el, Some(&nodes.card));
+                }
+            }
+            (false, Some(el)) => el.remove(),
+            (false, None) => {}
+        }
+        let theme = i.options.borrow().theme;
+        let class = render::root_class(theme, panel);
+        if nodes.root.class_name() != class {
+            nodes.root.set_class_name(&class);
+        }
+        if let Some(n) = i.selected.get() {
+            set_expanded(r, n, true);
+        }
+    }
+
+    fn close_card(&self) {
+        self.0.card.set(None);
+        self.0.card_link.borrow_mut().take();
+    }
+
+    /// The card element in line with the card state.
+    fn show_card_now(&self) {
+        let i = &self.0;
+        let Ok(nodes) = i.nodes.try_borrow() else {
+            return;
+        };
+        let Some(nodes) = nodes.as_ref() else { return };
+        let Ok(mut last) = i.card_link.try_borrow_mut() else {
+            return;
+        };
+        let r = i.render.borrow().clone();
+        let c = i.card.get();
+        self.with_model(|a| show_card(&nodes.card, &mut last, a, &r, c));
+    }
+
+    fn light(&self) {
+        let i = &self.0;
+        let h = i.highlight.get();
+        if h == Highlight::None && !i.lit.get() {
+            return;
+        }
+        let Ok(nodes) = i.nodes.try_borrow() else {
+            return;
+        };
+        let Some(nodes) = nodes.as_ref() else { return };
+        let r = i.render.borrow().clone();
+        let lit = self.with_model(|a| apply_highlight(&nodes.root, a, &r, h));
+        i.lit.set(lit);
+    }
+
+    fn copy(&self) {
+        let i = &self.0;
+        let md = self.with_model(to_markdown);
+        let Some(w) = web_sys::window() else { return };
+        let _ = w.navigator().clipboard().write_text(&md);
+        let r = i.render.borrow().clone();
+        let Some(btn) = i
+            .nodes
+            .borrow()
+            .as_ref()
+            .and_then(|n| n.answer.query_selector(".cite-copy").ok().flatten())
+        else {
+            return;
+        };
+        let _ = btn.set_attribute("data-state", "copied");
+        btn.set_text_content(Some(r.labels.get("copied")));
+        let back = btn.clone();
+        let t = Timeout::new(1500, move || {
+            let _ = back.set_attribute("data-state", "idle");
+            back.set_text_content(Some(r.labels.get("copy")));
+        });
+        *i.copied.borrow_mut() = t;
+    }
+
+    /// Delegated listeners on the element (they outlive re-renders of its content) and
+    /// one on the window (a tap outside closes the card).
+    fn listen(&self) {
+        let weak = Rc::downgrade(&self.0);
+        let target: EventTarget = self.0.element.clone().into();
+        let names: [&'static str; 8] = [
+            "pointerover",
+            "pointerout",
+            "pointerdown",
+            "click",
+            "focusin",
+            "focusout",
+            "keydown",
+            "pointerleave",
+        ];
+        for name in names {
+            let w = weak.clone();
+            let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                if let Some(d) = upgrade(&w) {
+                    d.on_event(name, ev);
+                }
+            });
+            let _ = target.add_event_listener_with_callback(name, f.as_ref().unchecked_ref());
+            self.0
+                .listeners
+                .borrow_mut()
+                .push((target.clone(), name, f));
+        }
+        if let Some(win) = web_sys::window() {
+            let w = weak.clone();
+            let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                if let Some(d) = upgrade(&w) {
+                    d.on_outside_pointer(&ev);
+                }
+            });
+            let win: EventTarget = win.into();
+            let _ = win.add_event_listener_with_callback("pointerdown", f.as_ref().unchecked_ref());
+            self.0.listeners.borrow_mut().push((win, "pointerdown", f));
+        }
+    }
+
+    fn on_outside_pointer(&self, ev: &web_sys::Event) {
+        if self.0.card.get().is_none() {
+            return;
+        }
+        let inside = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
+            || dom::closest(ev.target(), class::CARD_SEL).is_some();
+        if !inside {
+            self.set_card(None);
+        }
+    }
+
+    fn in_panel(target: Option<EventTarget>) -> bool {
+        dom::closest(target, class::PANEL_SEL).is_some()
+    }
+
+    fn on_event(&self, name: &str, ev: web_sys::Event) {
+        let t = self.0.timers.clone();
+        let panel = self.0.display.get().panel;
+        match name {
+            "pointerover" => {
+                if Self::in_panel(ev.target()) {
+                    on_panel_hover(self, ev.target());
+                } else if let Ok(ev) = ev.dyn_into() {
+                    on_pointer_over(self, &t, ev);
+                }
+            }
+            "pointerout" => {
+                let related = ev
+                    .dyn_ref::<web_sys::MouseEvent>()
+                    .and_then(|m| m.related_target());
+                if Self::in_panel(ev.target()) && !Self::in_panel(related) {
+                    on_panel_leave(self);
+                }
+                if let Ok(ev) = ev.dyn_into() {
+                    on_pointer_out(self, &t, ev);
+                }
+            }
+            "pointerdown" => {
+                if let Ok(ev) = ev.dyn_into() {
+                    on_pointer_down(self, &t, ev);
+                }
+            }
+            "click" => {
+                if dom::closest(ev.target(), ".cite-copy").is_some() {
+                    self.copy();
+                    return;
+                }
+                if Self::in_panel(ev.target()) {
+                    if let Some(m) = ev.dyn_ref::<web_sys::MouseEvent>() {
+                        on_panel_click(self, m);
+                    }
+                }
+                if let Ok(ev) = ev.dyn_into() {
+                    on_answer_click(self, &t, panel, ev);
+                }
+            }
+            "focusin" => {
+                if Self::in_panel(ev.target()) {
+                    on_panel_hover(self, ev.target());
+                } else if let Ok(ev) = ev.dyn_into() {
+                    on_focus_in(self, &t, ev);
+                }
+            }
+            "focusout" => {
+                if Self::in_panel(ev.target()) {
+                    on_panel_leave(self);
+                } else if let Ok(ev) = ev.dyn_into() {
+                    on_focus_out(self, &t, ev);
+                }
+            }
+            "keydown" => {
+                if let Ok(ev) = ev.dyn_into() {
+                    on_key_down(self, ev);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn upgrade(w: &Weak<Inner>) -> Option<Driver> {
+    w.upgrade().map(Driver)
+}
+
+/// Whether footnotes and the panel show for `a`.
+fn shows(a: &Model, d: Display) -> (bool, bool) {
+    (
+        d.footnotes && a.show_citations && a.sources.iter().any(|s| s.cited),
+        d.panel && a.show_citations && !a.sources.is_empty(),
+    )
+}
+
+/// The render options of a live answer: the theme is left to the root's class (a
+/// theme change then re-renders nothing, and an open card and the panel's selection
+/// stay).
+fn live_render(options: &Options, prefix: &str) -> RenderOptions {
+    RenderOptions {
+        theme: Theme::Auto,
+        ..RenderOptions::from_options(options, prefix)
+    }
+}
+
+/// The elements `build` wrote into `element`.
+fn find_nodes(element: &HtmlElement) -> Option<Nodes> {
+    let root = element.first_element_child()?;
+    let answer = root.first_element_child()?;
+    let body = answer
+        .query_selector(&format!(":scope > {}", class::ANSWER_BODY_SEL))
+        .ok()??;
+    let card = root.last_element_child()?;
+    Some(Nodes {
+        root,
+        answer,
+        body,
+        card,
+    })
+}
+
+impl Host for Driver {
+    fn card(&self) -> Option<Card> {
+        self.0.card.get()
+    }
+    fn set_card(&self, card: Option<Card>) {
+        if self.0.card.get() == card {
+            return;
+        }
+        self.0.card.set(card);
+        self.show_card_now();
+    }
+    fn highlight(&self) -> Highlight {
+        self.0.highlight.get()
+    }
+    fn set_highlight(&self, h: Highlight) {
+        // Already so: nothing to sweep (pointerover fires on every move within a marker).
+        if self.0.highlight.get() == h && self.0.lit.get() == (h != Highlight::None) {
+            return;
+        }
+        self.0.highlight.set(h);
+        self.light();
+    }
+    fn select(&self, n: Option<u32>) {
+        let r = self.0.render.borrow().clone();
+        if let Some(p) = self.0.selected.replace(n) {
+            set_expanded(&r, p, false);
+        }
+        if let Some(n) = n {
+            self.emit("source-select", &source_detail(self, n));
+            set_expanded(&r, n, true);
+            if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
+                dom::scroll_into_view(&el);
+            }
+        }
+    }
+    fn selected(&self) -> Option<u32> {
+        self.0.selected.get()
+    }
+    fn sources_of(&self, ci: usize) -> Vec<u32> {
+        self.with_model(|a| sources_of(a, ci))
+    }
+    fn source_id(&self, n: u32) -> Option<String> {
+        self.with_model(|a| a.source_by_number(n).map(|s| s.id.clone()))
+    }
+    fn render(&self) -> Arc<RenderOptions> {
+        self.0.render.borrow().clone()
+    }
+    fn emit(&self, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]) {
+        let root = self
+            .0
+            .nodes
+            .try_borrow()
+            .ok()
+            .and_then(|n| n.as_ref().map(|n| n.root.clone()));
+        if let Some(root) = root {
+            emit_from(&root, name, detail);
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Pointer, focus, click and key handling of an answer (delegated on its root), for
+//! any [`Host`]: the Leptos components (state in signals, DOM brought in line by
+//! effects) and the plain driver (state in cells, DOM changed at once).
+
+use crate::dom::state::{Card, Highlight, Timeout, Timers, CLOSE_DELAY_MS, OPEN_DELAY_MS};
+use crate::dom::util as dom;
+use crate::render::class;
+use crate::render::{self, RenderOptions};
+use std::cell::Cell;
+use web_sys::Element;
+
+/// The state an answer's event handlers read and change.
+pub(crate) trait Host: Clone + 'static {
+    /// The open card.
+    fn card(&self) -> Option<Card>;
+    /// Opens, moves or (with `None`) closes the card.
+    fn set_card(&self, card: Option<Card>);
+    /// What is lit.
+    fn highlight(&self) -> Highlight;
+    /// Lights a citation or a source, or nothing.
+    fn set_highlight(&self, h: Highlight);
+    /// Selects source number `n` in the panel (again, when it is selected already),
+    /// or clears the selection.
+    fn select(&self, n: Option<u32>);
+    /// The selected source's number.
+    fn selected(&self) -> Option<u32>;
+    /// The source numbers of citation `ci`.
+    fn sources_of(&self, ci: usize) -> Vec<u32>;
+    /// The id of source number `n`.
+    fn source_id(&self, n: u32) -> Option<String>;
+    /// The render options (id prefix, labels).
+    fn render(&self) -> std::sync::Arc<RenderOptions>;
+    /// Dispatches a bubbling, composed `CustomEvent` from the answer's root.
+    fn emit(&self, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]);
+}
+
+/// `detail` fields of a source: its id and display number.
+pub(crate) fn source_detail<H: Host>(
+    host: &H,
+    n: u32,
+) -> Vec<(&'static str, wasm_bindgen::JsValue)> {
+    vec![
+        (
+            "sourceId",
+            host.source_id(n)
+                .map(Into::into)
+                .unwrap_or(wasm_bindgen::JsValue::NULL),
+        ),
+        ("number", n.into()),
+    ]
+}
+
+/// Dispatches `name` with `detail` from `root`.
+pub(crate) fn emit_from(root: &Element, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]) {
+    let obj = js_sys::Object::new();
+    for (k, v) in detail {
+        let _ = js_sys::Reflect::set(&obj, &(*k).into(), v);
+    }
+    let init = web_sys::CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    init.set_detail(&obj);
+    if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = root.dispatch_event(&ev);
+    }
+}
+
+pub(crate) fn marker_of(
+    ev_target: Option<web_sys::EventTarget>,
+) -> Option<(Element, usize, usize)> {
+    let link = dom::closest(ev_target, class::MARKER_LINK_SEL)?;
+    // The citation is on the `<sup>`; `k` is the link's place among its links.
+    let sup = link.closest(class::MARKER_SEL).ok()??;
+    let ci = dom::data_num(&sup, "cite")?;
+    let links = dom::query_all(&sup, class::MARKER_LINK_SEL);
+    let k = links
+        .iter()
+        .position(|l| l.is_same_node(Some(&link)))
+        .unwrap_or(0);
+    Some((link, ci, k))
+}
+
+pub(crate) fn open_card<H: Host>(host: &H, ci: usize, k: usize) {
+    let page = k.min(host.sources_of(ci).len().saturating_sub(1));
+    host.set_card(Some(Card { ci, page, k }));
+}
+
+pub(crate) fn on_pointer_down<H: Host>(
+    host: &H,
+    t: &std::rc::Rc<Timers>,
+    ev: web_sys::PointerEvent,
+) {
+    let touch = ev.pointer_type() == "touch";
+    t.touch.set(touch);
+    t.open_at_tap
+        .set(touch.then(|| host.card().map(|c| (c.ci, c.k))).flatten());
+}
+
+pub(crate) fn on_pointer_over<H: Host>(
+    host: &H,
+    t: &std::rc::Rc<Timers>,
+    ev: web_sys::PointerEvent,
+) {
+    if ev.pointer_type() == "touch" {
+        return;
+    }
+    if dom::closest(ev.target(), class::CARD_SEL).is_some() {
+        t.cancel_close();
+        return;
+    }
+    if let Some((_, ci, k)) = marker_of(ev.target()) {
+        t.cancel_close();
+        host.set_highlight(Highlight::Citation(ci));
+        if host.card().is_some_and(|c| c.ci == ci && c.k == k) {
+            return;
+        }
+        t.cancel_open();
+        let h = host.clone();
+        let handle = Timeout::new(OPEN_DELAY_MS, move || open_card(&h, ci, k));
+        *t.open.borrow_mut() = handle;
+    }
+}
+
+pub(crate) fn on_pointer_out<H: Host>(
+    host: &H,
+    t: &std::rc::Rc<Timers>,
+    ev: web_sys::PointerEvent,
+) {
+    if ev.pointer_type() == "touch" {
+        return;
+    }
+    let from_marker = marker_of(ev.target()).is_some();
+    let from_card = dom::closest(ev.target(), class::CARD_SEL).is_some();
+    if !from_marker && !from_card {
+        return;
+    }
+    let to = ev.related_target();
+    let to_card = dom::closest(to.clone(), class::CARD_SEL).is_some();
+    let to_marker = marker_of(to).is_some();
+    if to_card || (from_card && to_marker) {
+        return;
+    }
+    if from_marker {
+        t.cancel_open();
+        host.set_highlight(Highlight::None);
+    }
+    // Keep the card while it or its marker has focus.
+    let focused_inside = dom::document()
+        .and_then(|d| d.active_element())
+        .is_some_and(|el| el.closest(class::CARD_SEL).ok().flatten().is_some());
+    if focused_inside {
+        return;
+    }
+    t.cancel_close();
+    let h = host.clone();
+    let handle = Timeout::new(CLOSE_DELAY_MS, move || h.set_card(None));
+    *t.close.borrow_mut() = handle;
+}
+
+pub(crate) fn on_focus_in<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_sys::FocusEvent) {
+    if dom::closest(ev.target(), class::CARD_SEL).is_some() {
+        t.cancel_close();
+        return;
+    }
+    if let Some((_, ci, k)) = marker_of(ev.target()) {
+        t.cancel_open();
+        t.cancel_close();
+        host.set_highlight(Highlight::Citation(ci));
+        if !host.card().is_some_and(|c| c.ci == ci && c.k == k) {
+            open_card(host, ci, k);
+        }
+    }
+}
+
+thread_local! {
+    /// True while the card's content is being replaced (its blur is not a leave).
+    pub(crate) static REPLACING: Cell<bool> = const { Cell::new(false) };
+}
+
+pub(crate) fn on_focus_out<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_sys::FocusEvent) {
+    if REPLACING.with(Cell::get) {
+        return;
+    }
+    let from_marker = marker_of(ev.target()).is_some();
+    let from_card = dom::closest(ev.target(), class::CARD_SEL).is_some();
+    if !from_marker && !from_card {
+        return;
+    }
+    let to = ev.related_target();
+    if dom::closest(to.clone(), class::CARD_SEL).is_some() || (from_card && marker_of(to).is_some())
+    {
+        return;
+    }
+    if from_marker {
+        host.set_highlight(Highlight::None);
+    }
+    t.cancel_open();
+    host.set_card(None);
+}
+
+pub(crate) fn on_answer_click<H: Host>(
+    host: &H,
+    t: &std::rc::Rc<Timers>,
+    panel: bool,
+    ev: web_sys::MouseEvent,
+) {
+    // Pager buttons in the card.
+    if let Some(btn) = dom::closest(ev.target(), class::CARD_NAV_SEL) {
+        let step: isize = if btn.get_attribute("data-nav").as_deref() == Some("prev") {
+            -1
+        } else {
+            1
+        };
+        if let Some(mut c) = host.card() {
+            let total = host.sources_of(c.ci).len();
+            let next = c.page as isize + step;
+            if next >= 0 && (next as usize) < total {
+                c.page = next as usize;
+                host.set_card(Some(c));
+            }
+        }
+        return;
+    }
+    let Some((_, ci, k)) = marker_of(ev.target()) else {
+        return;
+    };
+    let touch = t.touch.replace(false);
+    let sources = host.sources_of(ci);
+    let n = sources.get(k).copied().or(sources.first().copied());
+    let mut detail = vec![("citation", wasm_bindgen::JsValue::from(ci as u32))];
+    if let Some(n) = n {
+        detail.extend(source_detail(host, n));
+    }
+    host.emit("citation-click", &detail);
+    if touch {
+        ev.prevent_default();
+        if t.open_at_tap.take() == Some((ci, k)) {
+            host.set_card(None);
+            host.set_highlight(Highlight::None);
+        } else {
+            host.set_highlight(Highlight::Citation(ci));
+            if !host.card().is_some_and(|c| c.ci == ci && c.k == k) {
+                open_card(host, ci, k);
+            }
+        }
+    }
+    if panel {
+        if !touch {
+            ev.prevent_default();
+        }
+        host.select(n);
+    }
+}
+
+pub(crate) fn on_key_down<H: Host>(host: &H, ev: web_sys::KeyboardEvent) {
+    match ev.key().as_str() {
+        "Escape" => {
+            if let Some(c) = host.card() {
+                ev.prevent_default();
+                host.set_card(None);
+                let id = render::ref_id(&host.render(), c.ci, c.k);
+                if let Some(el) = dom::by_id(&id) {
+                    dom::focus(&el);
+                }
+            }
+        }
+        "Enter" => {
+            if let Some((_, ci, k)) = marker_of(ev.target()) {
+                ev.prevent_default();
+                open_card(host, ci, k);
+                let card_id = format!("{}-card", host.render().id_prefix);
+                // Focus moves into the card once the effect has filled it.
+                dom::defer(move || {
+                    if let Some(card) = dom::by_id(&card_id) {
+                        if let Ok(Some(first)) = card.query_selector("a, button:not([disabled])") {
+                            dom::focus(&first);
+                        }
+                    }
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A pointer or focus over the source panel: lights the source under it (or clears a
+/// source's light when it is over no source).
+pub(crate) fn on_panel_hover<H: Host>(host: &H, target: Option<web_sys::EventTarget>) {
+    match dom::closest(target, class::SOURCE_SEL).and_then(|el| dom::data_num::<u32>(&el, "source"))
+    {
+        Some(n) => host.set_highlight(Highlight::Source(n)),
+        None => on_panel_leave(host),
+    }
+}
+
+/// The pointer or focus left the source panel: a source's light goes out.
+pub(crate) fn on_panel_leave<H: Host>(host: &H) {
+    if matches!(host.highlight(), Highlight::Source(_)) {
+        host.set_highlight(Highlight::None);
+    }
+}
+
+/// A click in the source panel: a source's toggle selects it (expanded), or
+/// deselects it when it is selected.
+pub(crate) fn on_panel_click<H: Host>(host: &H, ev: &web_sys::MouseEvent) {
+    if let Some(btn) = dom::closest(ev.target(), class::SOURCE_TOGGLE_SEL) {
+        let n = dom::data_num::<u32>(&btn, "source");
+        if n.is_some() && host.selected() == n {
+            host.select(None);
+        } else {
+            host.select(n);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The source panel's expanded entry.
+
+use crate::dom::util as dom;
+use crate::render::class;
+use crate::render::{self, RenderOptions};
+
+/// Expands (or collapses) the panel entry of source number `n`: its details shown,
+/// its toggle's `aria-expanded`, the entry marked selected.
+pub(crate) fn set_expanded(r: &RenderOptions, n: u32, open: bool) {
+    let id = render::panel_item_id(r, n);
+    let Some(li) = dom::by_id(&id) else { return };
+    let _ = li.set_attribute("data-state", if open { "expanded" } else { "collapsed" });
+    let _ = if open {
+        li.class_list().add_1(class::SELECTED)
+    } else {
+        li.class_list().remove_1(class::SELECTED)
+    };
+    if let Ok(Some(btn)) = li.query_selector(class::SOURCE_TOGGLE_SEL) {
+        let _ = btn.set_attribute("aria-expanded", if open { "true" } else { "false" });
+    }
+    if let Some(d) = dom::by_id(&format!("{id}-details")) {
+        let _ = if open {
+            d.remove_attribute("hidden")
+        } else {
+            d.set_attribute("hidden", "")
+        };
+    }
+}
