@@ -351,7 +351,8 @@ fn stream_appends() {
             let view_text = stream_view_text(&a.text, start);
             let markers = render::MarkerSet::from(a, &render_opts, start);
             let whole = view_text.len() >= a.text.len();
-            let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
+            let new =
+                render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
             black_box(&new);
             all_times.push(t.elapsed());
             push_times.push(pushed);

@@ -383,10 +383,7 @@ fn resolve_with(
     let citations: Vec<Citation> = citations
         .into_iter()
         .map(|(mut c, idx)| {
-            c.sources = idx
-                .iter()
-                .map(|&i| pool.id(i).to_string())
-                .collect();
+            c.sources = idx.iter().map(|&i| pool.id(i).to_string()).collect();
             c
         })
         .collect();

@@ -603,7 +603,6 @@ impl StreamParser {
         self.snapshot = snapshot;
         self.in_place = true;
     }
-
 }
 
 /// Whether `raw` may hold a link reference definition (`[label]: ...`) or a footnote
@@ -1162,7 +1161,12 @@ mod tests {
     /// Streams `pieces` one push each (with `data` given at push `late`, if any) and
     /// checks after every push that the snapshot kept in place is the one put together
     /// from scratch.
-    fn check_in_place(pieces: &[String], first: &Value, late: Option<(usize, &Value)>, opts: &Options) {
+    fn check_in_place(
+        pieces: &[String],
+        first: &Value,
+        late: Option<(usize, &Value)>,
+        opts: &Options,
+    ) {
         let mut p = StreamParser::new(Data::Json(first), opts).unwrap();
         for (n, piece) in pieces.iter().enumerate() {
             if let Some((at, d)) = late {
@@ -1179,6 +1183,7 @@ mod tests {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn in_place_piece() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
         prop_oneof![
@@ -1203,6 +1208,7 @@ mod tests {
         ]
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, .. proptest::prelude::ProptestConfig::default() })]
         #[test]
@@ -1238,7 +1244,10 @@ mod tests {
             let chars: Vec<char> = text.chars().collect();
             let pieces: Vec<String> = chars.chunks(step).map(|c| c.iter().collect()).collect();
             for numbering in [Numbering::FirstCited, Numbering::Given] {
-                let opts = Options { numbering, ..Options::default() };
+                let opts = Options {
+                    numbering,
+                    ..Options::default()
+                };
                 check_in_place(&pieces, &data, None, &opts);
                 check_in_place(&pieces, &data, Some((pieces.len() / 2, &more)), &opts);
             }

@@ -1045,17 +1045,27 @@ mod tests {
             {"urls": ["https://c.example/"], "titles": ["C"]}
         ]);
         let text = "Intro claim [1] and MKT-7 here [2][3].\n\n- item one [2]\n- item *two* MKT-7 [1, 3]\n\n| a | b [3] |\n|---|---|\n| x [1] | y |\n\nLast **bold [2]** words [1][2][3].";
-        for style in [MarkerStyle::Number, MarkerStyle::Grouped, MarkerStyle::Domain] {
+        for style in [
+            MarkerStyle::Number,
+            MarkerStyle::Grouped,
+            MarkerStyle::Domain,
+        ] {
             let opts = crate::core::options::Options {
-                format: crate::core::options::FormatChoice::Given(crate::core::model::Format::Scintilla),
+                format: crate::core::options::FormatChoice::Given(
+                    crate::core::model::Format::Scintilla,
+                ),
                 marker_style: style,
                 ..Default::default()
             };
-            let a = crate::core::parse(Some(text), crate::core::formats::Data::Json(&data), &opts).unwrap();
+            let a = crate::core::parse(Some(text), crate::core::formats::Data::Json(&data), &opts)
+                .unwrap();
             assert!(!a.links.is_empty() && a.citations.len() >= 8, "{a:?}");
             let r = RenderOptions::from_options(&opts, "t");
             let all = MarkerSet::new(&a, &r);
-            let starts: Vec<usize> = markdown::blocks(&a, &all).iter().map(|b| b.range.start).collect();
+            let starts: Vec<usize> = markdown::blocks(&a, &all)
+                .iter()
+                .map(|b| b.range.start)
+                .collect();
             for start in starts {
                 let some = MarkerSet::from(&a, &r, start);
                 assert!(some.html.len() < a.citations.len() || start == 0);

@@ -261,7 +261,12 @@ impl<'b> Overlay<'b> {
     /// Items the answer hands back: new, changed or used ones.
     fn handed_back(&self) -> Vec<usize> {
         let mut out: Vec<usize> = self.patched.keys().copied().collect();
-        out.extend(self.used.iter().copied().filter(|i| *i < self.n && !self.patched.contains_key(i)));
+        out.extend(
+            self.used
+                .iter()
+                .copied()
+                .filter(|i| *i < self.n && !self.patched.contains_key(i)),
+        );
         out.extend(self.n..self.n + self.extra.len());
         out
     }
@@ -301,7 +306,10 @@ impl Pool for Overlay<'_> {
     }
 
     fn cited_over(&self, limit: usize) -> usize {
-        self.counts.values().filter(|&&c| c as usize > limit).count()
+        self.counts
+            .values()
+            .filter(|&&c| c as usize > limit)
+            .count()
     }
 
     fn set_used(&mut self, i: usize) {
@@ -345,10 +353,9 @@ impl Pool for Overlay<'_> {
                         *num = g;
                     }
                 }
-                let mut next = taken.iter().max().copied().unwrap_or(0) + 1;
-                for num in all.iter_mut().filter(|n| **n == 0) {
-                    *num = next;
-                    next += 1;
+                let next = taken.iter().max().copied().unwrap_or(0) + 1;
+                for (num, free) in all.iter_mut().filter(|n| **n == 0).zip(next..) {
+                    *num = free;
                 }
                 for i in wanted {
                     numbers.insert(i, all[i]);
@@ -430,7 +437,7 @@ impl Pool for Overlay<'_> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::core::draft::Draft;
@@ -440,7 +447,12 @@ mod tests {
     use crate::core::resolve::{resolve_pending, resolve_pending_on};
     use proptest::prelude::*;
 
-    fn source(id: &str, url: Option<&str>, keys: Vec<SourceKey>, given: Option<u32>) -> DraftSource {
+    fn source(
+        id: &str,
+        url: Option<&str>,
+        keys: Vec<SourceKey>,
+        given: Option<u32>,
+    ) -> DraftSource {
         DraftSource {
             source: Source {
                 id: id.into(),
@@ -458,13 +470,30 @@ mod tests {
     /// another by url, and one with an identifier.
     fn base(which: u8) -> Vec<DraftSource> {
         let mut v = vec![
-            source("1", Some("https://one.example/a"), vec![SourceKey::Num(1)], Some(1)),
-            source("x", Some("https://x.example/"), vec![SourceKey::Name("x".into())], None),
+            source(
+                "1",
+                Some("https://one.example/a"),
+                vec![SourceKey::Num(1)],
+                Some(1),
+            ),
+            source(
+                "x",
+                Some("https://x.example/"),
+                vec![SourceKey::Name("x".into())],
+                None,
+            ),
             source("3", Some("docs/three.md"), vec![SourceKey::Num(3)], Some(3)),
             source("y", None, vec![SourceKey::Name("y".into())], None),
-            source("5", Some("https://one.example/a/"), vec![SourceKey::Num(5)], Some(5)),
+            source(
+                "5",
+                Some("https://one.example/a/"),
+                vec![SourceKey::Num(5)],
+                Some(5),
+            ),
         ];
-        v[2].source.identifiers.insert("MKT-7".into(), "https://jira.example/MKT-7".into());
+        v[2].source
+            .identifiers
+            .insert("MKT-7".into(), "https://jira.example/MKT-7".into());
         // Drop some, so that sometimes no base source has a number or an identifier.
         let mut k = 0;
         v.retain(|_| {
@@ -499,7 +528,10 @@ mod tests {
         let mut full = d.clone();
         full.sources = sources.to_vec();
         let pool = BasePool::new(sources.to_vec());
-        (resolve_pending(full, opts), resolve_pending_on(&pool, d, opts))
+        (
+            resolve_pending(full, opts),
+            resolve_pending_on(&pool, d, opts),
+        )
     }
 
     proptest! {

@@ -169,13 +169,10 @@ impl Joined {
         };
         let mut snapshot = snapshot;
         let number = j.number.clone();
-        j.place(&mut snapshot, &number, &|j, i| j.count[i], &|j, i| j.used_flag[i]);
+        j.place(&mut snapshot, &number, &|j, i| j.count[i], &|j, i| {
+            j.used_flag[i]
+        });
         (j, snapshot)
-    }
-
-    /// Committed sources (the rest of `sources` came with the tail).
-    fn committed_sources(&self) -> usize {
-        self.sources.len() - self.tail.added
     }
 
     /// Display numbers of every source in `sources` for citations that cite them first
@@ -227,8 +224,10 @@ impl Joined {
         let n = self.sources.len();
         let mut order: Vec<usize> = (0..n).collect();
         crate::core::sort::sort_by_key(&mut order, |&i| (u64::from(number[i]), i as u64));
-        let mut slots: Vec<Option<Source>> =
-            std::mem::take(&mut snap.sources).into_iter().map(Some).collect();
+        let mut slots: Vec<Option<Source>> = std::mem::take(&mut snap.sources)
+            .into_iter()
+            .map(Some)
+            .collect();
         self.pos.resize(n, usize::MAX);
         let mut out = Vec::with_capacity(n);
         for i in order {
@@ -310,7 +309,13 @@ impl Joined {
     /// Puts `a` (the open tail, or a block when `commit`) after the committed blocks of
     /// `snap`, which holds no tail ([`restore`](Self::restore) first). A committed
     /// block stays: later calls keep it.
-    pub(super) fn add(&mut self, snap: &mut CitedAnswer, a: &CitedAnswer, options: &Options, commit: bool) {
+    pub(super) fn add(
+        &mut self,
+        snap: &mut CitedAnswer,
+        a: &CitedAnswer,
+        options: &Options,
+        commit: bool,
+    ) {
         debug_assert!(self.tail.added == 0 && self.tail.touched.is_empty());
         let off = self.text_len;
         snap.text.push_str(&a.text);
@@ -426,7 +431,9 @@ impl Joined {
                 let mut first = self.first.clone();
                 first.extend_from_slice(&self.tail.first);
                 let number = self.numbers(&first, numbering);
-                self.place(snap, &number, &|j, i| j.live_count(i), &|j, i| j.live_used(i));
+                self.place(snap, &number, &|j, i| j.live_count(i), &|j, i| {
+                    j.live_used(i)
+                });
                 self.tail.reordered = true;
                 for &i in &merged {
                     self.write_source(snap, i, number[i], self.live_count(i), self.live_used(i));
@@ -440,7 +447,13 @@ impl Joined {
                     s.used = u;
                 }
                 for &i in &merged {
-                    self.write_source(snap, i, self.number[i], self.live_count(i), self.live_used(i));
+                    self.write_source(
+                        snap,
+                        i,
+                        self.number[i],
+                        self.live_count(i),
+                        self.live_used(i),
+                    );
                 }
             }
         }
@@ -457,9 +470,7 @@ impl Joined {
     }
 
     fn live_used(&self, i: usize) -> bool {
-        self.used_flag.get(i).copied().unwrap_or(false)
-            || self.sources[i].used
-            || self.tail_used[i]
+        self.used_flag.get(i).copied().unwrap_or(false) || self.sources[i].used || self.tail_used[i]
     }
 
     /// Counts and numbers from every citation of the snapshot (a tail turned pending
@@ -483,11 +494,12 @@ impl Joined {
         self.tail.all_first = Some(first);
         // Every source is written again below; the old content of merged ones too.
         self.tail.touched = (0..n).collect();
-        self.place(snap, &number, &|j, i| j.live_count(i), &|j, i| j.live_used(i));
-        for i in 0..self.committed_sources().min(n) {
-            if self.tail.backups.iter().any(|(b, _)| *b == i) {
-                self.write_source(snap, i, number[i], self.live_count(i), self.live_used(i));
-            }
+        self.place(snap, &number, &|j, i| j.live_count(i), &|j, i| {
+            j.live_used(i)
+        });
+        let merged: Vec<usize> = self.tail.backups.iter().map(|(b, _)| *b).collect();
+        for i in merged {
+            self.write_source(snap, i, number[i], self.live_count(i), self.live_used(i));
         }
         self.tail.reordered = true;
     }

@@ -14,7 +14,10 @@ pub(super) fn scratch(p: &StreamParser) -> CitedAnswer {
     let tail = tail.as_ref();
     let mut all = Joined::new(&p.base_resolved);
     for b in &p.blocks {
-        all.add(&resolve_pending(p.block_draft(b.raw_start, b.raw_end), &p.options));
+        all.add(&resolve_pending(
+            p.block_draft(b.raw_start, b.raw_end),
+            &p.options,
+        ));
     }
     if let Some(t) = tail {
         all.add(t);
@@ -199,4 +202,3 @@ impl Joined {
         }
     }
 }
-
