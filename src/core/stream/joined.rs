@@ -156,7 +156,7 @@ impl Joined {
             ..Joined::default()
         };
         j.number = j.numbers(&[], options.numbering);
-        let snapshot = CitedAnswer {
+        let mut snapshot = CitedAnswer {
             text: String::new(),
             format,
             content_kind,
@@ -167,7 +167,6 @@ impl Joined {
             show_citations: options.show_citations,
             metadata: base.metadata.clone(),
         };
-        let mut snapshot = snapshot;
         let number = j.number.clone();
         j.place(&mut snapshot, &number, &|j, i| j.count[i], &|j, i| {
             j.used_flag[i]
