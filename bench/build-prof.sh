@@ -6,7 +6,10 @@
 # close to, not equal to, the published package's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-WASM=target/wasm32-unknown-unknown/wasm-pkg/citekit.wasm
+# The newest of the nightly build (build-pkg.sh's default) and the stable one.
+WASM=$(ls -t target/nightly/wasm32-unknown-unknown/wasm-pkg/citekit.wasm \
+  target/wasm32-unknown-unknown/wasm-pkg/citekit.wasm 2>/dev/null | head -n1)
+WASM=${WASM:-target/wasm32-unknown-unknown/wasm-pkg/citekit.wasm}
 OUT=target/bench-prof-pkg
 [[ -f $WASM ]] || {
   echo "bench/build-prof: $WASM is missing (run \`npm run build\` first)" >&2

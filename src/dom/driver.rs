@@ -74,13 +74,19 @@ struct Nodes {
 struct NotesKey {
     sources: Vec<(u32, u32, bool)>,
     show_citations: bool,
+    lazy: bool,
+    /// The text length while the headings' quote of the answer may still grow, then
+    /// `usize::MAX`.
     text: usize,
+    about: String,
 }
 
 impl NotesKey {
+    /// Whether the sources and the state of `a` are what the lists show (the quote of
+    /// the text is [`NotesKey::same_about`]'s).
     fn matches(&self, a: &Model) -> bool {
         self.show_citations == a.show_citations
-            && self.text == notes_text_key(a)
+            && self.lazy == (a.text.len() >= render::LAZY_AFTER)
             && self.sources.len() == a.sources.len()
             && self
                 .sources
@@ -97,18 +103,29 @@ impl NotesKey {
                 .map(|s| (s.number, s.cite_count, s.cited))
                 .collect(),
             show_citations: a.show_citations,
-            text: notes_text_key(a),
+            lazy: a.text.len() >= render::LAZY_AFTER,
+            text: a.text.len(),
+            about: render::about_words(a),
         }
     }
-}
 
-/// The part of the text length the footnotes and panel depend on: their titles quote
-/// the answer's start, and a long answer's list is drawn lazily.
-fn notes_text_key(a: &Model) -> usize {
-    if a.text.len() >= render::LAZY_AFTER {
-        usize::MAX
-    } else {
-        a.text.len().min(48)
+    /// Takes `a`'s text length: when the headings' quote stays the same, the lists
+    /// stay as they are. Once the quote is complete (text well past it), the text is
+    /// no longer compared.
+    fn same_about(&mut self, a: &Model) -> bool {
+        if self.text == usize::MAX || self.text == a.text.len() {
+            return true;
+        }
+        let about = render::about_words(a);
+        let same = about == self.about;
+        // The quote reads at most 400 characters of the text.
+        self.text = if a.text.len() > 1600 && same {
+            usize::MAX
+        } else {
+            a.text.len()
+        };
+        self.about = about;
+        same
     }
 }
 
@@ -136,6 +153,9 @@ struct Inner {
     nodes: RefCell<Option<Nodes>>,
     blocks: RefCell<Vec<(render::Block, Element)>>,
     notes_key: RefCell<NotesKey>,
+    /// The footnotes' and the panel's HTML as shown (compared entry by entry).
+    notes_html: RefCell<String>,
+    panel_html: RefCell<String>,
     card: Cell<Option<Card>>,
     /// The marker link the card is anchored to.
     card_link: RefCell<Option<Element>>,
@@ -180,6 +200,8 @@ impl Driver {
             nodes: RefCell::new(None),
             blocks: RefCell::new(Vec::new()),
             notes_key: RefCell::new(NotesKey::default()),
+            notes_html: RefCell::new(String::new()),
+            panel_html: RefCell::new(String::new()),
             card: Cell::new(None),
             card_link: RefCell::new(None),
             highlight: Cell::new(Highlight::None),
@@ -559,25 +581,35 @@ impl Driver {
                 html.push_str("</div>");
             }
             html.push_str("</div>");
+            let notes_html = if notes {
+                render::footnotes_html(a, &r)
+            } else {
+                String::new()
+            };
             if notes {
                 let _ = write!(
                     html,
-                    "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">{}</section>",
+                    "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">{notes_html}</section>",
                     class::FOOTNOTES,
                     r.id_prefix,
-                    render::footnotes_html(a, &r)
                 );
             }
+            *i.notes_html.borrow_mut() = notes_html;
             html.push_str("</div>");
+            let panel_html = if panel {
+                render::panel_html(a, &r)
+            } else {
+                String::new()
+            };
             if panel {
                 let _ = write!(
                     html,
-                    "<aside class=\"{}\" id=\"{p}-panel\" aria-labelledby=\"{p}-panel-title\">{}</aside>",
+                    "<aside class=\"{}\" id=\"{p}-panel\" aria-labelledby=\"{p}-panel-title\">{panel_html}</aside>",
                     class::PANEL,
-                    render::panel_html(a, &r),
                     p = r.id_prefix
                 );
             }
+            *i.panel_html.borrow_mut() = panel_html;
             let _ = write!(
                 html,
                 "<div class=\"{}\" id=\"{}-card\" role=\"tooltip\" data-state=\"closed\" hidden></div></div>",
@@ -733,7 +765,7 @@ impl Driver {
         let Ok(mut key) = i.notes_key.try_borrow_mut() else {
             return;
         };
-        if !force && key.matches(a) {
+        if !force && key.same_about(a) && key.matches(a) {
             return;
         }
         *key = NotesKey::of(a);
@@ -766,21 +798,24 @@ impl Driver {
             .query_selector(&format!(":scope > {}", class::PANEL_SEL))
             .ok()
             .flatten();
+        let mut shown = i.panel_html.borrow_mut();
         match (panel, panel_el) {
-            (true, Some(el)) => el.set_inner_html(&render::panel_html(a, r)),
+            (true, Some(el)) => patch_list(&el, &mut shown, render::panel_html(a, r)),
             (true, None) => {
                 if let Some(el) = doc.as_ref().and_then(|d| d.create_element("aside").ok()) {
                     el.set_class_name(class::PANEL);
                     el.set_id(&format!("{}-panel", r.id_prefix));
                     let _ = el
                         .set_attribute("aria-labelledby", &format!("{}-panel-title", r.id_prefix));
-                    el.set_inner_html(&render::panel_html(a, r));
+                    *shown = render::panel_html(a, r);
+                    el.set_inner_html(&shown);
                     let _ = nodes.root.insert_before(&el, Some(&nodes.card));
                 }
             }
             (false, Some(el)) => el.remove(),
             (false, None) => {}
         }
+        drop(shown);
         let theme = i.options.borrow().theme;
         let class = render::root_class(theme, panel);
         if nodes.root.class_name() != class {
@@ -969,6 +1004,78 @@ impl Driver {
             _ => {}
         }
     }
+}
+
+/// The parts of a list's HTML (footnotes, panel): what comes before the first
+/// `<li `, each entry, and what follows the last one. Our markup only: every `<` of
+/// the text in it is escaped, so each `<li ` opens one of our entries.
+fn list_parts(html: &str) -> (&str, Vec<&str>, &str) {
+    let starts: Vec<usize> = memchr::memmem::find_iter(html.as_bytes(), b"<li ").collect();
+    let Some(&first) = starts.first() else {
+        return (html, Vec::new(), "");
+    };
+    let end = html
+        .rfind("</ol>")
+        .filter(|&e| e > first)
+        .unwrap_or(html.len());
+    let mut items = Vec::with_capacity(starts.len());
+    for (k, &s) in starts.iter().enumerate() {
+        let e = starts.get(k + 1).copied().unwrap_or(end);
+        items.push(&html[s..e]);
+    }
+    (&html[..first], items, &html[end..])
+}
+
+/// Brings a list section from the HTML it shows (`shown`) to `html`: when its heading
+/// is the same, only the entries that changed are replaced and new ones at the end
+/// added with one HTML string; otherwise it is written whole.
+fn patch_list(section: &Element, shown: &mut String, html: String) {
+    if *shown == html {
+        return;
+    }
+    let patched = (|| {
+        let (old_head, old_items, old_tail) = list_parts(shown);
+        let (head, items, tail) = list_parts(&html);
+        if old_tail != tail || old_items.is_empty() {
+            return None;
+        }
+        let list = section.query_selector("ol").ok()??;
+        if old_head != head {
+            // Only the heading (its quote of the answer) changed: that element alone.
+            let (old_title, old_open) = old_head.split_at(old_head.rfind("<ol")?);
+            let (title, open) = head.split_at(head.rfind("<ol")?);
+            if old_open != open || !title.starts_with("<h2") || !old_title.starts_with("<h2") {
+                return None;
+            }
+            section.first_element_child()?.set_outer_html(title);
+        }
+        let children = list.children();
+        if children.length() as usize != old_items.len() {
+            return None;
+        }
+        let common = old_items.len().min(items.len());
+        let changed = (0..common).filter(|&k| old_items[k] != items[k]).count();
+        if changed * 2 > common.max(1) && changed > 4 {
+            return None;
+        }
+        for k in 0..common {
+            if old_items[k] != items[k] {
+                children.item(k as u32)?.set_outer_html(items[k]);
+            }
+        }
+        for _ in common..old_items.len() {
+            list.last_element_child()?.remove();
+        }
+        if items.len() > common {
+            let added: String = items[common..].concat();
+            list.insert_adjacent_html("beforeend", &added).ok()?;
+        }
+        Some(())
+    })();
+    if patched.is_none() {
+        section.set_inner_html(&html);
+    }
+    *shown = html;
 }
 
 fn upgrade(w: &Weak<Inner>) -> Option<Driver> {

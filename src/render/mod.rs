@@ -813,18 +813,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
 /// A visually hidden ` for “first words of the answer…”` after a heading, so that the
 /// panel and footnotes landmarks of several answers on one page have distinct names.
 fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
-    // The first words without markdown's punctuation (`## `, `**`, backticks).
-    let words = if answer.content_kind == ContentKind::Markdown {
-        let head: String = answer
-            .text
-            .chars()
-            .take(400)
-            .filter(|c| !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '~'))
-            .collect();
-        crate::core::sanitize::excerpt(&head, 48)
-    } else {
-        crate::core::sanitize::excerpt(&answer.text, 48)
-    };
+    let words = about_words(answer);
     if words.is_empty() {
         return String::new();
     }
@@ -835,6 +824,22 @@ fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     );
     out.push_str("</span>");
     out
+}
+
+/// The first words of the answer that the panel's and the footnotes' headings quote.
+pub(crate) fn about_words(answer: &CitedAnswer) -> String {
+    // The first words without markdown's punctuation (`## `, `**`, backticks).
+    if answer.content_kind == ContentKind::Markdown {
+        let head: String = answer
+            .text
+            .chars()
+            .take(400)
+            .filter(|c| !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '~'))
+            .collect();
+        crate::core::sanitize::excerpt(&head, 48)
+    } else {
+        crate::core::sanitize::excerpt(&answer.text, 48)
+    }
 }
 
 /// The footnotes: cited sources with back-links to every marker (a, b, c ...).

@@ -5,7 +5,17 @@
 /// back, and an unclosed `**`, `` ` `` or link at the end does not flash as literal
 /// syntax (the emphasis is closed, the link is shown once it is complete).
 pub fn stream_view_text(text: &str, block_start: usize) -> String {
-    let tail = &text[block_start.min(text.len())..];
+    // Only the open block (after the last block boundary) is still arriving: look from
+    // its start, wherever the render starts, so that a chunk read as many at once shows
+    // what the same text shows when it arrives in small chunks.
+    let mut block_start = block_start.min(text.len());
+    while let Some(cut) = crate::core::stream::block_boundary(&text[block_start..]) {
+        if cut == 0 {
+            break;
+        }
+        block_start += cut;
+    }
+    let tail = &text[block_start..];
     let mut cut = text.len();
     // A line that is still arriving and looks like a table row.
     let last_line_start = tail.rfind('\n').map_or(0, |i| i + 1);
@@ -72,6 +82,15 @@ mod tests {
             stream_view_text("See [docs](https://ex.com) now", 0),
             "See [docs](https://ex.com) now"
         );
+    }
+
+    #[test]
+    fn only_the_open_block_is_read_wherever_the_render_starts() {
+        // A fence in an earlier block does not stop the open block's code span from
+        // being closed (as it is when the render starts at the open block).
+        let t = "```js\nconst a = 1;\n```\n\nInline `x";
+        assert_eq!(stream_view_text(t, 0), stream_view_text(t, 24));
+        assert!(stream_view_text(t, 0).ends_with("`x`"));
     }
 
     #[test]

@@ -283,6 +283,64 @@ export async function browserChecks(tally, context, url, label) {
     await page.evaluate(() => window.settle.destroy());
   });
 
+  await t('streamed in small chunks, answer, footnotes and panel always match a one-shot render of the text so far', async () => {
+    const r = await page.evaluate(() => {
+      const { mount } = window.citekit;
+      // Paragraphs that grow word by word, entities, emphasis, a list, a table, code
+      // with bracket literals, emoji and CJK: the text-only fast path and the node
+      // morph both run, and footnotes and panel grow entry by entry.
+      const text =
+        '# Report on **cities** & <towns>\n\nParis is the capital of France [1]. It has 2.1 million people [2][3] — \u{1F5FC} and 巴黎 [1].\n\n' +
+        '- Lyon [2] is *second* & old\n- Marseille [4]: a port [1][2]\n\n| city | cite |\n|---|---|\n| Nice | [3] |\n\n' +
+        '```js\nconst a = arr[1] + m[2][3];\n```\n\nInline `x[4]` stays code; this [4] does not. Text with &amp; and a <b>tag</b> [5].\n\nLast words [1]';
+      const data = {
+        1: { title: 'One', source: 'https://one.example/a' },
+        2: { title: 'Two & <b>', source: 'https://two.example/' },
+        3: { title: 'Three', source: 'https://three.example/' },
+        4: { title: 'Four', source: 'https://four.example/' },
+        5: { title: 'Five', source: 'https://five.example/' },
+      };
+      const a = document.createElement('div');
+      const b = document.createElement('div');
+      document.body.append(a, b);
+      const shown = (host) => {
+        const root = host.querySelector('.cite-root');
+        const html = root.innerHTML.split(root.id).join('ID');
+        return html.replace(/ style="[^"]*"/g, '');
+      };
+      const out = { mismatches: [], checks: 0 };
+      for (const size of [1, 3, 7]) {
+        const view = mount(a, { answer: '', data, panel: true });
+        for (let i = 0; i < text.length; i += size) {
+          view.append(text.slice(i, i + size));
+          const end = Math.min(text.length, i + size);
+          if (end % 11 < size || end === text.length) {
+            const once = mount(b, { answer: '', data, panel: true });
+            once.append(text.slice(0, end));
+            out.checks++;
+            if (shown(a) !== shown(b) && out.mismatches.length < 3) {
+              out.mismatches.push({ size, end, streamed: shown(a).slice(0, 3000), once: shown(b).slice(0, 3000) });
+            }
+            once.destroy();
+          }
+        }
+        view.finish();
+        const once = mount(b, { answer: text, data, panel: true });
+        out.checks++;
+        if (shown(a) !== shown(b) && out.mismatches.length < 3) {
+          out.mismatches.push({ size, end: 'finished', streamed: shown(a), once: shown(b) });
+        }
+        once.destroy();
+        view.destroy();
+      }
+      a.remove();
+      b.remove();
+      return out;
+    });
+    assert(r.checks > 60, `compared ${r.checks} times`);
+    eq(r.mismatches, [], 'streamed view against a one-shot render');
+  });
+
   await t('sse: mount({answer:null, data:"", format:"sse"}) and append raw stream text', async () => {
     await page.evaluate(() => {
       const v = window.citekit.mount(document.getElementById('host'), { answer: null, data: '', format: 'sse' });
