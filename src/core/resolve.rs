@@ -15,6 +15,9 @@ use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext}
 use crate::core::sort;
 use std::collections::HashMap;
 
+mod shared;
+pub(crate) use shared::BasePool;
+
 /// Turns a draft into the normalized model.
 pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
     resolve_mode(draft, options, false)
@@ -29,6 +32,25 @@ pub fn resolve_pending(draft: Draft, options: &Options) -> CitedAnswer {
 }
 
 fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAnswer {
+    resolve_with(draft, options, pending_mode, None)
+}
+
+/// Like [`resolve_pending`], for a draft without sources of its own (a block of a
+/// streamed answer): its markers name the sources of `base`, built once for all
+/// blocks, instead of a copy of them each. The answer's `sources` are only those the
+/// block adds (footnote definitions), changes (a definition merged into one) or
+/// reports as used; everything else is what [`resolve_pending`] gives for the draft
+/// with `base`'s sources.
+pub(crate) fn resolve_pending_on(base: &BasePool, draft: Draft, options: &Options) -> CitedAnswer {
+    resolve_with(draft, options, true, Some(base))
+}
+
+fn resolve_with(
+    draft: Draft,
+    options: &Options,
+    pending_mode: bool,
+    base: Option<&BasePool>,
+) -> CitedAnswer {
     let Draft {
         format,
         content_kind,
@@ -77,17 +99,19 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
             }
         }
     }
-    if all_sources.len() > MAX_SOURCES {
-        diags.push(Diagnostic::warning(
-            "limit-exceeded",
-            format!(
-                "{} sources, more than `{MAX_SOURCES_NAME}` ({MAX_SOURCES}); the rest were dropped",
-                all_sources.len()
-            ),
-        ));
-        all_sources.truncate(MAX_SOURCES);
-    }
-    let mut pool = SourcePool::build(all_sources, &mut diags);
+    let mut pool: Box<dyn Pool + '_> = match base {
+        Some(b) if b.len() + all_sources.len() <= MAX_SOURCES => {
+            Box::new(shared::Overlay::build(b, all_sources, &mut diags))
+        }
+        _ => {
+            if let Some(b) = base {
+                let mut v = b.drafts().to_vec();
+                v.extend(all_sources);
+                all_sources = v;
+            }
+            full_pool(all_sources, &mut diags)
+        }
+    };
 
     // 3. Take the markers out of the text.
     let mut out = String::with_capacity(raw.len());
@@ -247,7 +271,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         let mut idx = Vec::new();
         for r in &span.sources {
             let hit = match r {
-                SourceRef::Index(i) => pool.canon.get(*i).copied(),
+                SourceRef::Index(i) => pool.canon(*i),
                 SourceRef::Key(k) => pool.find(k),
             };
             match hit {
@@ -331,17 +355,12 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
     // 5. Cited, counts, used, numbers.
     for (_, idx) in &citations {
         for &i in idx {
-            pool.items[i].source.cited = true;
-            pool.items[i].source.cite_count += 1;
+            pool.cite(i);
         }
     }
     {
         use crate::core::limits::{MAX_FOOTNOTE_BACKLINKS, MAX_FOOTNOTE_BACKLINKS_NAME};
-        let over = pool
-            .items
-            .iter()
-            .filter(|s| s.source.cite_count as usize > MAX_FOOTNOTE_BACKLINKS)
-            .count();
+        let over = pool.cited_over(MAX_FOOTNOTE_BACKLINKS);
         if over > 0 {
             diags.push(Diagnostic::info(
                 "limit-exceeded",
@@ -353,7 +372,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
     }
     for k in &used_keys {
         if let Some(i) = pool.find(k) {
-            pool.items[i].source.used = true;
+            pool.set_used(i);
         }
     }
     let order: Vec<usize> = citations
@@ -364,17 +383,14 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
     let citations: Vec<Citation> = citations
         .into_iter()
         .map(|(mut c, idx)| {
-            c.sources = idx
-                .iter()
-                .map(|&i| pool.items[i].source.id.clone())
-                .collect();
+            c.sources = idx.iter().map(|&i| pool.id(i).to_string()).collect();
             c
         })
         .collect();
 
     // 6. Identifier links (scintilla's identifiers), outside code and existing links.
     let links = if options.link_identifiers {
-        identifier_links(&out, &pool.items, syntax)
+        identifier_links(&out, &pool.identifier_pairs(), syntax)
     } else {
         Vec::new()
     };
@@ -393,7 +409,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
     all_diags
         .extend(unknown_reports.summary("unknown-source", "citations naming a missing source"));
 
-    let mut sources: Vec<Source> = pool.items.into_iter().map(|s| s.source).collect();
+    let mut sources: Vec<Source> = pool.take_sources();
     sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
     CitedAnswer {
         text: out,
@@ -406,6 +422,21 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
         show_citations: options.show_citations,
         metadata,
     }
+}
+
+/// The sources deduplicated, at most [`MAX_SOURCES`] of them.
+fn full_pool(mut all_sources: Vec<DraftSource>, diags: &mut Vec<Diagnostic>) -> Box<SourcePool> {
+    if all_sources.len() > MAX_SOURCES {
+        diags.push(Diagnostic::warning(
+            "limit-exceeded",
+            format!(
+                "{} sources, more than `{MAX_SOURCES_NAME}` ({MAX_SOURCES}); the rest were dropped",
+                all_sources.len()
+            ),
+        ));
+        all_sources.truncate(MAX_SOURCES);
+    }
+    Box::new(SourcePool::build(all_sources, diags))
 }
 
 /// A run of touching markers, which makes one citation.
@@ -639,6 +670,77 @@ fn strip_link_syntax(s: &str) -> String {
     out
 }
 
+/// What resolution asks of the sources: a whole [`SourcePool`], or a block's
+/// footnote definitions over a shared base ([`shared::Overlay`]). Sources are item
+/// indices.
+trait Pool {
+    /// The source a key names.
+    fn find(&self, key: &SourceKey) -> Option<usize>;
+    /// The item a draft source went into.
+    fn canon(&self, draft_index: usize) -> Option<usize>;
+    /// Counts one citation of item `i`.
+    fn cite(&mut self, i: usize);
+    /// How many items are cited more than `limit` times.
+    fn cited_over(&self, limit: usize) -> usize;
+    /// Marks item `i` as used.
+    fn set_used(&mut self, i: usize);
+    /// Assigns display numbers; `order` lists item indices in citation order.
+    fn number(&mut self, order: &[usize], numbering: Numbering);
+    /// Item `i`'s id.
+    fn id(&self, i: usize) -> &str;
+    /// (identifier, url) of every source, in source order.
+    fn identifier_pairs(&self) -> Vec<(&str, &str)>;
+    /// The sources of the answer.
+    fn take_sources(&mut self) -> Vec<Source>;
+}
+
+impl Pool for SourcePool {
+    fn find(&self, key: &SourceKey) -> Option<usize> {
+        SourcePool::find(self, key)
+    }
+    fn canon(&self, draft_index: usize) -> Option<usize> {
+        self.canon.get(draft_index).copied()
+    }
+    fn cite(&mut self, i: usize) {
+        self.items[i].source.cited = true;
+        self.items[i].source.cite_count += 1;
+    }
+    fn cited_over(&self, limit: usize) -> usize {
+        self.items
+            .iter()
+            .filter(|s| s.source.cite_count as usize > limit)
+            .count()
+    }
+    fn set_used(&mut self, i: usize) {
+        self.items[i].source.used = true;
+    }
+    fn number(&mut self, order: &[usize], numbering: Numbering) {
+        SourcePool::number(self, order, numbering)
+    }
+    fn id(&self, i: usize) -> &str {
+        &self.items[i].source.id
+    }
+    fn identifier_pairs(&self) -> Vec<(&str, &str)> {
+        pairs_of(self.items.iter().map(|it| &it.source))
+    }
+    fn take_sources(&mut self) -> Vec<Source> {
+        std::mem::take(&mut self.items)
+            .into_iter()
+            .map(|s| s.source)
+            .collect()
+    }
+}
+
+/// The (identifier, url) pairs of `sources` with a non-blank identifier.
+fn pairs_of<'a>(sources: impl Iterator<Item = &'a Source>) -> Vec<(&'a str, &'a str)> {
+    sources
+        .flat_map(|s| s.identifiers.iter())
+        .filter(|(k, _)| !k.trim().is_empty())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
+#[derive(Debug, Clone, Default)]
 struct PoolItem {
     source: Source,
     keys: Vec<SourceKey>,
@@ -646,6 +748,7 @@ struct PoolItem {
 }
 
 /// The deduplicated sources, with lookups by key and by draft index.
+#[derive(Debug, Clone, Default)]
 struct SourcePool {
     items: Vec<PoolItem>,
     /// Draft index → item index.
@@ -655,6 +758,8 @@ struct SourcePool {
     by_id: HashMap<String, usize>,
     /// Number the input gave → item index, for keys no source claims.
     by_number: HashMap<u32, usize>,
+    /// Normalized url → item index.
+    by_url: HashMap<String, usize>,
 }
 
 impl SourcePool {
@@ -736,6 +841,7 @@ impl SourcePool {
             by_key,
             by_id,
             by_number,
+            by_url,
         }
     }
 
@@ -808,13 +914,8 @@ pub(crate) fn merge_source(into: &mut Source, from: Source) {
 }
 
 /// Links every occurrence of a source identifier (`MKT-1183`) outside protected regions.
-fn identifier_links(text: &str, items: &[PoolItem], syntax: TextSyntax) -> Vec<TextLink> {
-    let mut pairs: Vec<(&str, &str)> = items
-        .iter()
-        .flat_map(|it| it.source.identifiers.iter())
-        .filter(|(k, _)| !k.trim().is_empty())
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+fn identifier_links(text: &str, pairs: &[(&str, &str)], syntax: TextSyntax) -> Vec<TextLink> {
+    let mut pairs = pairs.to_vec();
     if pairs.is_empty() {
         return Vec::new();
     }
@@ -842,7 +943,7 @@ fn identifier_links(text: &str, items: &[PoolItem], syntax: TextSyntax) -> Vec<T
             links.push(TextLink {
                 start: i,
                 end,
-                url: url.to_string(),
+                url: (*url).to_string(),
             });
         }
     }

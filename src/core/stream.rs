@@ -30,13 +30,16 @@ use crate::core::error::ParseError;
 use crate::core::formats::sse::{SseAccumulator, SseReader};
 use crate::core::formats::{self, Data};
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
-use crate::core::model::{
-    Citation, CitedAnswer, ContentKind, Diagnostic, Format, Source, TextLink,
-};
-use crate::core::options::{FormatChoice, Numbering, Options};
-use crate::core::resolve::{merge_source, resolve, resolve_pending};
+use crate::core::model::{CitedAnswer, ContentKind, Format, Source};
+use crate::core::options::{FormatChoice, Options};
+use crate::core::resolve::{merge_source, resolve, resolve_pending, resolve_pending_on, BasePool};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+mod joined;
+#[cfg(test)]
+mod scratch;
+use joined::Joined;
 
 /// One completed block: its raw range and its resolution (block-local offsets).
 #[derive(Debug, Clone)]
@@ -74,16 +77,21 @@ pub struct StreamParser {
     base: Draft,
     /// `base` resolved: its sources (deduplicated, input order) and diagnostics.
     base_resolved: CitedAnswer,
+    /// `base`'s sources deduplicated once, for every block to resolve against.
+    pool: BasePool,
     /// Whether blocks can be resolved one by one for this format.
     incremental: bool,
     raw: String,
     blocks: Vec<Block>,
     /// Raw bytes covered by `blocks`.
     committed: usize,
-    /// `blocks` joined (text, citations, sources, ... with global offsets), kept up to
-    /// date as blocks commit, so an append joins only the open tail to it.
+    /// What of `snapshot` the committed blocks make: an append takes only the open
+    /// tail out of it and puts the new one in (see [`joined`]).
     joined: Joined,
     snapshot: CitedAnswer,
+    /// Whether `snapshot` is `joined`'s (not a whole parse of a non-incremental
+    /// format, or the finished answer).
+    in_place: bool,
     finished: bool,
 }
 
@@ -151,12 +159,14 @@ impl StreamParser {
             data,
             base: Draft::new(format, ""),
             base_resolved: empty.clone(),
+            pool: BasePool::default(),
             incremental: false,
             raw: String::new(),
             blocks: Vec::new(),
             committed: 0,
             joined: Joined::default(),
             snapshot: empty,
+            in_place: false,
             finished: false,
         };
         p.rebase()?;
@@ -178,7 +188,7 @@ impl StreamParser {
 
     /// Bytes at the start of the snapshot's text that no later chunk can change.
     pub fn stable_len(&self) -> usize {
-        self.joined.text.len()
+        self.joined.text_len
     }
 
     /// Whether [`StreamParser::finish`] was called.
@@ -275,6 +285,7 @@ impl StreamParser {
     fn finish_now(&mut self) {
         if !self.incremental {
             self.snapshot = self.whole();
+            self.in_place = false;
             return;
         }
         let end = self.raw.len();
@@ -293,6 +304,7 @@ impl StreamParser {
             } else {
                 self.whole()
             };
+            self.in_place = false;
             return;
         }
         // A footnote referenced in one block and defined in another can merge with a
@@ -305,6 +317,7 @@ impl StreamParser {
         });
         if cross_footnotes {
             self.snapshot = self.whole();
+            self.in_place = false;
             return;
         }
         // Blocks with pending markers are resolved again, now for good, against every
@@ -328,7 +341,6 @@ impl StreamParser {
             }
         }
         self.rejoin();
-        self.snapshot = self.assemble(None);
     }
 
     /// Re-reads the data with an empty answer: sources, grammar, content kind.
@@ -379,6 +391,7 @@ impl StreamParser {
         let mut for_base = draft.clone();
         for_base.text.clear();
         self.base_resolved = resolve(for_base, &self.options);
+        self.pool = BasePool::new(draft.sources.clone());
         self.base = draft;
         // The committed blocks are joined again onto the new base (its sources and
         // diagnostics); a block's own resolution stays as it was.
@@ -406,9 +419,27 @@ impl StreamParser {
         d
     }
 
+    /// raw[s..e] resolved against the base's sources, pending markers kept.
+    fn read_block(&self, draft: Draft) -> CitedAnswer {
+        resolve_pending_on(&self.pool, draft, &self.options)
+    }
+
+    /// A draft for raw[s..e] without sources (they are the pool's).
+    fn bare_draft(&self, s: usize, e: usize) -> Draft {
+        let mut d = Draft::new(self.format, &self.raw[s..e]);
+        d.content_kind = self.base.content_kind;
+        d.grammar = self.base.grammar;
+        d
+    }
+
     fn commit_range(&mut self, s: usize, e: usize) {
-        let answer = resolve_pending(self.block_draft(s, e), &self.options);
-        self.joined.add(&answer);
+        let answer = self.read_block(self.bare_draft(s, e));
+        if !self.in_place {
+            self.rejoin();
+        }
+        self.joined.restore(&mut self.snapshot);
+        self.joined
+            .add(&mut self.snapshot, &answer, &self.options, true);
         self.blocks.push(Block {
             raw_start: s,
             raw_end: e,
@@ -436,13 +467,31 @@ impl StreamParser {
     fn update_tail(&mut self) {
         if !self.incremental {
             self.snapshot = self.whole_pending();
+            self.in_place = false;
             return;
         }
+        let tail_answer = self.tail_answer(false);
+        if !self.in_place {
+            self.rejoin();
+        }
+        self.joined.restore(&mut self.snapshot);
+        if let Some(t) = &tail_answer {
+            self.joined.add(&mut self.snapshot, t, &self.options, false);
+        }
+    }
+
+    /// The open tail (up to a held-back partial marker) read on its own (`full`: with
+    /// a copy of every source, as [`resolve_pending`] reads a draft).
+    fn tail_answer(&self, full: bool) -> Option<CitedAnswer> {
         let tail = &self.raw[self.committed..];
         let grammar = self.base.grammar.unwrap_or(Grammar::NUMERIC);
         let visible = self.committed + hold_back(tail, &grammar);
-        let tail_answer = if visible > self.committed {
-            let mut draft = self.block_draft(self.committed, visible);
+        if visible > self.committed {
+            let mut draft = if full {
+                self.block_draft(self.committed, visible)
+            } else {
+                self.bare_draft(self.committed, visible)
+            };
             // Text after a backtick run that is not closed yet may still become code:
             // read it as code for now (the view shows it so), so that no marker shows
             // there that the closing run would turn into text. Once the block is complete
@@ -451,7 +500,11 @@ impl StreamParser {
             if let Some(c) = &closer {
                 draft.text.push_str(c);
             }
-            let mut a = resolve_pending(draft, &self.options);
+            let mut a = if full {
+                resolve_pending(draft, &self.options)
+            } else {
+                self.read_block(draft)
+            };
             if let Some(c) = &closer {
                 if a.text.ends_with(c.as_str()) {
                     a.text.truncate(a.text.len() - c.len());
@@ -460,8 +513,7 @@ impl StreamParser {
             Some(a)
         } else {
             None
-        };
-        self.snapshot = self.assemble(tail_answer.as_ref());
+        }
     }
 
     /// The whole answer parsed at once (fallback for non-incremental formats).
@@ -539,200 +591,17 @@ impl StreamParser {
     /// Joins the committed blocks again from the start (after the base changed or
     /// blocks were resolved anew).
     fn rejoin(&mut self) {
-        let mut joined = Joined::new(&self.base_resolved);
+        let (mut joined, mut snapshot) = Joined::start(
+            &self.base_resolved,
+            (self.format, self.base.content_kind),
+            &self.options,
+        );
         for b in &self.blocks {
-            joined.add(&b.answer);
+            joined.add(&mut snapshot, &b.answer, &self.options, true);
         }
         self.joined = joined;
-    }
-
-    /// Puts blocks (and the tail) together: text, citations with global offsets and
-    /// global source ids, numbering, counts, diagnostics. The blocks are joined already
-    /// ([`Joined`]); only the tail is added here, then the whole is numbered.
-    fn assemble(&self, tail: Option<&CitedAnswer>) -> CitedAnswer {
-        let mut all = self.joined.clone();
-        if let Some(t) = tail {
-            all.add(t);
-        }
-        let Joined {
-            text,
-            mut citations,
-            links,
-            diagnostics,
-            mut sources,
-            index,
-            used,
-            ..
-        } = all;
-        // Pending keys that name a footnote defined in another block turn live.
-        for c in &mut citations {
-            if c.pending.is_empty() {
-                continue;
-            }
-            let mut still = Vec::new();
-            for k in std::mem::take(&mut c.pending) {
-                let fid = k.strip_prefix('^').map(|l| format!("fn-{l}"));
-                match fid.filter(|id| index.contains_key(id)) {
-                    Some(id) if !c.sources.contains(&id) => c.sources.push(id),
-                    Some(_) => {}
-                    None => still.push(k),
-                }
-            }
-            c.pending = still;
-        }
-        crate::core::sort::sort_by_key(&mut citations, |c| (c.end as u64, c.start as u64));
-        if !self.options.show_citations {
-            citations.clear();
-        }
-        // Counts and numbers.
-        for s in &mut sources {
-            s.cited = false;
-            s.cite_count = 0;
-            s.used |= used.contains(&s.id);
-        }
-        let mut order: Vec<usize> = Vec::new();
-        for c in &citations {
-            for id in &c.sources {
-                if let Some(&i) = index.get(id) {
-                    sources[i].cited = true;
-                    sources[i].cite_count += 1;
-                    order.push(i);
-                }
-            }
-        }
-        if self.options.numbering == Numbering::FirstCited {
-            let mut numbers = vec![0u32; sources.len()];
-            let mut next = 1;
-            for i in order.into_iter().chain(0..sources.len()) {
-                if numbers[i] == 0 {
-                    numbers[i] = next;
-                    next += 1;
-                }
-            }
-            for (s, n) in sources.iter_mut().zip(numbers) {
-                s.number = n;
-            }
-        } else {
-            let mut taken: HashSet<u32> = sources
-                .iter()
-                .filter(|s| s.number > 0)
-                .map(|s| s.number)
-                .collect();
-            let mut next = taken.iter().max().copied().unwrap_or(0) + 1;
-            for s in &mut sources {
-                if s.number == 0 || !taken.contains(&s.number) {
-                    s.number = next;
-                    taken.insert(next);
-                    next += 1;
-                }
-            }
-        }
-        crate::core::sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
-        CitedAnswer {
-            text,
-            format: self.format,
-            content_kind: self.base.content_kind,
-            sources,
-            citations,
-            links,
-            diagnostics,
-            show_citations: self.options.show_citations,
-            metadata: self.base_resolved.metadata.clone(),
-        }
-    }
-}
-
-/// Completed blocks put together: the text, and the citations, links and diagnostics
-/// with global offsets; the base's sources, then footnote definitions found in blocks
-/// (uncounted: numbers and counts are set when the whole is assembled).
-#[derive(Debug, Clone, Default)]
-struct Joined {
-    text: String,
-    citations: Vec<Citation>,
-    links: Vec<TextLink>,
-    diagnostics: Vec<Diagnostic>,
-    /// Position-less diagnostics already in `diagnostics` (blocks repeat them).
-    seen_plain: HashSet<(String, String)>,
-    sources: Vec<Source>,
-    /// Where each source id is in `sources`.
-    index: HashMap<String, usize>,
-    /// Sources a block reported as used.
-    used: HashSet<String>,
-}
-
-impl Joined {
-    /// Nothing joined yet: the base's diagnostics (the data's, and the sources'
-    /// dedupe) and sources.
-    fn new(base: &CitedAnswer) -> Self {
-        let diagnostics = base.diagnostics.clone();
-        let seen_plain = diagnostics
-            .iter()
-            .map(|d| (d.code.clone(), d.message.clone()))
-            .collect();
-        let sources = base.sources.clone();
-        let index = sources
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.id.clone(), i))
-            .collect();
-        Joined {
-            diagnostics,
-            seen_plain,
-            sources,
-            index,
-            ..Joined::default()
-        }
-    }
-
-    /// Adds one block (or the open tail) after what is joined.
-    fn add(&mut self, a: &CitedAnswer) {
-        let off = self.text.len();
-        self.text.push_str(&a.text);
-        for c in &a.citations {
-            let mut c = c.clone();
-            c.start += off;
-            c.end += off;
-            self.citations.push(c);
-        }
-        for l in &a.links {
-            let mut l = l.clone();
-            l.start += off;
-            l.end += off;
-            self.links.push(l);
-        }
-        for d in &a.diagnostics {
-            let mut d = d.clone();
-            if d.start.is_none() && d.end.is_none() {
-                if !self.seen_plain.insert((d.code.clone(), d.message.clone())) {
-                    continue;
-                }
-            } else {
-                d.start = d.start.map(|s| s + off);
-                d.end = d.end.map(|s| s + off);
-            }
-            self.diagnostics.push(d);
-        }
-        for s in &a.sources {
-            if s.used {
-                self.used.insert(s.id.clone());
-            }
-            match self.index.get(&s.id) {
-                // The same footnote defined again: the first wins, gaps are filled
-                // (as the one-shot resolver merges duplicates).
-                Some(&i) => {
-                    if self.sources[i].kind == "footnote" {
-                        merge_source(&mut self.sources[i], s.clone());
-                    }
-                }
-                None => {
-                    let mut s = s.clone();
-                    s.cited = false;
-                    s.cite_count = 0;
-                    self.index.insert(s.id.clone(), self.sources.len());
-                    self.sources.push(s);
-                }
-            }
-        }
+        self.snapshot = snapshot;
+        self.in_place = true;
     }
 }
 
@@ -1118,6 +987,7 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::options::Numbering;
     use serde_json::json;
 
     fn one_shot(text: &str, data: &Value, opts: &Options) -> CitedAnswer {
@@ -1286,5 +1156,101 @@ mod tests {
             .diagnostics
             .iter()
             .any(|d| d.code == "unresolved-marker"));
+    }
+
+    /// Streams `pieces` one push each (with `data` given at push `late`, if any) and
+    /// checks after every push that the snapshot kept in place is the one put together
+    /// from scratch.
+    fn check_in_place(
+        pieces: &[String],
+        first: &Value,
+        late: Option<(usize, &Value)>,
+        opts: &Options,
+    ) {
+        let mut p = StreamParser::new(Data::Json(first), opts).unwrap();
+        for (n, piece) in pieces.iter().enumerate() {
+            if let Some((at, d)) = late {
+                if at == n {
+                    p.set_data(Data::Json(d)).unwrap();
+                    assert_eq!(p.snapshot(), &scratch::scratch(&p), "after set_data at {n}");
+                }
+            }
+            p.push(piece);
+            if p.in_place {
+                let text: String = pieces[..=n].concat();
+                assert_eq!(p.snapshot(), &scratch::scratch(&p), "after {text:?}");
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn in_place_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            "[a-z]{1,6}".prop_map(|w| format!("{w} ")),
+            (1u8..7).prop_map(|n| format!("[{n}]")),
+            (1u8..4).prop_map(|n| format!("[{n}][{}]", n + 1)),
+            (1u8..4).prop_map(|n| format!("[^{n}]")),
+            Just("[^a]".to_string()),
+            (1u8..4).prop_map(|n| format!("\n\n[^{n}]: https://f{n}.example/x Note {n}\n\n")),
+            Just("\n\n[^a]: https://one.example/a Same as one\n\n".to_string()),
+            Just("\n\n[^2]: a note with no link\n\n".to_string()),
+            Just("[[USAGE:2]]".to_string()),
+            Just("`code [1]`".to_string()),
+            Just(". ".to_string()),
+            Just("\n\n".to_string()),
+            Just("\n- ".to_string()),
+            Just("[".to_string()),
+            Just("]".to_string()),
+            Just("(".to_string()),
+            Just("(https://l.example)".to_string()),
+            Just("`".to_string()),
+        ]
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, .. proptest::prelude::ProptestConfig::default() })]
+        #[test]
+        fn in_place_snapshot_equals_a_scratch_assembly(
+            pieces in proptest::collection::vec(in_place_piece(), 1..40),
+            late in proptest::option::of(0usize..40),
+            given in proptest::bool::ANY,
+            hide in proptest::bool::ANY,
+        ) {
+            let first = json!({"1": {"title": "One", "source": "https://one.example/a"},
+                               "2": {"title": "Two", "source": "https://two.example/b"},
+                               "3": {"title": "Three", "source": "docs/three.md"}});
+            let more = json!({"4": {"title": "Four", "source": "https://four.example/"},
+                              "5": {"title": "Five", "source": "https://one.example/a/"}});
+            let opts = Options {
+                numbering: if given { Numbering::Given } else { Numbering::FirstCited },
+                show_citations: !hide || given,
+                ..Options::default()
+            };
+            check_in_place(&pieces, &first, late.map(|n| (n, &more)), &opts);
+        }
+    }
+
+    #[test]
+    fn in_place_snapshot_equals_a_scratch_assembly_on_footnotes_across_blocks() {
+        let data = json!({"1": {"title": "One", "source": "https://one.example/a"},
+                          "2": {"title": "Two", "source": "https://two.example/b"}});
+        // `[^z]` is defined twice: the second definition (in the open tail, arriving
+        // char by char) fills the url the first one lacks, until it commits.
+        let text = "Intro [2] and a note [^x].\n\nMore [^y][1] here [3].\n\n- item [^x]\n- two [2]\n\n[^y]: https://y.example/ Why\n[^x]: https://one.example/a Same\n\n[^z]: plain words\n\nAfter [^x] and [[USAGE:2]] end [4] [^z].\n\n[^z]: https://z.example/a/long/path Zed\n\nEnd [1].";
+        let more = json!({"3": {"title": "Three", "source": "https://three.example/"}});
+        for step in [1, 2, 3, 5, 8] {
+            let chars: Vec<char> = text.chars().collect();
+            let pieces: Vec<String> = chars.chunks(step).map(|c| c.iter().collect()).collect();
+            for numbering in [Numbering::FirstCited, Numbering::Given] {
+                let opts = Options {
+                    numbering,
+                    ..Options::default()
+                };
+                check_in_place(&pieces, &data, None, &opts);
+                check_in_place(&pieces, &data, Some((pieces.len() / 2, &more)), &opts);
+            }
+        }
     }
 }

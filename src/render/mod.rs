@@ -235,12 +235,42 @@ fn plain_blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
 pub struct MarkerSet {
     /// (position, citation index), sorted by position.
     pub(crate) at: Vec<(usize, usize)>,
-    /// HTML of each citation's marker.
-    pub(crate) html: Vec<String>,
+    /// HTML of each citation's marker (of those it was made for).
+    pub(crate) html: MarkerHtml,
     /// Elementary segments: (start, `data-c` value or empty), sorted.
     pub(crate) segments: Vec<(usize, String)>,
     /// Identifier links over the text (`MKT-1183`), sorted, disjoint.
     pub(crate) links: Vec<crate::core::model::TextLink>,
+}
+
+/// The marker HTML of citations `first..`, by citation index.
+pub(crate) struct MarkerHtml {
+    first: usize,
+    html: Vec<String>,
+}
+
+impl MarkerHtml {
+    /// The marker HTML of citation `ci`, if it was made.
+    pub(crate) fn get(&self, ci: usize) -> Option<&String> {
+        self.html.get(ci.checked_sub(self.first)?)
+    }
+
+    /// The first citation with marker HTML.
+    pub(crate) fn first(&self) -> usize {
+        self.first
+    }
+
+    /// How many citations have marker HTML.
+    pub(crate) fn len(&self) -> usize {
+        self.html.len()
+    }
+}
+
+impl std::ops::Index<usize> for MarkerHtml {
+    type Output = String;
+    fn index(&self, ci: usize) -> &String {
+        &self.html[ci - self.first]
+    }
 }
 
 impl MarkerSet {
@@ -249,36 +279,45 @@ impl MarkerSet {
         Self::from(answer, opts, 0)
     }
 
-    /// Like [`MarkerSet::new`], but the marker HTML is only made for citations that
-    /// end at or after `from` (a streaming render starts there; the markers before it
-    /// are never written).
+    /// Like [`MarkerSet::new`], for a render that starts at byte `from` (a streaming
+    /// render of the open tail): only the citations that end at or after `from` are
+    /// looked at (their markers and cited spans are all that text from `from` on can
+    /// show), so the cost follows them, not the answer. With `from` above 0,
+    /// `answer.citations` must be sorted by end, as every [`CitedAnswer`] the parser
+    /// makes is (with 0, any order renders).
     pub fn from(answer: &CitedAnswer, opts: &RenderOptions, from: usize) -> Self {
-        let mut at: Vec<(usize, usize)> = answer
-            .citations
+        let cits = &answer.citations;
+        // A citation that ends before `from` shows nothing from there on: neither its
+        // marker nor its span (which ends with the marker).
+        let first = if from == 0 {
+            0
+        } else {
+            cits.partition_point(|c| c.end < from)
+        };
+        debug_assert!(from == 0 || cits.windows(2).all(|w| w[0].end <= w[1].end));
+        let tail = &cits[first..];
+        let mut at: Vec<(usize, usize)> = tail
             .iter()
             .enumerate()
-            .map(|(i, c)| (c.end, i))
+            .map(|(k, c)| (c.end, first + k))
             .collect();
         crate::core::sort::sort_by_key(&mut at, |&(e, i)| (e as u64, i as u64));
-        let cache = SourceCache::new(answer, opts);
-        let html = answer
-            .citations
+        let cache = if first == 0 {
+            SourceCache::new(answer, opts)
+        } else {
+            SourceCache::of_citations(answer, opts, tail)
+        };
+        let html = tail
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                if c.end >= from {
-                    marker_html(&cache, i, &c.sources, opts)
-                } else {
-                    String::new()
-                }
-            })
+            .map(|(k, c)| marker_html(&cache, first + k, &c.sources, opts))
             .collect();
         // Segments: every start/end is a boundary; the active set between boundaries.
-        let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(answer.citations.len() * 2);
-        for (i, c) in answer.citations.iter().enumerate() {
+        let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(tail.len() * 2);
+        for (k, c) in tail.iter().enumerate() {
             if c.start < c.end {
-                events.push((c.start, true, i));
-                events.push((c.end, false, i));
+                events.push((c.start, true, first + k));
+                events.push((c.end, false, first + k));
             }
         }
         crate::core::sort::sort_by_key(&mut events, |e| (e.0 as u64, u64::from(e.1)));
@@ -308,11 +347,12 @@ impl MarkerSet {
             }
             segments.push((pos, ids));
         }
+        let links_from = answer.links.partition_point(|l| l.end <= from);
         MarkerSet {
             at,
-            html,
+            html: MarkerHtml { first, html },
             segments,
-            links: answer.links.clone(),
+            links: answer.links[links_from..].to_vec(),
         }
     }
 
@@ -419,6 +459,40 @@ impl<'a> SourceCache<'a> {
             });
         }
         SourceCache { by_id }
+    }
+
+    /// The sources `cits` name, found in one pass over the answer's sources that
+    /// stops when all are found (the cited ones come first).
+    pub(crate) fn of_citations(
+        answer: &'a CitedAnswer,
+        opts: &RenderOptions,
+        cits: &'a [crate::core::model::Citation],
+    ) -> Self {
+        let mut wanted: std::collections::HashMap<&'a str, Option<(&'a Source, String)>> =
+            std::collections::HashMap::new();
+        for c in cits {
+            for id in &c.sources {
+                wanted.entry(id.as_str()).or_insert(None);
+            }
+        }
+        let mut missing = wanted.len();
+        for s in &answer.sources {
+            if missing == 0 {
+                break;
+            }
+            if let Some(slot @ None) = wanted.get_mut(s.id.as_str()) {
+                let mut label = String::new();
+                push_escaped(&mut label, &source_label(s, opts));
+                *slot = Some((s, label));
+                missing -= 1;
+            }
+        }
+        SourceCache {
+            by_id: wanted
+                .into_iter()
+                .filter_map(|(k, v)| Some((k, v?)))
+                .collect(),
+        }
     }
 
     /// The source with this id (the first one, as [`CitedAnswer::source`] finds).
@@ -963,5 +1037,50 @@ mod tests {
     fn prefixes_are_safe() {
         assert_eq!(sanitize_prefix("a\"><script>"), "ascript");
         assert_eq!(sanitize_prefix("9x"), "c9x");
+    }
+
+    /// A render from a block boundary with the markers made from there on gives the
+    /// blocks a render with every marker gives (spans crossing the boundary, several
+    /// sources per marker, identifier links, grouped markers).
+    #[test]
+    fn markers_from_a_point_render_as_all_markers_do() {
+        let data = serde_json::json!([
+            {"urls": ["https://a.example/"], "titles": ["A"], "identifiers": {"MKT-7": "https://jira.example/MKT-7"}},
+            {"urls": ["https://b.example/"], "titles": ["B"]},
+            {"urls": ["https://c.example/"], "titles": ["C"]}
+        ]);
+        let text = "Intro claim [1] and MKT-7 here [2][3].\n\n- item one [2]\n- item *two* MKT-7 [1, 3]\n\n| a | b [3] |\n|---|---|\n| x [1] | y |\n\nLast **bold [2]** words [1][2][3].";
+        for style in [
+            MarkerStyle::Number,
+            MarkerStyle::Grouped,
+            MarkerStyle::Domain,
+        ] {
+            let opts = crate::core::options::Options {
+                format: crate::core::options::FormatChoice::Given(
+                    crate::core::model::Format::Scintilla,
+                ),
+                marker_style: style,
+                ..Default::default()
+            };
+            let a = crate::core::parse(Some(text), crate::core::formats::Data::Json(&data), &opts)
+                .unwrap();
+            assert!(!a.links.is_empty() && a.citations.len() >= 8, "{a:?}");
+            let r = RenderOptions::from_options(&opts, "t");
+            let all = MarkerSet::new(&a, &r);
+            let starts: Vec<usize> = markdown::blocks(&a, &all)
+                .iter()
+                .map(|b| b.range.start)
+                .collect();
+            for start in starts {
+                let some = MarkerSet::from(&a, &r, start);
+                assert!(some.html.len() < a.citations.len() || start == 0);
+                let end = a.text.len();
+                assert_eq!(
+                    markdown::render_range(&a.text, start..end, &some, true),
+                    markdown::render_range(&a.text, start..end, &all, true),
+                    "from {start}"
+                );
+            }
+        }
     }
 }

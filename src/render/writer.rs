@@ -14,7 +14,7 @@ pub(crate) struct Inline<'a> {
     m: &'a MarkerSet,
     next: usize,
     out: String,
-    /// Citations whose start anchor is written.
+    /// Citations whose start anchor is written (from the marker set's first one).
     started: Vec<bool>,
 }
 
@@ -24,7 +24,9 @@ impl<'a> Inline<'a> {
             text,
             m,
             next: 0,
-            out: String::with_capacity(text.len() + text.len() / 2),
+            // Grown as written: a streaming render writes only the open tail of a long
+            // answer.
+            out: String::new(),
             started: vec![false; m.html.len()],
         }
     }
@@ -126,7 +128,8 @@ impl<'a> Inline<'a> {
             let Ok(ci) = id.parse::<usize>() else {
                 continue;
             };
-            if let Some(done) = self.started.get_mut(ci) {
+            let k = ci.checked_sub(self.m.html.first());
+            if let Some(done) = k.and_then(|k| self.started.get_mut(k)) {
                 if !*done {
                     *done = true;
                     self.out.push_str("<i class=\"");
