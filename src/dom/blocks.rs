@@ -237,81 +237,51 @@ pub(crate) fn render_final_tail(
 }
 
 /// Where `old` and `new` (a block's HTML before and after a streamed chunk) differ
-/// only in the text of the block's last text node, changes that node's data in place
-/// and returns true: the common case of a chunk that adds words to the open paragraph,
-/// list item or code block, done without parsing HTML or walking nodes. The change is
-/// in that node when the differing parts hold no markup (`<`, `>`, `&`), the common
-/// start does not end a tag (else the new text would be a node of its own), and the
-/// common end is only closing tags.
+/// only in the text of the block's last text node
+/// ([`text_growth`](crate::render::stream_view::text_growth)), changes that node's
+/// data in place and returns true: no HTML parsed, no node walked.
 pub(crate) fn grow_last_text(el: &Element, old: &str, new: &str) -> bool {
-    let (o, n) = (old.as_bytes(), new.as_bytes());
-    let mut pre = o.iter().zip(n).take_while(|(a, b)| a == b).count();
-    // Back to a character boundary of both.
-    while pre > 0 && !(old.is_char_boundary(pre) && new.is_char_boundary(pre)) {
-        pre -= 1;
-    }
-    let max_suf = o.len().min(n.len()) - pre;
-    let mut suf = o
-        .iter()
-        .rev()
-        .zip(n.iter().rev())
-        .take(max_suf)
-        .take_while(|(a, b)| a == b)
-        .count();
-    // The common end starts at a closing tag.
-    while suf > 0 && !o[o.len() - suf..].starts_with(b"</") {
-        suf -= 1;
-    }
-    if suf == 0 || pre == 0 || o[pre - 1] == b'>' {
+    use crate::render::stream_view::{text_growth, Closing};
+    let Some(g) = text_growth(old, new) else {
         return false;
-    }
-    // Not inside a character reference (`&am|p;`).
-    if let Some(amp) = old[..pre].rfind('&') {
-        if !old[amp..pre].contains(';') {
-            return false;
-        }
-    }
-    let old_mid = &old[pre..o.len() - suf];
-    let new_mid = &new[pre..n.len() - suf];
-    let plain = |s: &str| !s.bytes().any(|b| matches!(b, b'<' | b'>' | b'&'));
-    let closing_only = {
-        let mut rest = &old[o.len() - suf..];
-        let mut ok = true;
-        while !rest.is_empty() {
-            match rest
-                .strip_prefix("</")
-                .and_then(|r| r.find('>').map(|e| (r, e)))
-            {
-                Some((r, e)) if r[..e].bytes().all(|b| b.is_ascii_alphanumeric()) => {
-                    rest = &r[e + 1..];
+    };
+    // From the block's end back through what follows the text: each whitespace a text
+    // node of its own, each closing tag the element to go into.
+    let mut at = el.last_child();
+    for c in g.closing.iter().rev() {
+        let Some(node) = at else { return false };
+        match c {
+            Closing::Space(ws) => {
+                if node.node_type() != web_sys::Node::TEXT_NODE
+                    || node.node_value().as_deref() != Some(*ws)
+                {
+                    return false;
                 }
-                _ => {
-                    ok = false;
-                    break;
+                at = node.previous_sibling();
+            }
+            Closing::Tag(name) => {
+                let same = node
+                    .dyn_ref::<Element>()
+                    .is_some_and(|e| e.local_name().eq_ignore_ascii_case(name));
+                if !same {
+                    return false;
                 }
+                at = node.last_child();
             }
         }
-        ok
-    };
-    if !plain(old_mid) || !plain(new_mid) || !closing_only {
-        return false;
     }
-    // The deepest last child: the text node the common start ends in.
-    let mut node: web_sys::Node = el.clone().into();
-    while let Some(last) = node.last_child() {
-        node = last;
+    let Some(node) = at else { return false };
+    if node.node_type() != web_sys::Node::TEXT_NODE {
+        return false;
     }
     let Some(text) = node.dyn_ref::<web_sys::CharacterData>() else {
         return false;
     };
-    if node.node_type() != web_sys::Node::TEXT_NODE {
-        return false;
-    }
-    let old_units = old_mid.encode_utf16().count() as u32;
+    let old_units = g.old_end.encode_utf16().count() as u32;
     let len = text.length();
     if len < old_units {
         return false;
     }
-    text.replace_data(len - old_units, old_units, new_mid)
+    text.replace_data(len - old_units, old_units, g.new_end)
         .is_ok()
 }

@@ -165,6 +165,10 @@ struct Inner {
     selected: Cell<Option<u32>>,
     timers: Rc<Timers>,
     copied: RefCell<Option<Timeout>>,
+    /// The animation frame that brings footnotes and panel up to date after appends
+    /// (its id and callback), while one is pending.
+    notes_frame: RefCell<Option<(i32, Closure<dyn FnMut()>)>>,
+    notes_pending: Cell<bool>,
     listeners: RefCell<Vec<Listener>>,
 }
 
@@ -209,6 +213,8 @@ impl Driver {
             selected: Cell::new(None),
             timers: Rc::new(Timers::default()),
             copied: RefCell::new(None),
+            notes_frame: RefCell::new(None),
+            notes_pending: Cell::new(false),
             listeners: RefCell::new(Vec::new()),
         }));
         d.parse_whole();
@@ -424,6 +430,12 @@ impl Driver {
         i.timers.cancel_open();
         i.timers.cancel_close();
         i.copied.borrow_mut().take();
+        i.notes_pending.set(false);
+        if let Some((id, _)) = i.notes_frame.borrow_mut().take() {
+            if let Some(w) = web_sys::window() {
+                let _ = w.cancel_animation_frame(id);
+            }
+        }
         for (target, name, f) in i.listeners.borrow_mut().drain(..) {
             let _ = target.remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
         }
@@ -682,7 +694,9 @@ impl Driver {
             render_stream_tail(&nodes.body, &mut blocks, a, &r, stable, &Some);
         }
         drop(blocks);
-        self.sync_notes(nodes, a, &r, false);
+        // Footnotes and panel follow once per frame: a frame shows them up to date,
+        // and the chunks between two frames (many, when text arrives fast) pay once.
+        self.schedule_notes();
         // The card's marker was in the redrawn tail: anchor it again.
         if let Some(c) = i.card.get() {
             let gone = i
@@ -744,6 +758,7 @@ impl Driver {
             if nodes.root.class_name() != class {
                 nodes.root.set_class_name(&class);
             }
+            i.notes_pending.set(false);
             self.sync_notes(nodes, a, &r, !theme_only && *old_r != *r);
             if let Some(c) = i.card.get().filter(|_| !theme_only) {
                 let now = kept_card(old, a, c);
@@ -757,6 +772,47 @@ impl Driver {
                     .set(apply_highlight(&nodes.root, a, &r, i.highlight.get()));
             }
         });
+    }
+
+    /// Brings footnotes and panel up to date at the next animation frame (now, where
+    /// there are no frames).
+    fn schedule_notes(&self) {
+        let i = &self.0;
+        if i.notes_pending.get() {
+            return;
+        }
+        i.notes_pending.set(true);
+        let weak = Rc::downgrade(&self.0);
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            if let Some(d) = upgrade(&weak) {
+                d.flush_notes();
+            }
+        });
+        let id = web_sys::window().and_then(|w| {
+            w.request_animation_frame(callback.as_ref().unchecked_ref())
+                .ok()
+        });
+        match id {
+            // The callback stays stored (not dropped while it runs); the next one
+            // replaces it.
+            Some(id) => *i.notes_frame.borrow_mut() = Some((id, callback)),
+            None => self.flush_notes(),
+        }
+    }
+
+    /// Footnotes and panel brought up to date now (a pending frame then finds nothing
+    /// to do).
+    fn flush_notes(&self) {
+        let i = &self.0;
+        if !i.notes_pending.replace(false) {
+            return;
+        }
+        let Ok(nodes) = i.nodes.try_borrow() else {
+            return;
+        };
+        let Some(nodes) = nodes.as_ref() else { return };
+        let r = i.render.borrow().clone();
+        self.with_model(|a| self.sync_notes(nodes, a, &r, false));
     }
 
     /// Brings footnotes and panel in line with `a` when what they show changed.

@@ -59,6 +59,100 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     out
 }
 
+/// Where a block's HTML `old` becomes `new` only in the text of its last text node
+/// (a streamed chunk adding words to the open paragraph, item or code block): that
+/// node's old end and its new end, so a view can change the node's data in place
+/// instead of parsing HTML. It is so when the differing parts hold no markup (`<`,
+/// `>`, `&`), the common start neither ends a tag (the new text would be a node of its
+/// own) nor stops inside a character reference, and the common end is only closing
+/// tags.
+pub fn text_growth<'a>(old: &'a str, new: &'a str) -> Option<TextGrowth<'a>> {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let mut pre = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    // Back to a character boundary of both.
+    while pre > 0 && !(old.is_char_boundary(pre) && new.is_char_boundary(pre)) {
+        pre -= 1;
+    }
+    let max_suf = o.len().min(n.len()) - pre;
+    let mut suf = o
+        .iter()
+        .rev()
+        .zip(n.iter().rev())
+        .take(max_suf)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // The common end starts at a closing tag.
+    while suf > 0 && !o[o.len() - suf..].starts_with(b"</") {
+        suf -= 1;
+    }
+    if suf == 0 || pre == 0 || o[pre - 1] == b'>' {
+        return None;
+    }
+    // Not inside a character reference (`&am|p;`).
+    if let Some(amp) = old[..pre].rfind('&') {
+        if !old[amp..pre].contains(';') {
+            return None;
+        }
+    }
+    let old_mid = &old[pre..o.len() - suf];
+    let new_mid = &new[pre..n.len() - suf];
+    let plain = |s: &str| !s.bytes().any(|b| matches!(b, b'<' | b'>' | b'&'));
+    if !plain(old_mid) || !plain(new_mid) {
+        return None;
+    }
+    let closing = closing_tokens(&old[o.len() - suf..])?;
+    Some(TextGrowth {
+        old_end: old_mid,
+        new_end: new_mid,
+        closing,
+    })
+}
+
+/// What follows the changed text in a block's HTML, in order: closing tags (their
+/// names) and the whitespace text between them (`</p>\n`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Closing<'a> {
+    /// `</name>`.
+    Tag(&'a str),
+    /// Whitespace between or after closing tags.
+    Space(&'a str),
+}
+
+/// See [`text_growth`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct TextGrowth<'a> {
+    /// The end of the last text node before the chunk (may be empty).
+    pub old_end: &'a str,
+    /// What it is now.
+    pub new_end: &'a str,
+    /// What follows it.
+    pub closing: Vec<Closing<'a>>,
+}
+
+/// `s` as closing tags and whitespace only, or `None`.
+fn closing_tokens(mut s: &str) -> Option<Vec<Closing<'_>>> {
+    let mut out = Vec::new();
+    while !s.is_empty() {
+        if let Some(r) = s.strip_prefix("</") {
+            let e = r.find('>')?;
+            let name = &r[..e];
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                return None;
+            }
+            out.push(Closing::Tag(name));
+            s = &r[e + 1..];
+        } else {
+            let ws = s.len() - s.trim_start_matches([' ', '\n', '\t', '\r']).len();
+            if ws == 0 {
+                return None;
+            }
+            out.push(Closing::Space(&s[..ws]));
+            s = &s[ws..];
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::stream_view_text;
@@ -105,5 +199,127 @@ mod tests {
         assert_eq!(stream_view_text("```\nx **y `z", 0), "```\nx **y `z");
         // Only the open block (from `block_start`) is looked at.
         assert_eq!(stream_view_text("a **b** `c`\n\nd", 13), "a **b** `c`\n\nd");
+    }
+}
+
+#[cfg(test)]
+mod growth_tests {
+    use super::{stream_view_text, text_growth, Closing};
+    use crate::core::formats::Data;
+    use crate::core::options::Options;
+    use crate::core::stream::StreamParser;
+    use crate::render::{markdown::render_range, MarkerSet, RenderOptions};
+
+    #[test]
+    fn text_growth_is_only_the_last_text() {
+        let g = |o, n| text_growth(o, n).map(|g| (g.old_end, g.new_end, g.closing.len()));
+        assert_eq!(
+            g("<p>Paris is</p>\n", "<p>Paris is old</p>\n"),
+            Some(("", " old", 2))
+        );
+        assert_eq!(
+            g(
+                "<li><p>a <em>b</em> c</p></li>",
+                "<li><p>a <em>b</em> cd</p></li>"
+            ),
+            Some(("", "d", 2))
+        );
+        // A new text node after an element, a tag or a reference: not this path.
+        assert_eq!(
+            text_growth("<p><code>x</code></p>", "<p><code>x</code>y</p>"),
+            None
+        );
+        assert_eq!(text_growth("<p>a</p>", "<p>a<sup>1</sup></p>"), None);
+        assert_eq!(text_growth("<p>a &am</p>", "<p>a &amp;</p>"), None);
+        assert_eq!(text_growth("<p>&lt;</p>", "<p>&gt;</p>"), None);
+        assert_eq!(
+            text_growth("<p class=\"a\">x</p>", "<p class=\"ab\">x</p>"),
+            None
+        );
+        // Multibyte text.
+        assert_eq!(g("<p>結</p>", "<p>結果 🚀</p>"), Some(("", "果 🚀", 1)));
+        assert_eq!(
+            text_growth(
+                "<pre><code>a\n</code></pre>\n",
+                "<pre><code>a\nb\n</code></pre>\n"
+            )
+            .map(|g| g.closing),
+            Some(vec![
+                Closing::Tag("code"),
+                Closing::Tag("pre"),
+                Closing::Space("\n")
+            ])
+        );
+    }
+
+    /// Streams a report like `npm run bench:stream`'s in 4-character chunks, rendering
+    /// the open block as a view does after each one: most chunks that change the open
+    /// block only add text to its last text node.
+    #[test]
+    fn most_streamed_chunks_only_grow_the_last_text() {
+        let words: Vec<&str> = "the model grounds each claim in retrieved sources so that readers can check every statement quickly and trust the answer".split(' ').collect();
+        let mut text = String::from("## Findings 🚀 and 結果\n\n");
+        for k in 0..120usize {
+            for i in 0..(6 + k % 9) {
+                text.push_str(words[(k * 7 + i * 3) % words.len()]);
+                text.push(' ');
+            }
+            text.push_str(&format!("[{}]. ", 1 + k % 20));
+            match k % 15 {
+                4 => text.push_str("\n\n- a list item with `arr[1]` code\n- another one [2]\n\n"),
+                9 => text.push_str("\n\n| a | b |\n|---|---|\n| one [3] | two |\n\n"),
+                14 => text.push_str("\n\n```js\nconst a = m[2][3];\n```\n\n"),
+                _ if k % 5 == 2 => text.push_str("\n\n"),
+                _ => {}
+            }
+        }
+        let mut data = serde_json::Map::new();
+        for i in 1..=20 {
+            data.insert(
+                i.to_string(),
+                serde_json::json!({"title": format!("Source {i}"), "source": format!("https://s{i}.example/")}),
+            );
+        }
+        let data = serde_json::Value::Object(data);
+        let opts = Options::default();
+        let mut p = StreamParser::new(Data::Json(&data), &opts).unwrap();
+        let r = RenderOptions::default();
+        let (mut shown, mut changed, mut grown) = (String::new(), 0usize, 0usize);
+        let mut start = 0usize;
+        let chunks: Vec<&str> = {
+            let idx: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .step_by(4)
+                .chain([text.len()])
+                .collect();
+            idx.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+        };
+        for c in chunks {
+            p.push(c);
+            let a = p.snapshot();
+            let view = stream_view_text(&a.text, start.min(a.text.len()));
+            let markers = MarkerSet::from(a, &r, start.min(a.text.len()));
+            let blocks = render_range(&view, start.min(view.len())..view.len(), &markers, false);
+            let Some(last) = blocks.last() else { continue };
+            if blocks.len() > 1 || last.range.start != start {
+                // A block completed: the next chunk starts a fresh one.
+                start = last.range.start;
+                shown = last.html.clone();
+                continue;
+            }
+            if last.html != shown {
+                changed += 1;
+                if text_growth(&shown, &last.html).is_some() {
+                    grown += 1;
+                }
+                shown = last.html.clone();
+            }
+        }
+        assert!(changed > 1000, "{changed} chunks changed the open block");
+        assert!(
+            grown * 10 >= changed * 8,
+            "{grown} of {changed} chunks only grew the last text"
+        );
     }
 }

@@ -284,7 +284,7 @@ export async function browserChecks(tally, context, url, label) {
   });
 
   await t('streamed in small chunks, answer, footnotes and panel always match a one-shot render of the text so far', async () => {
-    const r = await page.evaluate(() => {
+    const r = await page.evaluate(async () => {
       const { mount } = window.citekit;
       // Paragraphs that grow word by word, entities, emphasis, a list, a table, code
       // with bracket literals, emoji and CJK: the text-only fast path and the node
@@ -315,8 +315,11 @@ export async function browserChecks(tally, context, url, label) {
           view.append(text.slice(i, i + size));
           const end = Math.min(text.length, i + size);
           if (end % 11 < size || end === text.length) {
+            // The answer changes at once; footnotes and panel by the next frame.
+            await new Promise((ok) => requestAnimationFrame(() => ok()));
             const once = mount(b, { answer: '', data, panel: true });
             once.append(text.slice(0, end));
+            await new Promise((ok) => requestAnimationFrame(() => ok()));
             out.checks++;
             if (shown(a) !== shown(b) && out.mismatches.length < 3) {
               out.mismatches.push({ size, end, streamed: shown(a).slice(0, 3000), once: shown(b).slice(0, 3000) });
