@@ -135,6 +135,9 @@ type Listener = (
     Closure<dyn FnMut(web_sys::Event)>,
 );
 
+/// A requested animation frame: its id and callback.
+type Frame = (i32, Closure<dyn FnMut()>);
+
 struct Inner {
     element: HtmlElement,
     display: Cell<Display>,
@@ -167,7 +170,7 @@ struct Inner {
     copied: RefCell<Option<Timeout>>,
     /// The animation frame that brings footnotes and panel up to date after appends
     /// (its id and callback), while one is pending.
-    notes_frame: RefCell<Option<(i32, Closure<dyn FnMut()>)>>,
+    notes_frame: RefCell<Option<Frame>>,
     notes_pending: Cell<bool>,
     listeners: RefCell<Vec<Listener>>,
 }
