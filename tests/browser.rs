@@ -286,7 +286,23 @@ async fn click_selects_source_in_panel_and_source_hover_highlights() {
             .as_deref(),
         Some("true")
     );
-    assert!(!one(&item, ".cite-source__details").has_attribute("hidden"));
+    let details = one(&item, ".cite-source__details");
+    assert!(!details.has_attribute("hidden"));
+    // The details are made when the entry is first expanded: the source's link.
+    assert!(
+        details
+            .query_selector("a.cite-source__link")
+            .unwrap()
+            .is_some(),
+        "{}",
+        details.inner_html()
+    );
+    // Entries never expanded carry none (less to build on the first render).
+    let other = one(
+        &root,
+        "li.cite-source[data-source=\"1\"] .cite-source__details",
+    );
+    assert_eq!(other.child_element_count(), 0);
     // Hovering source 1 in the panel highlights both of its markers' spans.
     let first = one(&root, "li.cite-source[data-source=\"1\"]");
     pointer(&first, "pointerover", "mouse", None);

@@ -654,7 +654,7 @@ impl Driver {
             self.show_appended(0);
         }
         if let Some(n) = i.selected.get() {
-            set_expanded(&r, n, true);
+            self.with_model(|a| set_expanded(&r, a, n, true));
         }
     }
 
@@ -881,7 +881,7 @@ impl Driver {
             nodes.root.set_class_name(&class);
         }
         if let Some(n) = i.selected.get() {
-            set_expanded(r, n, true);
+            set_expanded(r, a, n, true);
         }
     }
 
@@ -1200,11 +1200,11 @@ impl Host for Driver {
     fn select(&self, n: Option<u32>) {
         let r = self.0.render.borrow().clone();
         if let Some(p) = self.0.selected.replace(n) {
-            set_expanded(&r, p, false);
+            self.with_model(|a| set_expanded(&r, a, p, false));
         }
         if let Some(n) = n {
             self.emit("source-select", &source_detail(self, n));
-            set_expanded(&r, n, true);
+            self.with_model(|a| set_expanded(&r, a, n, true));
             if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
                 dom::scroll_into_view(&el);
             }

@@ -789,24 +789,34 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             push_escaped(&mut out, &crate::core::sanitize::excerpt200(sn));
             out.push_str("</p>");
         }
+        // The details (metadata, the source's link) are made when the entry is first
+        // expanded ([`panel_details_html`]): most never are.
         let _ = write!(
             out,
-            "<div class=\"cite-source__details\" id=\"{}-details\" hidden>",
+            "<div class=\"cite-source__details\" id=\"{}-details\" hidden></div></li>",
             panel_item_id(opts, n)
         );
-        out.push_str(&meta_html(s, opts, "cite-source__meta"));
-        if let Some(u) = &s.url {
-            external_link(
-                &mut out,
-                "cite-source__link",
-                u,
-                opts.labels.get("open"),
-                opts,
-            );
-        }
-        out.push_str("</div></li>");
     }
     out.push_str("</ol>");
+    out
+}
+
+/// What an expanded panel entry shows under its title: the source's metadata and a
+/// link to it. Empty when there is no source numbered `n`.
+pub fn panel_details_html(answer: &CitedAnswer, n: u32, opts: &RenderOptions) -> String {
+    let Some(s) = answer.source_by_number(n) else {
+        return String::new();
+    };
+    let mut out = meta_html(s, opts, "cite-source__meta");
+    if let Some(u) = &s.url {
+        external_link(
+            &mut out,
+            "cite-source__link",
+            u,
+            opts.labels.get("open"),
+            opts,
+        );
+    }
     out
 }
 

@@ -46,12 +46,13 @@ pub fn SourcePanel() -> impl IntoView {
         let _ = ctx.answer.get();
         let r = ctx.render.get_untracked();
         let mut prev = expanded.borrow_mut();
+        let a = ctx.answer.get_untracked();
         if let Some(p) = prev.take() {
-            set_expanded(&r, p, false);
+            set_expanded(&r, &a, p, false);
         }
         if let Some(n) = sel {
             ctx.emit("source-select", &source_detail(&ctx, n));
-            set_expanded(&r, n, true);
+            set_expanded(&r, &a, n, true);
             if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
                 dom::scroll_into_view(&el);
             }

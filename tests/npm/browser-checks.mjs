@@ -81,6 +81,8 @@ export async function browserChecks(tally, context, url, label) {
       host: window.hostEvents,
       doc: window.documentEvents,
       selected: document.querySelector('#host .cite-source.cite-selected')?.dataset.source ?? null,
+      // The selected entry's details are made on selection: its link is there.
+      link: document.querySelector('#host .cite-source.cite-selected .cite-source__details:not([hidden]) a.cite-source__link')?.getAttribute('href') ?? null,
     }));
     eq(r.clicks, [{ citation: 1, sourceId: '3', number: 3 }], 'view.on detail');
     eq(r.host, r.clicks, 'DOM listener on the element');
@@ -90,6 +92,7 @@ export async function browserChecks(tally, context, url, label) {
       `source-select: ${JSON.stringify(r.doc)}`,
     );
     eq(r.selected, '3', 'selected panel entry');
+    assert(r.link && r.link.startsWith('https://'), `the selected entry's link: ${r.link}`);
   });
 
   await t('the function returned by on() unsubscribes', async () => {
