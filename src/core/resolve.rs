@@ -670,6 +670,21 @@ fn strip_link_syntax(s: &str) -> String {
     out
 }
 
+/// The info that source `id` was merged into `kept` (the same id, or else the same
+/// url `url`).
+pub(crate) fn duplicate_source(id: &str, kept: &str, url: Option<&str>) -> Diagnostic {
+    let why = if kept == id {
+        format!("id `{id}`")
+    } else {
+        format!("url {}", url.unwrap_or(""))
+    };
+    Diagnostic::new(
+        Severity::Info,
+        "duplicate-source",
+        format!("source `{id}` is the same as `{kept}` (same {why}); merged"),
+    )
+}
+
 /// What resolution asks of the sources: a whole [`SourcePool`], or a block's
 /// footnote definitions over a shared base ([`shared::Overlay`]). Sources are item
 /// indices.
@@ -784,18 +799,10 @@ impl SourcePool {
                 .copied();
             match hit {
                 Some(i) => {
-                    let why = if items[i].source.id == source.id {
-                        format!("id `{}`", source.id)
-                    } else {
-                        format!("url {}", url_key.as_deref().unwrap_or(""))
-                    };
-                    diags.push(Diagnostic::new(
-                        Severity::Info,
-                        "duplicate-source",
-                        format!(
-                            "source `{}` is the same as `{}` (same {why}); merged",
-                            source.id, items[i].source.id
-                        ),
+                    diags.push(duplicate_source(
+                        &source.id,
+                        &items[i].source.id,
+                        url_key.as_deref(),
                     ));
                     by_id.entry(source.id.clone()).or_insert(i);
                     let item = &mut items[i];

@@ -121,6 +121,22 @@ pub(crate) fn on_pointer_over<H: Host>(
     }
 }
 
+/// Whether a pointer or focus moving from `from` to `to` leaves a marker and its card:
+/// `Some(true)` when it leaves a marker, `Some(false)` when it leaves the card, `None`
+/// when it stays (into the card, or from the card back to a marker) or was in neither.
+fn leaving(from: Option<web_sys::EventTarget>, to: Option<web_sys::EventTarget>) -> Option<bool> {
+    let from_marker = marker_of(from.clone()).is_some();
+    let from_card = dom::closest(from, class::CARD_SEL).is_some();
+    if !from_marker && !from_card {
+        return None;
+    }
+    let to_card = dom::closest(to.clone(), class::CARD_SEL).is_some();
+    if to_card || (from_card && marker_of(to).is_some()) {
+        return None;
+    }
+    Some(from_marker)
+}
+
 pub(crate) fn on_pointer_out<H: Host>(
     host: &H,
     t: &std::rc::Rc<Timers>,
@@ -129,17 +145,9 @@ pub(crate) fn on_pointer_out<H: Host>(
     if ev.pointer_type() == "touch" {
         return;
     }
-    let from_marker = marker_of(ev.target()).is_some();
-    let from_card = dom::closest(ev.target(), class::CARD_SEL).is_some();
-    if !from_marker && !from_card {
+    let Some(from_marker) = leaving(ev.target(), ev.related_target()) else {
         return;
-    }
-    let to = ev.related_target();
-    let to_card = dom::closest(to.clone(), class::CARD_SEL).is_some();
-    let to_marker = marker_of(to).is_some();
-    if to_card || (from_card && to_marker) {
-        return;
-    }
+    };
     if from_marker {
         t.cancel_open();
         host.set_highlight(Highlight::None);
@@ -181,16 +189,9 @@ pub(crate) fn on_focus_out<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_s
     if REPLACING.with(Cell::get) {
         return;
     }
-    let from_marker = marker_of(ev.target()).is_some();
-    let from_card = dom::closest(ev.target(), class::CARD_SEL).is_some();
-    if !from_marker && !from_card {
+    let Some(from_marker) = leaving(ev.target(), ev.related_target()) else {
         return;
-    }
-    let to = ev.related_target();
-    if dom::closest(to.clone(), class::CARD_SEL).is_some() || (from_card && marker_of(to).is_some())
-    {
-        return;
-    }
+    };
     if from_marker {
         host.set_highlight(Highlight::None);
     }

@@ -11,7 +11,7 @@
 use super::{merge_source, pairs_of, Pool, PoolItem, SourcePool};
 use crate::core::draft::DraftSource;
 use crate::core::markers::SourceKey;
-use crate::core::model::{Diagnostic, Severity, Source};
+use crate::core::model::{Diagnostic, Source};
 use crate::core::options::Numbering;
 use crate::core::sanitize::normalize_url;
 use std::collections::{HashMap, HashSet};
@@ -174,18 +174,10 @@ impl<'b> Overlay<'b> {
             match hit {
                 Some(i) => {
                     let kept = o.item(i).source.id.clone();
-                    let why = if kept == source.id {
-                        format!("id `{}`", source.id)
-                    } else {
-                        format!("url {}", url_key.as_deref().unwrap_or(""))
-                    };
-                    diags.push(Diagnostic::new(
-                        Severity::Info,
-                        "duplicate-source",
-                        format!(
-                            "source `{}` is the same as `{kept}` (same {why}); merged",
-                            source.id
-                        ),
+                    diags.push(super::duplicate_source(
+                        &source.id,
+                        &kept,
+                        url_key.as_deref(),
                     ));
                     if !base.pool.by_id.contains_key(&source.id) {
                         o.by_id.entry(source.id.clone()).or_insert(i);
