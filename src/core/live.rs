@@ -31,6 +31,17 @@ pub struct StreamInfo {
     pub reread: bool,
 }
 
+/// The answer shown when the data cannot start a stream: the text parsed whole
+/// without data, with the data's error as a diagnostic.
+pub fn refused(answer: &str, opts: &Options, e: &crate::core::error::ParseError) -> Model {
+    let mut m = crate::core::parse_lenient(Some(answer), Data::None, opts);
+    m.diagnostics.push(crate::core::model::Diagnostic::error(
+        e.code(),
+        e.to_string(),
+    ));
+    m
+}
+
 /// Feeds what changed since the last call to the stream parser; starts it when
 /// needed (first call, other options, an answer that did not grow, sse data that is not
 /// the old stream plus more), finishes it when `streaming` turned off. Returns the
@@ -77,12 +88,7 @@ pub fn stream_step(
             }
             Err(e) => {
                 *live = None;
-                let mut m = crate::core::parse_lenient(Some(a), Data::None, opts);
-                m.diagnostics.push(crate::core::model::Diagnostic::error(
-                    e.code(),
-                    e.to_string(),
-                ));
-                return (m, StreamInfo::default());
+                return (refused(a, opts, &e), StreamInfo::default());
             }
         }
     }

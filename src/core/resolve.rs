@@ -670,6 +670,16 @@ fn strip_link_syntax(s: &str) -> String {
     out
 }
 
+/// A draft source as the pool takes it: named `source-{n}` when it has no id, with its
+/// url normalized for finding duplicates.
+pub(crate) fn to_pool(mut ds: DraftSource, n: usize) -> (DraftSource, Option<String>) {
+    if ds.source.id.is_empty() {
+        ds.source.id = format!("source-{n}");
+    }
+    let url_key = ds.source.url.as_deref().map(normalize_url);
+    (ds, url_key)
+}
+
 /// The info that source `id` was merged into `kept` (the same id, or else the same
 /// url `url`).
 pub(crate) fn duplicate_source(id: &str, kept: &str, url: Option<&str>) -> Diagnostic {
@@ -784,15 +794,14 @@ impl SourcePool {
         let mut by_id: HashMap<String, usize> = HashMap::new();
         let mut by_url: HashMap<String, usize> = HashMap::new();
         for (n, ds) in sources.into_iter().enumerate() {
-            let DraftSource {
-                mut source,
-                keys,
-                given_number,
-            } = ds;
-            if source.id.is_empty() {
-                source.id = format!("source-{}", n + 1);
-            }
-            let url_key = source.url.as_deref().map(normalize_url);
+            let (
+                DraftSource {
+                    source,
+                    keys,
+                    given_number,
+                },
+                url_key,
+            ) = to_pool(ds, n + 1);
             let hit = by_id
                 .get(&source.id)
                 .or_else(|| url_key.as_ref().and_then(|u| by_url.get(u)))

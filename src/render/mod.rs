@@ -141,6 +141,31 @@ impl RenderOptions {
             theme: options.theme,
         }
     }
+
+    /// The render options of a live answer (the Leptos component, the npm driver): as
+    /// the options say, but with the theme left to the root's class, so that a theme
+    /// change re-renders nothing and an open card and the panel's selection stay.
+    pub fn live(options: &Options, id_prefix: &str) -> Self {
+        RenderOptions {
+            theme: Theme::Auto,
+            ..RenderOptions::from_options(options, id_prefix)
+        }
+    }
+}
+
+/// The root's `data-marker-style` value of a live answer (`number`, `domain`, ...).
+pub fn marker_style_name(style: MarkerStyle) -> String {
+    format!("{style:?}").to_lowercase()
+}
+
+/// Whether an answer shows its footnotes and its panel, given whether each is asked
+/// for: footnotes when a source is cited, the panel when there are sources, neither
+/// when citations are hidden.
+pub fn lists_shown(answer: &CitedAnswer, footnotes: bool, panel: bool) -> (bool, bool) {
+    (
+        footnotes && answer.show_citations && answer.sources.iter().any(|s| s.cited),
+        panel && answer.show_citations && !answer.sources.is_empty(),
+    )
 }
 
 /// An id prefix reduced to `[A-Za-z0-9_-]`, starting with a letter.
@@ -979,7 +1004,7 @@ pub fn root_class(theme: Theme, with_panel: bool) -> String {
 
 /// A whole static rendering: answer, footnotes and panel, for `renderToString`.
 pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool) -> String {
-    let with_panel = panel && answer.show_citations && !answer.sources.is_empty();
+    let (notes, with_panel) = lists_shown(answer, true, panel);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -989,7 +1014,7 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
     );
     out.push_str(&answer_html(answer, opts));
     out.push_str("</div>");
-    if answer.show_citations && answer.sources.iter().any(|s| s.cited) {
+    if notes {
         let _ = write!(
             out,
             "<section class=\"{FOOTNOTES}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">",

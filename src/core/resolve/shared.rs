@@ -13,7 +13,6 @@ use crate::core::draft::DraftSource;
 use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Source};
 use crate::core::options::Numbering;
-use crate::core::sanitize::normalize_url;
 use std::collections::{HashMap, HashSet};
 
 /// The sources of a stream's data, deduplicated once for all of its blocks.
@@ -151,15 +150,14 @@ impl<'b> Overlay<'b> {
             renumber_base: false,
         };
         for (k, ds) in extra.into_iter().enumerate() {
-            let DraftSource {
-                mut source,
-                keys,
-                given_number,
-            } = ds;
-            if source.id.is_empty() {
-                source.id = format!("source-{}", base.drafts.len() + k + 1);
-            }
-            let url_key = source.url.as_deref().map(normalize_url);
+            let (
+                DraftSource {
+                    source,
+                    keys,
+                    given_number,
+                },
+                url_key,
+            ) = super::to_pool(ds, base.drafts.len() + k + 1);
             let hit = base
                 .pool
                 .by_id

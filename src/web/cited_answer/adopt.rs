@@ -1,7 +1,7 @@
 //! The synchronous first render and its adoption by the render effect.
 
 use crate::core::model::CitedAnswer as Model;
-use crate::core::options::{Options, Theme};
+use crate::core::options::Options;
 use crate::render::{self, RenderOptions};
 use crate::web::context::CiteContext;
 use crate::web::CiteData;
@@ -42,7 +42,7 @@ pub(crate) fn first_render(
         data: data.get_untracked(),
         options: options.get_untracked(),
     };
-    let new_render = component_render(&inputs.options, &ctx.prefix());
+    let new_render = RenderOptions::live(&inputs.options, &ctx.prefix());
     if ctx.render.with_untracked(|r| **r != new_render) {
         ctx.render.set(Arc::new(new_render));
     }
@@ -86,14 +86,4 @@ pub(crate) fn adopt_blocks(
         old.push((b, el));
     }
     true
-}
-
-/// The render options of the live component: as the options say, but with the theme
-/// left to the root's class (a theme change then re-renders nothing, and an open card
-/// and the panel's selection stay).
-pub(crate) fn component_render(options: &Options, prefix: &str) -> RenderOptions {
-    RenderOptions {
-        theme: Theme::Auto,
-        ..RenderOptions::from_options(options, prefix)
-    }
 }

@@ -20,7 +20,7 @@ use crate::render;
 use crate::render::class;
 use crate::render::RenderOptions;
 use crate::web::card::wire_card;
-use crate::web::cited_answer::adopt::{adopt_blocks, component_render, first_render};
+use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
 use crate::web::context::CiteContext;
 use crate::web::footnotes::Footnotes;
 use crate::web::highlight::wire_highlight;
@@ -153,7 +153,7 @@ pub(crate) fn cited_answer_view(
                 }
             }
             let prefix = ctx.prefix();
-            let new_render = component_render(&opts, &prefix);
+            let new_render = RenderOptions::live(&opts, &prefix);
             let render_changed = ctx.render.with_untracked(|r| **r != new_render);
             if render_changed {
                 ctx.render.set(Arc::new(new_render));
@@ -242,16 +242,12 @@ pub(crate) fn cited_answer_view(
     let root_id = prefix.clone();
     let card_id = format!("{prefix}-card");
     let show_notes = move || {
-        footnotes
-            && ctx
-                .answer
-                .with(|a| a.show_citations && a.sources.iter().any(|s| s.cited))
+        ctx.answer
+            .with(|a| render::lists_shown(a, footnotes, panel).0)
     };
     let show_panel = move || {
-        panel
-            && ctx
-                .answer
-                .with(|a| a.show_citations && !a.sources.is_empty())
+        ctx.answer
+            .with(|a| render::lists_shown(a, footnotes, panel).1)
     };
     // One class string (a separate `class:` toggle would be wiped when it changes).
     let theme_class = move || render::root_class(options.with(|o| o.theme), show_panel());
@@ -299,7 +295,7 @@ pub(crate) fn cited_answer_view(
     });
 
     view! {
-        <div class=theme_class id=root_id data-marker-style=move || format!("{:?}", options.with(|o| o.marker_style)).to_lowercase()
+        <div class=theme_class id=root_id data-marker-style=move || render::marker_style_name(options.with(|o| o.marker_style))
             on:pointerover=on_over on:pointerout=on_out on:pointerdown=on_down on:click=on_click
             on:focusin=on_focus_in on:focusout=on_focus_out on:keydown=on_key>
             <div class=class::ANSWER>
