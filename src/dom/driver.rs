@@ -12,8 +12,8 @@
 use crate::core::export::to_markdown;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::StreamInfo;
-use crate::core::model::{CitedAnswer as Model, ContentKind, Diagnostic, Format};
-use crate::core::options::{FormatChoice, Options, Theme};
+use crate::core::model::{CitedAnswer as Model, ContentKind, Format};
+use crate::core::options::{FormatChoice, Options};
 use crate::core::stream::StreamParser;
 use crate::dom::blocks::{block_open, patch_markers, render_stream_tail, show_answer};
 use crate::dom::card::show_card;
@@ -156,6 +156,9 @@ struct Inner {
     nodes: RefCell<Option<Nodes>>,
     blocks: RefCell<Vec<(render::Block, Element)>>,
     notes_key: RefCell<NotesKey>,
+    /// How many sources the markers in the body were drawn with (a footnote defined
+    /// in the stream adds one, and markers already shown may turn live).
+    shown_sources: Cell<usize>,
     /// The footnotes' and the panel's HTML as shown (compared entry by entry).
     notes_html: RefCell<String>,
     panel_html: RefCell<String>,
@@ -189,7 +192,7 @@ impl Driver {
         options: Options,
         display: Display,
     ) -> Driver {
-        let render = Arc::new(live_render(&options, &next_prefix()));
+        let render = Arc::new(RenderOptions::live(&options, &next_prefix()));
         let d = Driver(Rc::new(Inner {
             element,
             display: Cell::new(display),
@@ -207,6 +210,7 @@ impl Driver {
             nodes: RefCell::new(None),
             blocks: RefCell::new(Vec::new()),
             notes_key: RefCell::new(NotesKey::default()),
+            shown_sources: Cell::new(0),
             notes_html: RefCell::new(String::new()),
             panel_html: RefCell::new(String::new()),
             card: Cell::new(None),
@@ -258,7 +262,6 @@ impl Driver {
             self.build();
             return;
         }
-        let old = self.current();
         let old_r = i.render.borrow().clone();
         let old_info = self.info();
         if let Some(o) = options.filter(|_| options_changed) {
@@ -266,6 +269,7 @@ impl Driver {
         }
         let theme_only = options_changed && *old_r == **i.render.borrow();
         if !i.streaming.get() {
+            let old = self.current();
             if let Some(a) = answer {
                 *i.answer.borrow_mut() = a;
             }
@@ -305,6 +309,13 @@ impl Driver {
             }
             *i.data.borrow_mut() = d;
         }
+        // Data after refused data: the stream is tried again with it.
+        if reread && i.parser.borrow().is_none() {
+            restart = true;
+        }
+        // Text that only grew is appended and needs nothing of the answer shown before;
+        // anything else settles from it (copied now, before the parser changes).
+        let old = (restart || reread || options_changed).then(|| self.current());
         let prev_stable = self.stable_len();
         if restart {
             self.restart_stream();
@@ -331,13 +342,12 @@ impl Driver {
             prev_stable: if restart { 0 } else { prev_stable },
             reread: reread || restart,
         };
-        if !restart && !reread && options_changed {
+        match old {
+            // Appended to the running parser.
+            None => self.show_appended(prev_stable),
             // Only the theme: the root's class.
-            self.settle(&old, &old_r, old_info, info, true);
-        } else if !restart && !reread {
-            self.show_appended(prev_stable);
-        } else {
-            self.settle(&old, &old_r, old_info, info, false);
+            Some(old) if !restart && !reread => self.settle(&old, &old_r, old_info, info, true),
+            Some(old) => self.settle(&old, &old_r, old_info, info, false),
         }
     }
 
@@ -382,20 +392,11 @@ impl Driver {
             }
             None => false,
         };
-        if pushed {
-            self.show_appended(prev_stable);
-        } else {
+        if !pushed {
             // No parser (the data was refused): the whole text parsed again.
-            let old = self.current();
-            let old_r = i.render.borrow().clone();
             self.parse_whole();
-            let info = StreamInfo {
-                streaming: true,
-                prev_stable: 0,
-                reread: true,
-            };
-            self.settle(&old, &old_r, info, info, false);
         }
+        self.show_appended(prev_stable);
     }
 
     /// Ends the stream: what was held back is read, and the answer shows as a one-shot
@@ -460,7 +461,7 @@ impl Driver {
 
     fn set_options(&self, o: Options) {
         let prefix = self.0.render.borrow().id_prefix.clone();
-        let r = live_render(&o, &prefix);
+        let r = RenderOptions::live(&o, &prefix);
         if r != **self.0.render.borrow() {
             *self.0.render.borrow_mut() = Arc::new(r);
         }
@@ -544,13 +545,7 @@ impl Driver {
     fn fall_back(&self, e: &crate::core::error::ParseError) {
         let i = &self.0;
         i.parser.borrow_mut().take();
-        let mut m = crate::core::parse_lenient(
-            Some(i.answer.borrow().as_str()),
-            Data::None,
-            &i.options.borrow(),
-        );
-        m.diagnostics
-            .push(Diagnostic::error(e.code(), e.to_string()));
+        let m = crate::core::live::refused(&i.answer.borrow(), &i.options.borrow(), e);
         *i.model.borrow_mut() = Arc::new(m);
     }
 
@@ -564,7 +559,7 @@ impl Driver {
         let r = i.render.borrow().clone();
         let (theme, style) = {
             let o = i.options.borrow();
-            (o.theme, format!("{:?}", o.marker_style).to_lowercase())
+            (o.theme, render::marker_style_name(o.marker_style))
         };
         let streaming = i.streaming.get();
         let (html, blocks) = self.with_model(|a| {
@@ -573,7 +568,7 @@ impl Driver {
             } else {
                 render::answer_blocks(a, &r)
             };
-            let (notes, panel) = shows(a, display);
+            let (notes, panel) = render::lists_shown(a, display.footnotes, display.panel);
             let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
             let _ = write!(
                 html,
@@ -602,12 +597,7 @@ impl Driver {
                 String::new()
             };
             if notes {
-                let _ = write!(
-                    html,
-                    "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">{notes_html}</section>",
-                    class::FOOTNOTES,
-                    r.id_prefix,
-                );
+                html.push_str(&notes_section(&r, &notes_html));
             }
             *i.notes_html.borrow_mut() = notes_html;
             html.push_str("</div>");
@@ -617,12 +607,7 @@ impl Driver {
                 String::new()
             };
             if panel {
-                let _ = write!(
-                    html,
-                    "<aside class=\"{}\" id=\"{p}-panel\" aria-labelledby=\"{p}-panel-title\">{panel_html}</aside>",
-                    class::PANEL,
-                    p = r.id_prefix
-                );
+                html.push_str(&panel_aside(&r, &panel_html));
             }
             *i.panel_html.borrow_mut() = panel_html;
             let _ = write!(
@@ -632,6 +617,7 @@ impl Driver {
                 r.id_prefix
             );
             *i.notes_key.borrow_mut() = NotesKey::of(a);
+            i.shown_sources.set(a.sources.len());
             (html, blocks)
         });
         i.element.set_inner_html(&html);
@@ -670,16 +656,21 @@ impl Driver {
         let Ok(parser) = i.parser.try_borrow() else {
             return;
         };
-        let Some(p) = parser.as_ref() else {
-            drop(parser);
-            return;
+        // Without a parser (the data was refused) the answer so far is parsed whole.
+        let whole;
+        let a = match parser.as_ref() {
+            Some(p) => p.snapshot(),
+            None => {
+                whole = i.model.borrow().clone();
+                &*whole
+            }
         };
-        let a = p.snapshot();
         let Ok(mut blocks) = i.blocks.try_borrow_mut() else {
             return;
         };
-        if a.content_kind != ContentKind::Markdown {
-            // HTML or JSON answers are not block-structured: rendered whole.
+        if a.content_kind != ContentKind::Markdown || parser.is_none() {
+            // HTML or JSON answers are not block-structured, nor is a whole parse's
+            // answer: rendered whole, unchanged blocks kept.
             crate::dom::blocks::patch_blocks(
                 &nodes.body,
                 &mut blocks,
@@ -689,7 +680,7 @@ impl Driver {
         } else {
             let stable = prev_stable.min(a.text.len());
             // New sources (footnote definitions) can turn markers already shown live.
-            if a.sources.len() != i.notes_key.borrow().sources.len() {
+            if i.shown_sources.replace(a.sources.len()) != a.sources.len() {
                 let fixed: Vec<usize> =
                     (0..a.citations.partition_point(|c| c.end < stable)).collect();
                 patch_markers(&nodes.body, a, &r, &fixed);
@@ -738,13 +729,13 @@ impl Driver {
             return;
         };
         let Some(nodes) = nodes.as_ref() else { return };
-        let theme = i.options.borrow().theme;
-        let style = format!("{:?}", i.options.borrow().marker_style).to_lowercase();
+        let style = render::marker_style_name(i.options.borrow().marker_style);
         if nodes.root.get_attribute("data-marker-style").as_deref() != Some(style.as_str()) {
             let _ = nodes.root.set_attribute("data-marker-style", &style);
         }
         self.with_model(|a| {
             if !theme_only {
+                i.shown_sources.set(a.sources.len());
                 if let Ok(mut blocks) = i.blocks.try_borrow_mut() {
                     show_answer(
                         &nodes.body,
@@ -756,11 +747,8 @@ impl Driver {
                     );
                 }
             }
-            let (_, panel) = shows(a, i.display.get());
-            let class = render::root_class(theme, panel);
-            if nodes.root.class_name() != class {
-                nodes.root.set_class_name(&class);
-            }
+            // The theme changes nothing the lists show: the root's class here.
+            self.set_root_class(nodes, a);
             i.notes_pending.set(false);
             self.sync_notes(nodes, a, &r, !theme_only && *old_r != *r);
             if let Some(c) = i.card.get().filter(|_| !theme_only) {
@@ -829,29 +817,26 @@ impl Driver {
         }
         *key = NotesKey::of(a);
         drop(key);
-        let (notes, panel) = shows(a, i.display.get());
-        // `nodes` is borrowed: the sections found again are kept by replacing in place.
-        let doc = dom::document();
+        let d = i.display.get();
+        let (notes, panel) = render::lists_shown(a, d.footnotes, d.panel);
         let notes_el = nodes
             .answer
             .query_selector(&format!(":scope > {}", class::FOOTNOTES_SEL))
             .ok()
             .flatten();
+        let mut shown = i.notes_html.borrow_mut();
         match (notes, notes_el) {
-            (true, Some(el)) => el.set_inner_html(&render::footnotes_html(a, r)),
+            (true, Some(el)) => patch_list(&el, &mut shown, render::footnotes_html(a, r)),
             (true, None) => {
-                if let Some(el) = doc.as_ref().and_then(|d| d.create_element("section").ok()) {
-                    el.set_class_name(class::FOOTNOTES);
-                    let _ = el.set_attribute("role", "doc-endnotes");
-                    let _ =
-                        el.set_attribute("aria-labelledby", &format!("{}-fn-title", r.id_prefix));
-                    el.set_inner_html(&render::footnotes_html(a, r));
-                    let _ = nodes.answer.append_child(&el);
-                }
+                *shown = render::footnotes_html(a, r);
+                let _ = nodes
+                    .answer
+                    .insert_adjacent_html("beforeend", &notes_section(r, &shown));
             }
             (false, Some(el)) => el.remove(),
             (false, None) => {}
         }
+        drop(shown);
         let panel_el = nodes
             .root
             .query_selector(&format!(":scope > {}", class::PANEL_SEL))
@@ -861,27 +846,28 @@ impl Driver {
         match (panel, panel_el) {
             (true, Some(el)) => patch_list(&el, &mut shown, render::panel_html(a, r)),
             (true, None) => {
-                if let Some(el) = doc.as_ref().and_then(|d| d.create_element("aside").ok()) {
-                    el.set_class_name(class::PANEL);
-                    el.set_id(&format!("{}-panel", r.id_prefix));
-                    let _ = el
-                        .set_attribute("aria-labelledby", &format!("{}-panel-title", r.id_prefix));
-                    *shown = render::panel_html(a, r);
-                    el.set_inner_html(&shown);
-                    let _ = nodes.root.insert_before(&el, Some(&nodes.card));
-                }
+                *shown = render::panel_html(a, r);
+                let _ = nodes
+                    .card
+                    .insert_adjacent_html("beforebegin", &panel_aside(r, &shown));
             }
             (false, Some(el)) => el.remove(),
             (false, None) => {}
         }
         drop(shown);
-        let theme = i.options.borrow().theme;
-        let class = render::root_class(theme, panel);
-        if nodes.root.class_name() != class {
-            nodes.root.set_class_name(&class);
-        }
+        self.set_root_class(nodes, a);
         if let Some(n) = i.selected.get() {
             set_expanded(r, a, n, true);
+        }
+    }
+
+    /// The root's class: the theme, and whether the panel sits beside the answer.
+    fn set_root_class(&self, nodes: &Nodes, a: &Model) {
+        let i = &self.0;
+        let panel = render::lists_shown(a, false, i.display.get().panel).1;
+        let class = render::root_class(i.options.borrow().theme, panel);
+        if nodes.root.class_name() != class {
+            nodes.root.set_class_name(&class);
         }
     }
 
@@ -1065,6 +1051,24 @@ impl Driver {
     }
 }
 
+/// The footnotes' section around their list.
+fn notes_section(r: &RenderOptions, inner: &str) -> String {
+    format!(
+        "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">{inner}</section>",
+        class::FOOTNOTES,
+        r.id_prefix
+    )
+}
+
+/// The panel's `<aside>` around its list.
+fn panel_aside(r: &RenderOptions, inner: &str) -> String {
+    format!(
+        "<aside class=\"{}\" id=\"{p}-panel\" aria-labelledby=\"{p}-panel-title\">{inner}</aside>",
+        class::PANEL,
+        p = r.id_prefix
+    )
+}
+
 /// The parts of a list's HTML (footnotes, panel): what comes before the first
 /// `<li `, each entry, and what follows the last one. Our markup only: every `<` of
 /// the text in it is escaped, so each `<li ` opens one of our entries.
@@ -1139,24 +1143,6 @@ fn patch_list(section: &Element, shown: &mut String, html: String) {
 
 fn upgrade(w: &Weak<Inner>) -> Option<Driver> {
     w.upgrade().map(Driver)
-}
-
-/// Whether footnotes and the panel show for `a`.
-fn shows(a: &Model, d: Display) -> (bool, bool) {
-    (
-        d.footnotes && a.show_citations && a.sources.iter().any(|s| s.cited),
-        d.panel && a.show_citations && !a.sources.is_empty(),
-    )
-}
-
-/// The render options of a live answer: the theme is left to the root's class (a
-/// theme change then re-renders nothing, and an open card and the panel's selection
-/// stay).
-fn live_render(options: &Options, prefix: &str) -> RenderOptions {
-    RenderOptions {
-        theme: Theme::Auto,
-        ..RenderOptions::from_options(options, prefix)
-    }
 }
 
 /// The elements `build` wrote into `element`.

@@ -347,6 +347,30 @@ export async function browserChecks(tally, context, url, label) {
     eq(r.mismatches, [], 'streamed view against a one-shot render');
   });
 
+  await t('data the stream refuses: the answer still grows by append and by update({answer})', async () => {
+    const r = await page.evaluate(() => {
+      const el = document.createElement('div');
+      document.body.append(el);
+      const view = window.citekit.mount(el, { answer: '', data: '{"not json' });
+      view.append('Paris is the capital');
+      const appended = el.querySelector('.cite-answer__body').textContent;
+      view.update({ answer: 'Paris is the capital of France [1].' });
+      const updated = el.querySelector('.cite-answer__body').textContent;
+      // Data that can be read, late: the stream starts again with it, the marker lives.
+      view.update({ data: { 1: { title: 'Paris', source: 'https://paris.example/' } } });
+      const live = el.querySelectorAll('.cite-answer__body .cite-marker__link').length;
+      view.finish();
+      const finished = el.querySelector('.cite-answer__body').textContent;
+      view.destroy();
+      el.remove();
+      return { appended, updated, live, finished };
+    });
+    assert(r.appended.includes('Paris is the capital'), `after append: ${r.appended}`);
+    assert(r.updated.includes('of France'), `after update({answer}): ${r.updated}`);
+    eq(r.live, 1, 'markers once readable data came');
+    assert(r.finished.includes('of France'), `after finish: ${r.finished}`);
+  });
+
   await t('sse: mount({answer:null, data:"", format:"sse"}) and append raw stream text', async () => {
     await page.evaluate(() => {
       const v = window.citekit.mount(document.getElementById('host'), { answer: null, data: '', format: 'sse' });
