@@ -730,8 +730,8 @@ impl Driver {
         };
         let Some(nodes) = nodes.as_ref() else { return };
         let style = render::marker_style_name(i.options.borrow().marker_style);
-        if nodes.root.get_attribute("data-marker-style").as_deref() != Some(style.as_str()) {
-            let _ = nodes.root.set_attribute("data-marker-style", &style);
+        if nodes.root.get_attribute("data-marker-style").as_deref() != Some(style) {
+            let _ = nodes.root.set_attribute("data-marker-style", style);
         }
         self.with_model(|a| {
             if !theme_only {

@@ -154,8 +154,12 @@ impl RenderOptions {
 }
 
 /// The root's `data-marker-style` value of a live answer (`number`, `domain`, ...).
-pub fn marker_style_name(style: MarkerStyle) -> String {
-    format!("{style:?}").to_lowercase()
+pub fn marker_style_name(style: MarkerStyle) -> &'static str {
+    match style {
+        MarkerStyle::Number => "number",
+        MarkerStyle::Grouped => "grouped",
+        MarkerStyle::Domain => "domain",
+    }
 }
 
 /// Whether an answer shows its footnotes and its panel, given whether each is asked
