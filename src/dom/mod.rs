@@ -20,5 +20,6 @@ pub(crate) mod util;
 pub use state::{Card, Highlight};
 pub use util::place_card;
 
-/// The stylesheet of every answer (`--cite-*` custom properties, light and dark).
-pub const CSS: &str = include_str!("../../style/citekit.css");
+/// The stylesheet of every answer (`--cite-*` custom properties, light and dark):
+/// style/citekit.css without comments and layout whitespace (build.rs).
+pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/citekit.min.css"));
