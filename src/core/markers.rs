@@ -980,6 +980,19 @@ mod tests {
         // A definition ends its paragraph's start: code spans begin after it.
         let t = "[r]: https://r.example\n`[1]` [2]";
         assert_eq!(syntaxes(t), vec!["[2]"]);
+        // Labels match under Unicode case folding, as in CommonMark and pulldown-cmark
+        // (`Straße` and `STRASSE` are one label; lowercasing alone keeps them apart).
+        let t = "[see [1]][STRASSE] [2]\n\n[Straße]: https://a.example\n";
+        assert_eq!(syntaxes(t), vec!["[2]"]);
+        let links = pulldown_cmark::Parser::new_ext(t, crate::render::markdown::parser_options())
+            .filter(|e| {
+                matches!(
+                    e,
+                    pulldown_cmark::Event::Start(pulldown_cmark::Tag::Link { .. })
+                )
+            })
+            .count();
+        assert_eq!(links, 1, "pulldown-cmark reads it as a link too");
     }
 
     #[test]

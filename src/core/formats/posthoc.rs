@@ -390,8 +390,15 @@ fn fold(c: char, out: &mut dyn FnMut(char)) {
         '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{2033}' => out('"'),
         '\u{2010}'..='\u{2015}' | '\u{2212}' => out('-'),
         c if c.is_control() => {}
+        c if c.is_ascii() => out(c.to_ascii_lowercase()),
         c => {
-            for l in c.to_lowercase() {
+            // Unicode case folding (`ß` -> `ss`, final sigma -> sigma), the same tables
+            // pulldown-cmark matches link labels with.
+            let mut buf = [0u8; 4];
+            for l in unicase::UniCase::new(&*c.encode_utf8(&mut buf))
+                .to_folded_case()
+                .chars()
+            {
                 out(l)
             }
         }
@@ -767,6 +774,12 @@ mod tests {
         let t = "😀 Ünïcode  TEXT — here";
         let l = locate(t, "ünïcode text - here");
         assert_eq!(slice(t, l), "Ünïcode  TEXT — here");
+        // Case folding, not just lowercasing: `ß` is `ss`, a final sigma is a sigma.
+        let t = "Die STRASSE ist lang. ΟΔΟΣ ΜΑΚΡΙΑ.";
+        let l = locate(t, "die straße ist lang");
+        assert!(matches!(l, Located::Normalized(..)), "{l:?}");
+        assert_eq!(slice(t, l), "Die STRASSE ist lang");
+        assert_eq!(slice(t, locate(t, "οδος μακρια")), "ΟΔΟΣ ΜΑΚΡΙΑ");
     }
 
     #[test]

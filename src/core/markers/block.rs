@@ -658,7 +658,7 @@ impl<'a> Blocks<'_, 'a> {
         };
         let norm = label
             .split_whitespace()
-            .map(str::to_lowercase)
+            .map(|w| unicase::UniCase::new(w).to_folded_case())
             .collect::<Vec<_>>()
             .join(" ");
         if norm.is_empty() {

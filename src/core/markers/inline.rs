@@ -339,7 +339,7 @@ impl Run<'_, '_> {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&w.to_lowercase());
+            out.push_str(&unicase::UniCase::new(w).to_folded_case());
         }
         if out.is_empty() {
             None
