@@ -248,20 +248,7 @@ fn js_map(obj: &JsValue, skip: &[&str], what: &str) -> JsResult<Map<String, Valu
 /// Options from a JSON map: null values are left at their defaults, unknown keys are
 /// ignored, a bad value is an error naming its option.
 fn options_of(map: &Map<String, Value>) -> JsResult<Options> {
-    let set: Map<String, Value> = map
-        .iter()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    serde_json::from_value::<Options>(Value::Object(set.clone())).map_err(|whole| {
-        for (k, v) in &set {
-            let one = Map::from_iter([(k.clone(), v.clone())]);
-            if let Err(e) = serde_json::from_value::<Options>(Value::Object(one)) {
-                return js_error(format!("invalid option `{k}`: {e}"));
-            }
-        }
-        js_error(format!("invalid options: {whole}"))
-    })
+    Options::from_json(map).map_err(|(k, e)| js_error(format!("invalid option `{k}`: {e}")))
 }
 
 /// A boolean display option: `true`/`false`, or the default when unset.

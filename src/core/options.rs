@@ -1,8 +1,10 @@
 //! Parse and render options (README.md, "Options"). JS names are camelCase, Rust names snake_case.
 
+use crate::core::json::type_name;
 use crate::core::model::Format;
 use crate::core::offsets::PositionEncoding;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Which format to read the input as.
@@ -147,5 +149,222 @@ impl Default for Options {
             labels: BTreeMap::new(),
             link_identifiers: true,
         }
+    }
+}
+
+impl Options {
+    /// Options from the fields of a JSON object, as `parse`, `mount` and
+    /// `<cited-answer>` take them: camelCase keys, a null field keeps its default, an
+    /// unknown key is ignored (as serde's derive reads them, for Rust callers). Read by
+    /// hand for the npm package: the derive's visitors and messages were 6 KB gzip of
+    /// its wasm. A bad value fails with its key and what is wrong with it.
+    pub fn from_json(map: &Map<String, Value>) -> Result<Options, (String, String)> {
+        use MarkerStyle as M;
+        use PositionEncoding as E;
+        let mut o = Options::default();
+        for (k, v) in map {
+            if v.is_null() {
+                continue;
+            }
+            let read = match k.as_str() {
+                "format" => format_choice(v).map(|f| o.format = f),
+                "positionEncoding" => choice(
+                    v,
+                    &[("utf8", E::Utf8), ("utf16", E::Utf16), ("utf32", E::Utf32)],
+                )
+                .map(|e| o.position_encoding = e),
+                "inputEncoding" => choice(
+                    v,
+                    &[("utf8", E::Utf8), ("utf16", E::Utf16), ("utf32", E::Utf32)],
+                )
+                .map(|e| o.input_encoding = Some(e)),
+                "numbering" => choice(
+                    v,
+                    &[
+                        ("first-cited", Numbering::FirstCited),
+                        ("given", Numbering::Given),
+                    ],
+                )
+                .map(|n| o.numbering = n),
+                "unresolved" => {
+                    choice(v, &[("drop", Unresolved::Drop), ("keep", Unresolved::Keep)])
+                        .map(|u| o.unresolved = u)
+                }
+                "showCitations" => boolean(v).map(|b| o.show_citations = b),
+                "uncited" => choice(
+                    v,
+                    &[
+                        ("dim", Uncited::Dim),
+                        ("show", Uncited::Show),
+                        ("hide", Uncited::Hide),
+                    ],
+                )
+                .map(|u| o.uncited = u),
+                "markerStyle" => choice(
+                    v,
+                    &[
+                        ("number", M::Number),
+                        ("grouped", M::Grouped),
+                        ("domain", M::Domain),
+                    ],
+                )
+                .map(|m| o.marker_style = m),
+                "theme" => choice(
+                    v,
+                    &[
+                        ("auto", Theme::Auto),
+                        ("light", Theme::Light),
+                        ("dark", Theme::Dark),
+                    ],
+                )
+                .map(|t| o.theme = t),
+                "labels" => labels(v).map(|l| o.labels = l),
+                "linkIdentifiers" => boolean(v).map(|b| o.link_identifiers = b),
+                _ => Ok(()),
+            };
+            read.map_err(|m| (k.clone(), m))?;
+        }
+        Ok(o)
+    }
+}
+
+/// The `format` option: `"auto"` or a format's name.
+fn format_choice(v: &Value) -> Result<FormatChoice, String> {
+    let names = || {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        names.join(", ")
+    };
+    match v.as_str() {
+        Some("auto") => Ok(FormatChoice::Auto),
+        Some(name) => Format::from_name(name)
+            .map(FormatChoice::Given)
+            .ok_or_else(|| {
+                format!(
+                    "unknown format `{name}`: expected \"auto\" or one of {}",
+                    names()
+                )
+            }),
+        None => Err(format!(
+            "expected \"auto\" or one of {}, found {}",
+            names(),
+            type_name(v)
+        )),
+    }
+}
+
+/// One of `choices` by its name.
+fn choice<T: Copy>(v: &Value, choices: &[(&str, T)]) -> Result<T, String> {
+    let expected = || {
+        let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
+        names.join(", ")
+    };
+    match v.as_str() {
+        Some(s) => choices
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| format!("unknown value `{s}`, expected one of {}", expected())),
+        None => Err(format!(
+            "expected one of {}, found {}",
+            expected(),
+            type_name(v)
+        )),
+    }
+}
+
+fn boolean(v: &Value) -> Result<bool, String> {
+    v.as_bool()
+        .ok_or_else(|| format!("expected true or false, found {}", type_name(v)))
+}
+
+/// Replaced label texts: an object of strings.
+fn labels(v: &Value) -> Result<BTreeMap<String, String>, String> {
+    let Some(o) = v.as_object() else {
+        return Err(format!(
+            "expected an object of label texts, found {}",
+            type_name(v)
+        ));
+    };
+    o.iter()
+        .map(|(k, t)| match t.as_str() {
+            Some(t) => Ok((k.clone(), t.to_string())),
+            None => Err(format!(
+                "label `{k}` must be a string, found {}",
+                type_name(t)
+            )),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Options, (String, String)> {
+        Options::from_json(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn reads_every_option_as_the_derive_does() {
+        let all = json!({
+            "format": "citation_map", "positionEncoding": "utf8", "inputEncoding": "utf32",
+            "numbering": "given", "unresolved": "keep", "showCitations": false,
+            "uncited": "hide", "markerStyle": "domain", "theme": "dark",
+            "labels": {"copy": "Kopieren"}, "linkIdentifiers": false, "unknownKey": 3
+        });
+        let o = read(all.clone()).unwrap();
+        assert_eq!(o, serde_json::from_value::<Options>(all).unwrap());
+        assert_eq!(o.format, FormatChoice::Given(Format::CitationMap));
+        assert_eq!(o.input_encoding, Some(PositionEncoding::Utf32));
+        assert_eq!(o.labels.get("copy").map(String::as_str), Some("Kopieren"));
+        assert!(!o.show_citations && !o.link_identifiers);
+        for v in [
+            json!({}),
+            json!({"format": "auto", "theme": null}),
+            json!({"numbering": "first-cited", "uncited": "show", "markerStyle": "grouped"}),
+            json!({"theme": "light", "positionEncoding": "utf16", "unresolved": "drop"}),
+        ] {
+            let derived = serde_json::from_value::<Options>(Value::Object(
+                v.as_object()
+                    .unwrap()
+                    .iter()
+                    .filter(|(_, x)| !x.is_null())
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .collect(),
+            ))
+            .unwrap();
+            assert_eq!(read(v).unwrap(), derived);
+        }
+    }
+
+    #[test]
+    fn a_bad_value_names_its_option() {
+        let (k, m) = read(json!({"theme": "dark", "format": "nope"})).unwrap_err();
+        assert_eq!(k, "format");
+        assert!(
+            m.starts_with("unknown format `nope`: expected \"auto\" or one of stored,"),
+            "{m}"
+        );
+        let (k, m) = read(json!({"markerStyle": 3})).unwrap_err();
+        assert_eq!(k, "markerStyle");
+        assert_eq!(
+            m,
+            "expected one of `number`, `grouped`, `domain`, found a number"
+        );
+        let (_, m) = read(json!({"numbering": "last"})).unwrap_err();
+        assert_eq!(
+            m,
+            "unknown value `last`, expected one of `first-cited`, `given`"
+        );
+        let (k, m) = read(json!({"showCitations": "yes"})).unwrap_err();
+        assert_eq!(
+            (k.as_str(), m.as_str()),
+            ("showCitations", "expected true or false, found a string")
+        );
+        let (_, m) = read(json!({"labels": {"copy": 1}})).unwrap_err();
+        assert_eq!(m, "label `copy` must be a string, found a number");
+        let (_, m) = read(json!({"labels": []})).unwrap_err();
+        assert_eq!(m, "expected an object of label texts, found an array");
     }
 }
