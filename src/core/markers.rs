@@ -451,7 +451,7 @@ impl<'a> Ctx<'a> {
                     "malformed-marker",
                     format!(
                         "`{}` looks like a citation marker but {why}; kept as text",
-                        lit.escape_debug()
+                        crate::core::sanitize::escape_literal(lit)
                     ),
                 )
                 .at(r.start, r.end),

@@ -169,7 +169,7 @@ fn resolve_with(
                                 "unresolved-marker",
                                 format!(
                                     "marker `{}` names no source ({}); {what}",
-                                    literal.escape_debug(),
+                                    crate::core::sanitize::escape_literal(literal),
                                     names.join(", ")
                                 ),
                             )

@@ -99,6 +99,37 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
+/// Text quoted in a message (a marker's literal, a key), with what would not show
+/// escaped: quotes, backslash and the usual control escapes as `\n`, `\"`, ...; other
+/// control, invisible-format (zero-width, bidi), separator and private-use characters
+/// as `\u{hex}`. Like Rust's `escape_debug`, without core's printable tables (3 KB of
+/// the npm package's wasm).
+pub fn escape_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\0' => out.push_str("\\0"),
+            '\\' | '\'' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control()
+                || is_bidi_control(c)
+                || matches!(c, '\u{ad}' | '\u{180e}' | '\u{200b}'..='\u{200d}' | '\u{2028}'..='\u{2029}'
+                    | '\u{2060}'..='\u{2064}' | '\u{206a}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+                    | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..) =>
+            {
+                let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A title or excerpt fit for display: line breaks and tabs become spaces, other
 /// control characters (C0, DEL, C1) and bidi controls are removed, runs of spaces fold
 /// into one, ends trimmed.
@@ -178,6 +209,23 @@ pub fn excerpt200(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literals_escape_as_escape_debug_does() {
+        for s in [
+            "[1]",
+            "a\nb\r\tc\0",
+            "q\"'\\",
+            "\u{202e}x\u{2066}",
+            "\u{e200}cite\u{e202}turn0search0\u{e201}",
+            "zero\u{200b}width\u{feff}",
+            "soft\u{ad}hyphen \u{2028}",
+            "\u{1b}[31m\u{7f}\u{85}",
+            "【4:0†source】 日本語 ✓",
+        ] {
+            assert_eq!(escape_literal(s), s.escape_debug().to_string(), "{s}");
+        }
+    }
 
     #[test]
     fn urls() {

@@ -117,30 +117,6 @@ pub fn parse_draft(
     }
 }
 
-/// A key in double quotes for a message, with quotes, backslashes and control characters
-/// escaped (as Rust's `{:?}` writes them, without its Unicode tables).
-fn quoted(k: &str) -> String {
-    let mut out = String::with_capacity(k.len() + 2);
-    out.push('"');
-    for c in k.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                out.push_str("\\u{");
-                out.push_str(&format!("{:x}", c as u32));
-                out.push('}');
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// Whether text looks like a server-sent event stream (`data:` lines).
 pub fn looks_like_sse(t: &str) -> bool {
     let t = t.trim_start_matches('\u{feff}').trim_start();
@@ -243,7 +219,11 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             {
                 return Ok(Format::Stored);
             }
-            let keys: Vec<String> = o.keys().take(8).map(|k| quoted(k)).collect();
+            let keys: Vec<String> = o
+                .keys()
+                .take(8)
+                .map(|k| format!("\"{}\"", crate::core::sanitize::escape_literal(k)))
+                .collect();
             Err(ParseError::Undetected(format!(
                 "no format has an object with the keys [{}]",
                 keys.join(", ")
