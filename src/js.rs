@@ -237,7 +237,7 @@ fn js_map(obj: &JsValue, skip: &[&str], what: &str) -> JsResult<Map<String, Valu
             Value::Null
         } else {
             let text = stringify(&v, &format!("option `{k}`"))?;
-            serde_json::from_str(&text)
+            crate::core::json::parse_json(&text)
                 .map_err(|e| js_error(format!("option `{k}` is not valid: {e}")))?
         };
         map.insert(k, json);

@@ -23,10 +23,13 @@ pub fn parse_json(text: &str) -> Result<Value, ParseError> {
         });
     }
     check_depth(text)?;
-    serde_json::from_str(text).map_err(|e| ParseError::InvalidJson {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
+    crate::core::json_text::read(text).map_err(|e| {
+        let (line, column) = e.line_column(text);
+        ParseError::InvalidJson {
+            line,
+            column,
+            message: e.message.to_string(),
+        }
     })
 }
 

@@ -12,6 +12,7 @@ pub mod error;
 pub mod export;
 pub mod formats;
 pub(crate) mod json;
+pub(crate) mod json_text;
 pub(crate) mod limits;
 pub mod live;
 pub mod markers;

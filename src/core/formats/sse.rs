@@ -195,7 +195,7 @@ impl SseReader {
 /// Whether one data line is a whole event by itself: `[DONE]` or a complete JSON value.
 fn complete(data: &str) -> bool {
     let t = data.trim();
-    t == "[DONE]" || (!t.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok())
+    t == "[DONE]" || (!t.is_empty() && crate::core::json_text::read(t).is_ok())
 }
 
 /// Parses an event stream into a draft.
