@@ -6,7 +6,7 @@
 #   -> wasm-bindgen --target web
 #   -> wasm-opt -Oz -g (binaryen 132 from node_modules; the named copy stays in
 #      target/size/ for the report) -> the same wasm without its name section
-#   -> npm/ files + style/citekit.css -> pkg/package.json
+#   -> npm/ files + style/citekit.css, the JS minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
 # Usage: bash scripts/build-pkg.sh         (or `npm run build`)
@@ -101,6 +101,16 @@ say "wasm: $BEFORE -> $(wc -c <"$WASM") bytes"
 cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md \
   npm/react.js npm/react.d.ts npm/jsx.d.ts "$OUT/"
 cp style/citekit.css "$OUT/citekit.css"
+
+# The package's JavaScript minified one file at a time (esbuild from node_modules;
+# imports stay as they are, nothing is bundled): 6.5 KB gzip less page load. The
+# readable sources are npm/*.js and the glue wasm-bindgen writes.
+[[ -x $ROOT/node_modules/.bin/esbuild ]] || die "node_modules/.bin/esbuild missing: npm install"
+for f in index.js core.js cited-answer.js react.js "$GLUE.js"; do
+  "$ROOT/node_modules/.bin/esbuild" "$OUT/$f" --minify --format=esm --legal-comments=none \
+    --log-level=warning --outfile="$OUT/$f.min" || die "esbuild $f failed"
+  mv "$OUT/$f.min" "$OUT/$f"
+done
 
 # Every file wasm-bindgen wrote (the glue, the .wasm, snippets/ when a dependency has
 # inline JS) goes into the package.
