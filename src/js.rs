@@ -257,7 +257,8 @@ fn flag(map: &Map<String, Value>, key: &str, default: bool) -> JsResult<bool> {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
         Some(other) => Err(js_error(format!(
-            "option `{key}` must be true or false, not {other}"
+            "option `{key}` must be true or false, not {}",
+            crate::core::json::type_name(other)
         ))),
     }
 }

@@ -130,7 +130,9 @@ impl View<'_> {
         }
         match v {
             Value::String(s) => push_escaped(&mut self.out, s),
-            Value::Null | Value::Bool(_) | Value::Number(_) => self.scalar(&v.to_string()),
+            Value::Null => self.scalar("null"),
+            Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }),
+            Value::Number(n) => self.scalar(&n.to_string()),
             Value::Object(m) if m.is_empty() => self.scalar("{}"),
             Value::Array(a) if a.is_empty() => self.scalar("[]"),
             _ if depth >= MAX_VIEW_DEPTH => {
