@@ -86,8 +86,9 @@ pub(crate) fn position_card(card: &Element, anchor: &Element) {
     );
     if let Some(h) = card.dyn_ref::<web_sys::HtmlElement>() {
         let s = h.style();
-        let _ = s.set_property("left", &format!("{left:.0}px"));
-        let _ = s.set_property("top", &format!("{top:.0}px"));
+        // Whole pixels, formatted as integers (no float formatting in the wasm).
+        let _ = s.set_property("left", &format!("{}px", left.round_ties_even() as i64));
+        let _ = s.set_property("top", &format!("{}px", top.round_ties_even() as i64));
     }
     let _ = card.set_attribute("data-side", if above { "top" } else { "bottom" });
 }

@@ -662,7 +662,7 @@ fn meta_html(s: &Source, opts: &RenderOptions, class: &str) -> String {
         rows.push(("page", p.to_string()));
     }
     if let Some(sc) = s.score {
-        rows.push(("score", format!("{}", (sc * 1000.0).round() / 1000.0)));
+        rows.push(("score", decimal3(sc)));
     }
     if let Some(d) = &s.published {
         rows.push(("published", short_date(d)));
@@ -760,6 +760,29 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
         );
     }
     out.push_str("</div></div>");
+    out
+}
+
+/// A number rounded to at most three decimals, as Rust's `{}` writes the rounded
+/// `f64` (`0.5`, `0.123`, `2`, `-0.25`), but through integer formatting: no float
+/// formatting code in the wasm. Values past 2^53 thousandths show their integer part.
+fn decimal3(x: f64) -> String {
+    let m = (x * 1000.0).round();
+    if !m.is_finite() || m.abs() >= 9.0e15 {
+        return (x.round() as i64).to_string();
+    }
+    let m = m as i64;
+    let (int, frac) = (m.unsigned_abs() / 1000, m.unsigned_abs() % 1000);
+    let mut out = String::new();
+    if m < 0 {
+        out.push('-');
+    }
+    out.push_str(&int.to_string());
+    if frac > 0 {
+        let digits = format!("{frac:03}");
+        out.push('.');
+        out.push_str(digits.trim_end_matches('0'));
+    }
     out
 }
 
@@ -1052,6 +1075,30 @@ pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_show_as_the_rounded_float_would() {
+        for x in [
+            0.5,
+            0.123_4,
+            2.0,
+            -0.25,
+            0.999_6,
+            0.000_4,
+            1e-9,
+            87.654_321,
+            -3.000_1,
+            1e12 + 0.5,
+        ] {
+            assert_eq!(
+                decimal3(x),
+                format!("{}", (x * 1000.0).round() / 1000.0),
+                "{x}"
+            );
+        }
+        assert_eq!(decimal3(f64::NAN), "0");
+        assert_eq!(decimal3(1e300), i64::MAX.to_string());
+    }
 
     #[test]
     fn footnote_title_names_the_answer_without_markdown() {

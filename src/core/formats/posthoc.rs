@@ -305,8 +305,8 @@ fn read_claim(
                 Diagnostic::info(
                     "claim-fuzzy-match",
                     format!(
-                        "the claim \"{shown}\" is not in the answer word for word; located by a close match ({:.0}% similar)",
-                        similarity * 100.0
+                        "the claim \"{shown}\" is not in the answer word for word; located by a close match ({}% similar)",
+                        (similarity * 100.0).round_ties_even() as i64
                     ),
                 )
                 .at_path(format!("{path}.claim"))
