@@ -171,7 +171,7 @@ impl<'a> Fields<'a> {
     fn as_number(&self, key: &str, v: &Value, diags: &mut Vec<Diagnostic>) -> Option<f64> {
         let n = match v {
             Value::Number(n) => n.as_f64(),
-            Value::String(s) => s.trim().parse::<f64>().ok(),
+            Value::String(s) => crate::core::json_text::parse_f64(s.trim()),
             _ => None,
         };
         match n {
