@@ -139,8 +139,9 @@ extern "C" {
 thread_local! {
     /// The highlighted ranges of each answer (by id prefix): one `Highlight` holds them
     /// all, so one answer clearing its own leaves the others'.
-    static RANGES: std::cell::RefCell<std::collections::BTreeMap<String, Vec<web_sys::Range>>> =
-        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+    /// (A list, not a map: a page shows a few answers.)
+    static RANGES: std::cell::RefCell<Vec<(String, Vec<web_sys::Range>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Sets the highlighted ranges of answer `key` (none clears them) and puts every
@@ -149,12 +150,11 @@ thread_local! {
 pub fn set_highlight(key: &str, ranges: Vec<web_sys::Range>) {
     let all: Vec<web_sys::Range> = RANGES.with(|r| {
         let mut r = r.borrow_mut();
-        if ranges.is_empty() {
-            r.remove(key);
-        } else {
-            r.insert(key.to_string(), ranges);
+        r.retain(|(k, _)| k != key);
+        if !ranges.is_empty() {
+            r.push((key.to_string(), ranges));
         }
-        r.values().flatten().cloned().collect()
+        r.iter().flat_map(|(_, v)| v).cloned().collect()
     });
     let Some(registry) = highlight_registry() else {
         return;

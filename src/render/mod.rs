@@ -914,9 +914,9 @@ pub(crate) fn about_words(answer: &CitedAnswer) -> String {
 
 /// The footnotes: cited sources with back-links to every marker (a, b, c ...).
 pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
-    // Back-link targets per source number, in text order.
-    // (citation, link) of each back-link, per source number.
-    let mut backs: BTreeMap<u32, Vec<(usize, usize)>> = BTreeMap::new();
+    // (source number, citation, link) of each back-link, sorted by number and, within
+    // one number, in text order (a stable sort of what is pushed in text order).
+    let mut backs: Vec<(u32, usize, usize)> = Vec::new();
     let cache = SourceCache::new(answer, opts);
     for (ci, c) in answer.citations.iter().enumerate() {
         for (k, id) in c.sources.iter().enumerate() {
@@ -926,10 +926,11 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
                 } else {
                     0
                 };
-                backs.entry(s.number).or_default().push((ci, k));
+                backs.push((s.number, ci, k));
             }
         }
     }
+    crate::core::sort::sort_by_key(&mut backs, |b| (u64::from(b.0), 0));
     // The back-link label around its `{label}`, escaped once (it is written for every
     // marker of the answer).
     let back_label = escape::escape(opts.labels.get("backToCitation"));
@@ -955,9 +956,10 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             "<li class=\"cite-footnote\" id=\"{}\" value=\"{n}\" data-source=\"{n}\">",
             footnote_id(opts, n)
         );
-        let targets = backs.get(&n).map(Vec::as_slice).unwrap_or_default();
+        let from = backs.partition_point(|b| b.0 < n);
+        let targets = &backs[from..from + backs[from..].partition_point(|b| b.0 == n)];
         let shown = targets.len().min(MAX_FOOTNOTE_BACKLINKS);
-        for (j, (ci, k)) in targets[..shown].iter().enumerate() {
+        for (j, (_, ci, k)) in targets[..shown].iter().enumerate() {
             let (letter, suffix) = if targets.len() == 1 {
                 ("^".to_string(), String::new())
             } else {
