@@ -285,15 +285,17 @@ fn labels(v: &Value) -> Result<BTreeMap<String, String>, String> {
             type_name(v)
         ));
     };
-    o.iter()
-        .map(|(k, t)| match t.as_str() {
-            Some(t) => Ok((k.clone(), t.to_string())),
-            None => Err(format!(
+    let mut labels = BTreeMap::new();
+    for (k, t) in o {
+        let Some(t) = t.as_str() else {
+            return Err(format!(
                 "label `{k}` must be a string, found {}",
                 type_name(t)
-            )),
-        })
-        .collect()
+            ));
+        };
+        labels.insert(k.clone(), t.to_string());
+    }
+    Ok(labels)
 }
 
 #[cfg(test)]

@@ -25,9 +25,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::ops::Range;
 
-/// Texts shown to users, replaceable for other languages (`labels` option).
+/// Texts shown to users, replaceable for other languages (`labels` option), in the
+/// order of [`DEFAULT_LABELS`] (a list read by position, not a map).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Labels(BTreeMap<String, String>);
+pub struct Labels(Vec<String>);
 
 /// The label keys and their English defaults. `{n}`, `{i}`, `{total}`, `{title}` are
 /// filled in where they appear.
@@ -59,12 +60,7 @@ pub const DEFAULT_LABELS: &[(&str, &str)] = &[
 
 impl Default for Labels {
     fn default() -> Self {
-        Labels(
-            DEFAULT_LABELS
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
+        Labels(DEFAULT_LABELS.iter().map(|(_, v)| v.to_string()).collect())
     }
 }
 
@@ -73,8 +69,8 @@ impl Labels {
     pub fn with(overrides: &BTreeMap<String, String>) -> Self {
         let mut l = Labels::default();
         for (k, v) in overrides {
-            if l.0.contains_key(k) {
-                l.0.insert(k.clone(), v.clone());
+            if let Some(i) = DEFAULT_LABELS.iter().position(|(d, _)| d == k) {
+                l.0[i] = v.clone();
             }
         }
         l
@@ -82,7 +78,11 @@ impl Labels {
 
     /// The text of `key`.
     pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
-        self.0.get(key).map(String::as_str).unwrap_or(key)
+        DEFAULT_LABELS
+            .iter()
+            .position(|(d, _)| *d == key)
+            .and_then(|i| self.0.get(i))
+            .map_or(key, String::as_str)
     }
 
     /// The text of `key` with `{name}` placeholders filled.
