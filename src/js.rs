@@ -18,7 +18,6 @@ use crate::render::{self, RenderOptions};
 use js_sys::{Array, Error, Function, JsString, Object, Reflect, JSON};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -382,17 +381,27 @@ struct Mounted {
 }
 
 thread_local! {
-    static VIEWS: RefCell<HashMap<u32, Mounted>> = RefCell::new(HashMap::new());
+    /// The mounted views by id (a list: a page mounts tens of answers, not thousands).
+    static VIEWS: RefCell<Vec<(u32, Mounted)>> = const { RefCell::new(Vec::new()) };
     static NEXT_VIEW: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
 /// Runs `f` on the mounted view `id`; `None` when it was destroyed. The registry is not
 /// borrowed while `f` runs (events it dispatches may reach other views).
 fn with_view<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
-    let mut m = VIEWS.with(|v| v.borrow_mut().remove(&id))?;
+    let mut m = take_view(id)?;
     let out = f(&mut m);
-    VIEWS.with(|v| v.borrow_mut().insert(id, m));
+    VIEWS.with(|v| v.borrow_mut().push((id, m)));
     Some(out)
+}
+
+/// Takes view `id` out of the registry.
+fn take_view(id: u32) -> Option<Mounted> {
+    VIEWS.with(|v| {
+        let mut v = v.borrow_mut();
+        let at = v.iter().position(|(k, _)| *k == id)?;
+        Some(v.swap_remove(at).1)
+    })
 }
 
 /// A mounted answer, returned by `mount`. Its methods change the inputs in place;
@@ -454,7 +463,7 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
         n.set(id.wrapping_add(1).max(1));
         id
     });
-    VIEWS.with(|v| v.borrow_mut().insert(id, m));
+    VIEWS.with(|v| v.borrow_mut().push((id, m)));
     Ok(View { id, element })
 }
 
@@ -505,7 +514,7 @@ fn warn(e: &Error) {
 }
 
 fn destroy(id: u32) {
-    let Some(mut m) = VIEWS.with(|v| v.borrow_mut().remove(&id)) else {
+    let Some(mut m) = take_view(id) else {
         return;
     };
     for (name, f) in m.listeners.drain(..) {
@@ -644,7 +653,7 @@ impl View {
     /// Whether the view is still mounted.
     #[wasm_bindgen(getter)]
     pub fn mounted(&self) -> bool {
-        VIEWS.with(|v| v.borrow().contains_key(&self.id))
+        VIEWS.with(|v| v.borrow().iter().any(|(k, _)| *k == self.id))
     }
 }
 
