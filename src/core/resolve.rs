@@ -772,6 +772,33 @@ struct PoolItem {
     given_number: Option<u32>,
 }
 
+impl PoolItem {
+    /// Merges a duplicate of this source into it: its fields where this one has none,
+    /// its keys this one lacks, its number when this one has none. Returns the keys
+    /// added and the number taken, for the lookups that index them.
+    fn absorb(
+        &mut self,
+        source: Source,
+        keys: Vec<SourceKey>,
+        given_number: Option<u32>,
+    ) -> (Vec<SourceKey>, Option<u32>) {
+        merge_source(&mut self.source, source);
+        let mut added = Vec::new();
+        for k in keys {
+            if !self.keys.contains(&k) {
+                self.keys.push(k.clone());
+                added.push(k);
+            }
+        }
+        let mut took = None;
+        if self.given_number.is_none() {
+            self.given_number = given_number;
+            took = given_number;
+        }
+        (added, took)
+    }
+}
+
 /// The deduplicated sources, with lookups by key and by draft index.
 #[derive(Debug, Clone, Default)]
 struct SourcePool {
@@ -814,16 +841,8 @@ impl SourcePool {
                         url_key.as_deref(),
                     ));
                     by_id.entry(source.id.clone()).or_insert(i);
-                    let item = &mut items[i];
-                    merge_source(&mut item.source, source);
-                    for k in keys {
-                        if !item.keys.contains(&k) {
-                            item.keys.push(k);
-                        }
-                    }
-                    if item.given_number.is_none() {
-                        item.given_number = given_number;
-                    }
+                    // The lookups are built from the items afterwards.
+                    items[i].absorb(source, keys, given_number);
                     canon.push(i);
                 }
                 None => {

@@ -8,7 +8,7 @@
 //! items first), the same merges and lookups, the same numbers for the sources it
 //! hands back.
 
-use super::{merge_source, pairs_of, Pool, PoolItem, SourcePool};
+use super::{pairs_of, Pool, PoolItem, SourcePool};
 use crate::core::draft::DraftSource;
 use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Source};
@@ -183,19 +183,7 @@ impl<'b> Overlay<'b> {
                     let n = o.n;
                     let item = o.item_mut(i);
                     let numberless = item.given_number.is_none();
-                    merge_source(&mut item.source, source);
-                    let mut new_keys = Vec::new();
-                    for k in keys {
-                        if !item.keys.contains(&k) {
-                            item.keys.push(k.clone());
-                            new_keys.push(k);
-                        }
-                    }
-                    let mut took = None;
-                    if numberless {
-                        item.given_number = given_number;
-                        took = given_number;
-                    }
+                    let (new_keys, took) = item.absorb(source, keys, given_number);
                     if i < n && numberless && (took.is_some() || !new_keys.is_empty()) {
                         o.renumber_base = true;
                     }
