@@ -819,42 +819,20 @@ impl Driver {
         drop(key);
         let d = i.display.get();
         let (notes, panel) = render::lists_shown(a, d.footnotes, d.panel);
-        let notes_el = nodes
-            .answer
-            .query_selector(&format!(":scope > {}", class::FOOTNOTES_SEL))
-            .ok()
-            .flatten();
-        let mut shown = i.notes_html.borrow_mut();
-        match (notes, notes_el) {
-            (true, Some(el)) => patch_list(&el, &mut shown, render::footnotes_html(a, r)),
-            (true, None) => {
-                *shown = render::footnotes_html(a, r);
-                let _ = nodes
-                    .answer
-                    .insert_adjacent_html("beforeend", &notes_section(r, &shown));
-            }
-            (false, Some(el)) => el.remove(),
-            (false, None) => {}
-        }
-        drop(shown);
-        let panel_el = nodes
-            .root
-            .query_selector(&format!(":scope > {}", class::PANEL_SEL))
-            .ok()
-            .flatten();
-        let mut shown = i.panel_html.borrow_mut();
-        match (panel, panel_el) {
-            (true, Some(el)) => patch_list(&el, &mut shown, render::panel_html(a, r)),
-            (true, None) => {
-                *shown = render::panel_html(a, r);
-                let _ = nodes
-                    .card
-                    .insert_adjacent_html("beforebegin", &panel_aside(r, &shown));
-            }
-            (false, Some(el)) => el.remove(),
-            (false, None) => {}
-        }
-        drop(shown);
+        sync_list(
+            notes.then(|| render::footnotes_html(a, r)),
+            (&nodes.answer, class::FOOTNOTES_SEL),
+            &mut i.notes_html.borrow_mut(),
+            |inner| notes_section(r, inner),
+            (&nodes.answer, "beforeend"),
+        );
+        sync_list(
+            panel.then(|| render::panel_html(a, r)),
+            (&nodes.root, class::PANEL_SEL),
+            &mut i.panel_html.borrow_mut(),
+            |inner| panel_aside(r, inner),
+            (&nodes.card, "beforebegin"),
+        );
         self.set_root_class(nodes, a);
         if let Some(n) = i.selected.get() {
             set_expanded(r, a, n, true);
@@ -1087,6 +1065,32 @@ fn list_parts(html: &str) -> (&str, Vec<&str>, &str) {
         items.push(&html[s..e]);
     }
     (&html[..first], items, &html[end..])
+}
+
+/// Brings one list section (footnotes or panel) to `html`: patched in place when it is
+/// shown (the child of `parent` matching `sel`), written whole (`wrap`ped, at `at`'s
+/// position) when it is missing, removed when `html` is `None`. `shown` is the list
+/// HTML it shows.
+fn sync_list(
+    html: Option<String>,
+    (parent, sel): (&Element, &str),
+    shown: &mut String,
+    wrap: impl FnOnce(&str) -> String,
+    (anchor, position): (&Element, &str),
+) {
+    let el = parent
+        .query_selector(&format!(":scope > {sel}"))
+        .ok()
+        .flatten();
+    match (html, el) {
+        (Some(html), Some(el)) => patch_list(&el, shown, html),
+        (Some(html), None) => {
+            *shown = html;
+            let _ = anchor.insert_adjacent_html(position, &wrap(shown));
+        }
+        (None, Some(el)) => el.remove(),
+        (None, None) => {}
+    }
 }
 
 /// Brings a list section from the HTML it shows (`shown`) to `html`: when its heading
