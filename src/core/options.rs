@@ -161,6 +161,8 @@ impl Options {
     pub fn from_json(map: &Map<String, Value>) -> Result<Options, (String, String)> {
         use MarkerStyle as M;
         use PositionEncoding as E;
+        const ENCODINGS: &[(&str, E)] =
+            &[("utf8", E::Utf8), ("utf16", E::Utf16), ("utf32", E::Utf32)];
         let mut o = Options::default();
         for (k, v) in map {
             if v.is_null() {
@@ -168,16 +170,8 @@ impl Options {
             }
             let read = match k.as_str() {
                 "format" => format_choice(v).map(|f| o.format = f),
-                "positionEncoding" => choice(
-                    v,
-                    &[("utf8", E::Utf8), ("utf16", E::Utf16), ("utf32", E::Utf32)],
-                )
-                .map(|e| o.position_encoding = e),
-                "inputEncoding" => choice(
-                    v,
-                    &[("utf8", E::Utf8), ("utf16", E::Utf16), ("utf32", E::Utf32)],
-                )
-                .map(|e| o.input_encoding = Some(e)),
+                "positionEncoding" => choice(v, ENCODINGS).map(|e| o.position_encoding = e),
+                "inputEncoding" => choice(v, ENCODINGS).map(|e| o.input_encoding = Some(e)),
                 "numbering" => choice(
                     v,
                     &[
