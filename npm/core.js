@@ -1,37 +1,69 @@
-// citekit's functions: a thin wrapper over the wasm-bindgen glue (citekit_wasm.js):
-// `init` that also works under Node, and functions that say clearly when they are
-// called before `init`. index.js re-exports them with the <cited-answer> element.
-import initWasm, * as wasm from './citekit_wasm.js';
+// citekit's functions: a thin wrapper over the wasm-bindgen glue: `init` that also
+// works under Node, functions that say clearly when they are called before `init`, and
+// the choice of module. index.js re-exports them with the <cited-answer> element.
+//
+// Two modules: citekit_wasm.js (everything but the provider formats: what a page loads
+// first) and citekit_full.js (the same with anthropic, openai, gemini and perplexity
+// data, 24 KB gzip more). The second is loaded on first use of such data, by
+// `loadFormats()`, or by `init(input, { formats: 'all' })` instead of the first. Once
+// it is loaded every new call goes to it; a view mounted in the first module with such
+// data is mounted again in the second when it arrives.
+import initFirst, * as first from './citekit_wasm.js';
 
 const WASM_FILE = 'citekit_wasm_bg.wasm';
+const FULL_FILE = 'citekit_full_bg.wasm';
 
 let ready = null;
 let loaded = false;
+/** The module new calls go to: the first, or the full one once loaded. */
+let api = first;
+let full = null;
+let fullReady = null;
+let fullInput;
 
 function isNode() {
   return typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 }
 
+/** Reads a wasm file next to this one from disk (Node). */
+async function readFile(name) {
+  // A computed specifier: bundlers leave this Node-only import alone.
+  const fsName = 'node:fs/promises';
+  const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName);
+  return fs.readFile(new URL(name, import.meta.url));
+}
+
 /**
  * Loads the WebAssembly module. Call it once (later calls return the same promise)
  * before the other functions. `input` is optional: a URL, a Response, bytes or a
- * WebAssembly.Module. In a browser the default fetches the .wasm next to this file;
- * under Node the default reads it from disk.
+ * WebAssembly.Module of citekit_wasm_bg.wasm. In a browser the default fetches the
+ * .wasm next to this file; under Node the default reads it from disk.
+ *
+ * `options.formats`: `'first-use'` (the default in browsers) loads the module without
+ * the provider formats, and the one with them when such data first comes; `'all'` (the
+ * default under Node) loads only the one with them. `options.formatsInput`: where
+ * citekit_full_bg.wasm is, when not next to this file.
  */
-export function init(input) {
+export function init(input, options) {
   if (ready === null) {
+    if (options?.formatsInput !== undefined) fullInput = options.formatsInput;
+    const formats = options?.formats ?? (isNode() ? 'all' : 'first-use');
+    if (formats !== 'all' && formats !== 'first-use') {
+      return Promise.reject(
+        new Error(`citekit: init: unknown \`formats\` ${JSON.stringify(formats)}, expected 'all' or 'first-use'`),
+      );
+    }
     ready = (async () => {
-      let source = input;
-      if (source === undefined && isNode()) {
-        // A computed specifier: bundlers leave this Node-only import alone.
-        const fsName = 'node:fs/promises';
-        const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName);
-        source = await fs.readFile(new URL(WASM_FILE, import.meta.url));
-      }
-      try {
-        await initWasm(source === undefined ? undefined : { module_or_path: source });
-      } catch (err) {
-        throw loadError(err);
+      if (formats === 'all') {
+        await loadFormats(input === undefined ? fullInput : input);
+      } else {
+        let source = input;
+        if (source === undefined && isNode()) source = await readFile(WASM_FILE);
+        try {
+          await initFirst(source === undefined ? undefined : { module_or_path: source });
+        } catch (err) {
+          throw loadError(err, WASM_FILE);
+        }
       }
       loaded = true;
     })();
@@ -44,20 +76,48 @@ export function init(input) {
 }
 
 /**
+ * Loads the module with the provider formats (anthropic, openai, gemini, perplexity)
+ * if it is not loaded yet; `input` as for `init`, for citekit_full_bg.wasm. `mount`
+ * and <cited-answer> call it by themselves on first use of such data; call it before
+ * `parse` or `renderToString` with such data.
+ */
+export function loadFormats(input) {
+  if (fullReady === null) {
+    fullReady = (async () => {
+      const glue = await import('./citekit_full.js');
+      let source = input === undefined ? fullInput : input;
+      if (source === undefined && isNode()) source = await readFile(FULL_FILE);
+      try {
+        await glue.default(source === undefined ? undefined : { module_or_path: source });
+      } catch (err) {
+        throw loadError(err, FULL_FILE);
+      }
+      full = glue;
+      api = glue;
+    })();
+    fullReady.catch(() => {
+      fullReady = null;
+    });
+  }
+  return fullReady;
+}
+
+/**
  * The error of a failed load, with its likely cause: most often the server sent
  * something else (an HTML page) for the .wasm URL, as Vite's dev server does when it
  * pre-bundles the package into its dependency cache, away from its .wasm file.
  */
-function loadError(err) {
+function loadError(err, file) {
   const message = String(err?.message ?? err);
   const notWasm = /magic word|MIME type|CompileError|404|Failed to fetch/i.test(message + (err?.name ?? ''));
   const cause = notWasm
-    ? `the server did not send ${WASM_FILE} for its URL (an HTML page or an error came instead)`
-    : `${WASM_FILE} could not be loaded`;
+    ? `the server did not send ${file} for its URL (an HTML page or an error came instead)`
+    : `${file} could not be loaded`;
   return new Error(
     `citekit: the WebAssembly module did not load (${message}). Likely cause: ${cause}. ` +
       "With Vite, add `optimizeDeps: { exclude: ['citekit'] }` to vite.config.js; elsewhere, " +
-      `serve ${WASM_FILE} next to citekit_wasm.js or pass its URL to init(). ` +
+      `serve ${file} next to ${file.replace('_bg.wasm', '.js')} or pass its URL to ` +
+      `${file === WASM_FILE ? 'init()' : 'loadFormats() (or init\'s `formatsInput`)'}. ` +
       'Answers are shown as plain text until it loads.',
     { cause: err },
   );
@@ -74,31 +134,170 @@ function need(name) {
   }
 }
 
+/**
+ * A `format-not-loaded` error of the first module, saying what to do; the module with
+ * the provider formats starts loading (a later call finds it).
+ */
+function withAdvice(err, name) {
+  if (err?.code !== 'format-not-loaded') return err;
+  loadFormats().catch(reportOnce);
+  const format = /(\w+) data needs/.exec(String(err.message))?.[1] ?? 'this';
+  const e = new Error(
+    `citekit: ${format} data needs citekit's provider formats, which are not loaded yet: ` +
+      `call \`await loadFormats()\` before \`${name}()\` with such data ` +
+      "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load them by themselves",
+  );
+  e.code = err.code;
+  return e;
+}
+
 /** Parses an answer and its citation data into the normalized model (see README.md, "parse"). */
 export function parse(answer, data, options) {
   need('parse');
-  return wasm.parse(answer, data, options);
+  try {
+    return api.parse(answer, data, options);
+  } catch (err) {
+    throw withAdvice(err, 'parse');
+  }
 }
 
 /** Renders an answer to static HTML (no DOM needed: works under Node). */
 export function renderToString(answer, data, options) {
   need('renderToString');
-  return wasm.renderToString(answer, data, options);
+  try {
+    return api.renderToString(answer, data, options);
+  } catch (err) {
+    throw withAdvice(err, 'renderToString');
+  }
 }
+
+/** The view mounted in each element (one per element, whichever module holds it). */
+const mounted = new WeakMap();
 
 /** Mounts an interactive answer into `element`; returns its View. */
 export function mount(element, props) {
   need('mount');
-  return wasm.mount(element, props);
+  return new View(element, props);
+}
+
+/**
+ * A mounted answer: the module's view, and while it is in the first module, what was
+ * done to it (to do again in the second if its data turns out to need it).
+ */
+export class View {
+  constructor(element, props) {
+    const previous = element !== null && typeof element === 'object' ? mounted.get(element) : undefined;
+    if (previous && previous.module !== api) previous.destroy();
+    this.module = api;
+    this.inner = api.mount(element, props);
+    this.element = element;
+    this.listeners = [];
+    // Only the first module's views keep a log: props at mount, then each call (runs
+    // of appended text joined).
+    this.log = this.module === first ? { props: { ...props }, calls: [] } : null;
+    mounted.set(element, this);
+    this.check();
+  }
+
+  /** In the first module with provider data: mount again in the second once loaded. */
+  check() {
+    if (this.log === null || this.waiting || !this.inner.needsFormats) return;
+    this.waiting = true;
+    loadFormats().then(
+      () => this.move(),
+      (err) => {
+        this.waiting = false;
+        reportOnce(err);
+      },
+    );
+  }
+
+  move() {
+    const log = this.log;
+    if (log === null || !this.inner.mounted) return;
+    this.inner.destroy();
+    this.inner.free();
+    const inner = full.mount(this.element, log.props);
+    for (const [name, arg] of log.calls) {
+      if (name === 'append') inner.append(arg.join(''));
+      else if (name === 'finish') inner.finish();
+      else inner[name](arg);
+    }
+    for (const l of this.listeners) l.off = inner.on(l.name, l.callback);
+    this.inner = inner;
+    this.module = full;
+    this.log = null;
+  }
+
+  record(name, arg) {
+    if (this.log === null) return;
+    const calls = this.log.calls;
+    const last = calls[calls.length - 1];
+    if (name === 'append' && last?.[0] === 'append') last[1].push(arg);
+    else calls.push([name, name === 'append' ? [arg] : arg]);
+  }
+
+  /** Replaces the inputs present (answer, data, single options, display settings). */
+  update(props) {
+    this.inner.update(props);
+    this.record('update', { ...props });
+    this.check();
+  }
+
+  /** Replaces every option (absent ones go back to their defaults). */
+  setOptions(options) {
+    this.inner.setOptions(options);
+    this.record('setOptions', { ...options });
+    this.check();
+  }
+
+  /** Adds streamed text (to the answer, or to the event stream for format `sse`). */
+  append(text) {
+    this.inner.append(text);
+    if (typeof text === 'string') this.record('append', text);
+  }
+
+  /** Ends the stream. */
+  finish() {
+    this.inner.finish();
+    this.record('finish');
+  }
+
+  /** Listens to an event on the mounted element; returns the unsubscribe function. */
+  on(name, callback) {
+    const l = { name, callback, off: this.inner.on(name, callback) };
+    this.listeners.push(l);
+    return () => {
+      l.off();
+      this.listeners = this.listeners.filter((x) => x !== l);
+    };
+  }
+
+  /** Unmounts and empties the element. Idempotent. */
+  destroy() {
+    this.inner.destroy();
+    this.log = null;
+    this.listeners = [];
+    if (mounted.get(this.element) === this) mounted.delete(this.element);
+  }
+
+  /** Whether it is still mounted. */
+  get mounted() {
+    return this.inner.mounted;
+  }
+
+  /** Frees the JS handle (does not unmount; call `destroy` for that). */
+  free() {
+    this.log = null;
+    this.inner.free();
+  }
 }
 
 /** The citekit version. */
 export function version() {
   need('version');
-  return wasm.version();
+  return api.version();
 }
-
-export const View = wasm.View;
 
 // When the module cannot load, answers are still shown: as plain text with the common
 // marker forms taken out (numeric, sid, USAGE, full-width, footnote references, HTML

@@ -14,12 +14,35 @@ export type InitInput =
   | BufferSource
   | WebAssembly.Module;
 
+/** Options of `init`. */
+export interface InitOptions {
+  /**
+   * `'first-use'` (the default in browsers): load the module without the provider
+   * formats (anthropic, openai, gemini, perplexity), 24 KB gzip lighter, and the one
+   * with them when such data first comes (`mount` and `<cited-answer>` do it by
+   * themselves; `parse` and `renderToString` throw `format-not-loaded` until
+   * `loadFormats()` has resolved). `'all'` (the default under Node): load only the
+   * module with them.
+   */
+  formats?: 'first-use' | 'all';
+  /** Where citekit_full_bg.wasm (the module with the provider formats) is, when not next to the package's JS. */
+  formatsInput?: InitInput;
+}
+
 /**
  * Loads the WebAssembly module; call (and await) it once before anything else. Later
  * calls return the same promise. In a browser the default fetches the .wasm file next
- * to the package's JS; under Node it reads that file from disk.
+ * to the package's JS; under Node it reads that file from disk. `input` is
+ * citekit_wasm_bg.wasm, or citekit_full_bg.wasm with `formats: 'all'`.
  */
-export function init(input?: InitInput): Promise<void>;
+export function init(input?: InitInput, options?: InitOptions): Promise<void>;
+
+/**
+ * Loads the module with the provider formats (citekit_full_bg.wasm) unless it is
+ * loaded; from then on every call goes to it. Await it before `parse` or
+ * `renderToString` with anthropic, openai, gemini or perplexity data.
+ */
+export function loadFormats(input?: InitInput): Promise<void>;
 
 /** Whether `init()` has finished. */
 export function isReady(): boolean;
@@ -407,7 +430,7 @@ export interface ParsedAnswer {
 
 /** The error `parse` throws when the data is not the format at all. */
 export interface CitekitError extends Error {
-  code?: 'not-format' | 'invalid-json' | 'limit-exceeded' | 'undetected-format';
+  code?: 'not-format' | 'invalid-json' | 'limit-exceeded' | 'undetected-format' | 'format-not-loaded';
 }
 
 /**

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/ (npm/README.md) and prints its size report.
 #
-#   cargo build (wasm32, profile wasm-pkg = release with opt-level "z", feature `js`;
-#      on the pinned nightly when installed, std rebuilt for size, else stable)
-#   -> wasm-bindgen --target web
-#   -> wasm-opt -Oz -g (binaryen 132 from node_modules; the named copy stays in
-#      target/size/ for the report) -> the same wasm without its name section
+#   two modules, each: cargo build (wasm32, profile wasm-pkg = release with opt-level
+#      "z"; on the pinned nightly when installed, std rebuilt for size, else stable)
+#      -> wasm-bindgen --target web -> wasm-opt -Oz -g (binaryen 132 from node_modules;
+#      the named copy stays in target/size/ for the report) -> the same wasm without
+#      its name section:
+#        citekit_wasm  (feature `js`, no provider formats): what a page loads first
+#        citekit_full  (features `js`, `providers`): loaded by npm/core.js on first use
+#                      of anthropic, openai, gemini or perplexity data (or at init)
 #   -> npm/ files + style/citekit.css, the JS minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
@@ -14,7 +17,7 @@
 #
 # Needs the wasm32-unknown-unknown target, wasm-bindgen-cli of the Cargo.lock version
 # and `npm install` done (binaryen); missing pieces are installed when possible.
-# CITEKIT_SIZE_BUDGET_KB (default 150) is the gzip budget of the whole package;
+# CITEKIT_SIZE_BUDGET_KB (default 150) is the gzip budget of the page load (issue 11);
 # with CITEKIT_SIZE_STRICT=1 going over it fails the build (exit 3).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -55,7 +58,9 @@ DESCRIPTION=$(sed -n 's/^description = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 
 # Profile wasm-pkg (Cargo.toml): release (LTO, one codegen unit) with opt-level "z".
 PROFILE=wasm-pkg
-BUILD=(build --profile "$PROFILE" --target wasm32-unknown-unknown --features js --lib)
+BUILD=(build --profile "$PROFILE" --target wasm32-unknown-unknown --lib)
+FULL=citekit_full
+# cargo_build FEATURE_ARGS...: the wasm of one module (target/.../citekit.wasm).
 # On the pinned nightly (scripts/setup.sh) std is rebuilt for size, and a panic (a bug)
 # traps at once instead of formatting its message: 38 KB gzip less wasm (394 -> 356 KB).
 # Its own target dir keeps the stable build's cache. CITEKIT_STABLE=1 skips it.
@@ -64,39 +69,52 @@ NIGHTLY_DATE=$(source scripts/setup.sh && printf '%s' "$SIZE_NIGHTLY_DATE")
 if [[ -z ${CITEKIT_STABLE:-} ]] && NIGHTLY=$(source scripts/setup.sh && size_nightly) &&
   rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src'; then
   TARGET_DIR=$ROOT/target/nightly
-  say "cargo +$NIGHTLY ${BUILD[*]} -Z build-std (std rebuilt for size)"
-  RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-Zunstable-options -Cpanic=immediate-abort" \
-    cargo "+$NIGHTLY" "${BUILD[@]}" --target-dir "$TARGET_DIR" \
-    -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+  cargo_build() {
+    say "cargo +$NIGHTLY ${BUILD[*]} $* -Z build-std (std rebuilt for size)"
+    RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-Zunstable-options -Cpanic=immediate-abort" \
+      cargo "+$NIGHTLY" "${BUILD[@]}" "$@" --target-dir "$TARGET_DIR" \
+      -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+  }
 else
   TARGET_DIR=$ROOT/target
   if [[ -z ${CITEKIT_STABLE:-} ]]; then
     say "note: the pinned nightly nightly-$NIGHTLY_DATE with rust-src is not installed" \
       "(bash scripts/setup.sh installs it): building with stable, the wasm is about 38 KB gzip bigger"
   fi
-  say "cargo ${BUILD[*]}"
-  cargo "${BUILD[@]}"
+  cargo_build() {
+    say "cargo ${BUILD[*]} $*"
+    cargo "${BUILD[@]}" "$@"
+  }
 fi
-
 rm -rf "$OUT"
-mkdir -p "$OUT"
-say "wasm-bindgen $BINDGEN_VERSION --target web"
-wasm-bindgen --target web --no-typescript --out-dir "$OUT" --out-name "$GLUE" \
-  "$TARGET_DIR/wasm32-unknown-unknown/$PROFILE/citekit.wasm"
+mkdir -p "$OUT" "$ROOT/target/size"
 
-WASM=$OUT/${GLUE}_bg.wasm
-# One wasm-opt run with -g (names kept) writes the copy the size report attributes;
-# the package gets it with only the name section cut out (scripts/wasm-strip-names.mjs),
-# byte for byte what wasm-opt without -g writes, so the report describes the shipped code.
+# module NAME NAMED_COPY: the wasm cargo just built, through wasm-bindgen and wasm-opt,
+# into $OUT/NAME.js and $OUT/NAME_bg.wasm. One wasm-opt run with -g (names kept) writes
+# the copy the size report attributes; the package gets it with only the name section
+# cut out (scripts/wasm-strip-names.mjs), byte for byte what wasm-opt without -g
+# writes, so the report describes the shipped code.
+module() {
+  local name=$1 named=$2 wasm=$OUT/${1}_bg.wasm before
+  say "wasm-bindgen $BINDGEN_VERSION --target web ($name)"
+  wasm-bindgen --target web --no-typescript --out-dir "$OUT" --out-name "$name" \
+    "$TARGET_DIR/wasm32-unknown-unknown/$PROFILE/citekit.wasm"
+  say "wasm-opt -Oz ($WASM_OPT_VERSION)"
+  before=$(wc -c <"$wasm")
+  wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$wasm" -o "$named"
+  node scripts/wasm-strip-names.mjs "$named" "$wasm"
+  say "$name wasm: $before -> $(wc -c <"$wasm") bytes"
+}
+
+# The first module: everything but the provider formats (what a page loads).
 NAMED=$ROOT/target/size/citekit_named.wasm
-mkdir -p "$(dirname "$NAMED")"
-say "wasm-opt -Oz ($WASM_OPT_VERSION)"
-BEFORE=$(wc -c <"$WASM")
-wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  "$WASM" -o "$NAMED"
-node scripts/wasm-strip-names.mjs "$NAMED" "$WASM"
-say "wasm: $BEFORE -> $(wc -c <"$WASM") bytes"
+cargo_build --no-default-features --features js
+module "$GLUE" "$NAMED"
+# The second: the same with the provider formats, loaded on first use of their data.
+cargo_build --features js,providers
+module "$FULL" "$ROOT/target/size/citekit_full_named.wasm"
 
 cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md \
   npm/react.js npm/react.d.ts npm/jsx.d.ts "$OUT/"
@@ -106,7 +124,7 @@ cp style/citekit.css "$OUT/citekit.css"
 # imports stay as they are, nothing is bundled): 6.5 KB gzip less page load. The
 # readable sources are npm/*.js and the glue wasm-bindgen writes.
 [[ -x $ROOT/node_modules/.bin/esbuild ]] || die "node_modules/.bin/esbuild missing: npm install"
-for f in index.js core.js cited-answer.js react.js "$GLUE.js"; do
+for f in index.js core.js cited-answer.js react.js "$GLUE.js" "$FULL.js"; do
   "$ROOT/node_modules/.bin/esbuild" "$OUT/$f" --minify --format=esm --legal-comments=none \
     --log-level=warning --outfile="$OUT/$f.min" || die "esbuild $f failed"
   mv "$OUT/$f.min" "$OUT/$f"
@@ -148,6 +166,7 @@ cat >"$OUT/package.json" <<EOF
     },
     "./citekit.css": "./citekit.css",
     "./${GLUE}_bg.wasm": "./${GLUE}_bg.wasm",
+    "./${FULL}_bg.wasm": "./${FULL}_bg.wasm",
     "./package.json": "./package.json"
   },
   "files": [
@@ -199,6 +218,7 @@ printf '  %-26s %12s %12s\n' file raw gzip
 TOTAL_GZ=0
 BROWSER_GZ=0
 REACT_GZ=0
+FULL_GZ=0
 while IFS= read -r f; do
   raw=$(wc -c <"$OUT/$f")
   g=$(gz "$OUT/$f")
@@ -208,18 +228,23 @@ while IFS= read -r f; do
   # citekit.css for pages that link it themselves (with injectCss: false).
   case $f in index.js | core.js | cited-answer.js | "$GLUE.js" | "${GLUE}_bg.wasm") BROWSER_GZ=$((BROWSER_GZ + g)) ;; esac
   [[ $f == react.js ]] && REACT_GZ=$g
+  case $f in "$FULL.js" | "${FULL}_bg.wasm") FULL_GZ=$((FULL_GZ + g)) ;; esac
   printf '  %-26s %12s %12s\n' "$f" "$(kb "$raw")" "$(kb "$g")"
 done < <(cd "$OUT" && find . -type f | sed 's|^\./||' | sort)
 TARBALL_GZ=$(tar -C "$OUT" -cf - . | gzip -9 | wc -c)
 printf '  %-26s %12s %12s\n' "page load (index.js+wasm)" "" "$(kb "$BROWSER_GZ")"
 printf '  %-26s %12s %12s\n' "  with citekit/react" "" "$(kb $((BROWSER_GZ + REACT_GZ)))"
+printf '  %-26s %12s %12s\n' "provider formats module" "" "$(kb "$FULL_GZ")"
+printf '    (%s.js + wasm: everything with anthropic, openai, gemini, perplexity;\n' "$FULL"
+printf '     loaded on first use of such data, or instead of the first with init({ formats: "all" }))\n'
+
 printf '  %-26s %12s %12s\n' "sum of files" "" "$(kb "$TOTAL_GZ")"
 printf '  %-26s %12s %12s\n' "whole package (tar.gz)" "" "$(kb "$TARBALL_GZ")"
 BUDGET=$((BUDGET_KB * 1024))
-if ((TARBALL_GZ <= BUDGET)); then
-  printf '  budget %d KB gzip: PASS (%s under)\n' "$BUDGET_KB" "$(kb $((BUDGET - TARBALL_GZ)))"
+if ((BROWSER_GZ <= BUDGET)); then
+  printf '  budget %d KB gzip page load: PASS (%s under)\n' "$BUDGET_KB" "$(kb $((BUDGET - BROWSER_GZ)))"
 else
-  printf '  budget %d KB gzip: OVER (by %s)\n' "$BUDGET_KB" "$(kb $((TARBALL_GZ - BUDGET)))"
+  printf '  budget %d KB gzip page load: OVER (by %s)\n' "$BUDGET_KB" "$(kb $((BROWSER_GZ - BUDGET)))"
   if [[ -n ${CITEKIT_SIZE_STRICT:-} ]]; then
     say "over the size budget (CITEKIT_SIZE_STRICT is set)"
     exit 3

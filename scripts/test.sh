@@ -141,6 +141,9 @@ export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 single fmt fmt_check
 single clippy cargo clippy --all-targets -- -D warnings
 single "clippy wasm" cargo clippy --target wasm32-unknown-unknown --features js --all-targets -- -D warnings
+# The npm package's first module: no provider formats (feature `providers` off).
+single "clippy wasm, no provider formats" cargo clippy --target wasm32-unknown-unknown \
+  --no-default-features --features js --lib -- -D warnings
 single "clippy demo" cargo clippy -p citekit-www --target wasm32-unknown-unknown -- -D warnings
 cargo_tests "cargo test" cargo test --no-fail-fast
 cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features csr --no-fail-fast \

@@ -336,6 +336,17 @@ pub fn js_render_to_string(
             m
         }
     };
+    // Provider data in the module without provider formats: npm/core.js renders it
+    // with the module that has them, or says how to load it.
+    if let Some(d) = model
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "format-not-loaded")
+    {
+        let err = js_error(&d.message);
+        let _ = Reflect::set(&err, &"code".into(), &d.code.as_str().into());
+        return Err(err);
+    }
     let r = RenderOptions::from_options(&opts, &prefix);
     Ok(render::render_to_string(&model, &r, panel))
 }
@@ -654,6 +665,13 @@ impl View {
     #[wasm_bindgen(getter)]
     pub fn mounted(&self) -> bool {
         VIEWS.with(|v| v.borrow().iter().any(|(k, _)| *k == self.id))
+    }
+
+    /// Whether its data is in a provider format this module leaves out (npm/core.js
+    /// then mounts the answer again in the module that has them).
+    #[wasm_bindgen(getter, js_name = needsFormats)]
+    pub fn needs_formats(&self) -> bool {
+        with_view(self.id, |m| m.driver.needs_formats()).unwrap_or(false)
     }
 }
 

@@ -215,6 +215,7 @@ impl<'a> Fields<'a> {
     }
 
     /// An object field; other types reported.
+    #[cfg(feature = "providers")]
     pub fn object(
         &mut self,
         key: &str,

@@ -96,6 +96,18 @@ pub struct StreamParser {
 }
 
 impl StreamParser {
+    /// Whether the data is a Responses output whose annotations index the text.
+    #[cfg(feature = "providers")]
+    fn openai_offsets(&self) -> bool {
+        matches!(&self.data, Source_::Json(Some(v)) if formats::openai::carries_offsets(v))
+    }
+
+    /// Without the provider formats openai data does not parse at all.
+    #[cfg(not(feature = "providers"))]
+    fn openai_offsets(&self) -> bool {
+        false
+    }
+
     /// A stream over `data` (which may be empty and grow later). The format is the
     /// option's, or detected from the data; with no data yet and `auto`, markers are
     /// read as numeric markers whose sources are still to come (`citation_map`).
@@ -378,8 +390,7 @@ impl StreamParser {
             && !(self.format == Format::Canonical && looks_structured(&self.raw))
             // Annotations of a Responses output whose text was streamed separately
             // index the appended text: parsed whole.
-            && !(self.format == Format::Openai
-                && matches!(&self.data, Source_::Json(Some(v)) if formats::openai::carries_offsets(v)))
+            && !(self.format == Format::Openai && self.openai_offsets())
             && !matches!(
                 self.format,
                 Format::Stored

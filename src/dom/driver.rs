@@ -450,6 +450,12 @@ impl Driver {
         i.element.set_inner_html("");
     }
 
+    /// Whether the data is in a format this build leaves out (a `format-not-loaded`
+    /// diagnostic: the npm package then mounts the answer again in its second module).
+    pub fn needs_formats(&self) -> bool {
+        self.with_model(|a| a.diagnostics.iter().any(|d| d.code == "format-not-loaded"))
+    }
+
     /// The element the answer is mounted in.
     pub fn element(&self) -> &HtmlElement {
         &self.0.element

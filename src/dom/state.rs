@@ -10,11 +10,22 @@ use wasm_bindgen::JsCast;
 static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
 /// A unique id prefix for one answer's elements in this page (`cite1`, `cite2`, ...).
+/// A prefix already on the page (an answer's root element has it as its id) is
+/// skipped: the npm package's two modules each count their own answers.
 pub(crate) fn next_prefix() -> String {
-    format!(
-        "cite{}",
-        NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    )
+    let doc = crate::dom::util::document();
+    loop {
+        let p = format!(
+            "cite{}",
+            NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        if doc
+            .as_ref()
+            .is_none_or(|d| d.get_element_by_id(&p).is_none())
+        {
+            return p;
+        }
+    }
 }
 
 /// What is highlighted in the answer.

@@ -547,6 +547,92 @@ export async function browserChecks(tally, context, url, label) {
 
   await hostChecks(t, page);
 
+  // The provider formats are in the second module (citekit_full): not fetched until
+  // such data comes. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)
+  const wasmFetched = () =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name.split('/').pop())
+        .filter((n) => n.endsWith('.wasm')),
+    );
+
+  await t('provider data: init() fetched only the first module; mount() fetches the second and moves the view with the calls made meanwhile', async () => {
+    const before = await wasmFetched();
+    assert(before.some((n) => n.startsWith('citekit_wasm_bg')), `first module not fetched: ${before}`);
+    assert(!before.some((n) => n.startsWith('citekit_full_bg')), `second module fetched early: ${before}`);
+    await page.evaluate(() => {
+      const { mount } = window.citekit;
+      const el = document.createElement('div');
+      el.id = 'provider-host';
+      document.querySelector('main').append(el);
+      window.providerClicks = [];
+      // Every call before the second module is in is made again there.
+      window.pview = mount(el, { answer: null, data: window.sample.OPENAI });
+      window.pview.on('citation-click', (e) => window.providerClicks.push(e.detail));
+      window.pview.update({ panel: true });
+      window.pview.setOptions({ theme: 'dark', panel: true });
+    });
+    await page.waitForFunction(() => document.querySelector('#provider-host .cite-marker__link'), null, {
+      timeout: 10000,
+    });
+    const r = await page.evaluate(() => {
+      const el = document.getElementById('provider-host');
+      return {
+        roots: el.querySelectorAll('.cite-root').length,
+        links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+        panel: [...el.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
+        text: el.querySelector('.cite-answer__body').textContent,
+        dark: el.querySelector('.cite-root').classList.contains('cite-theme-dark'),
+        mounted: window.pview.mounted,
+      };
+    });
+    eq(r.roots, 1, 'one answer in the element');
+    eq(r.links, 1, 'marker links');
+    eq(r.panel, ['Announcing Rust 1.0'], 'panel (from the update made before the move)');
+    assert(r.text.startsWith('Rust 1.0 shipped in May 2015.'), `text: ${r.text}`);
+    eq(r.dark, true, 'dark theme (from setOptions before the move)');
+    eq(r.mounted, true, 'mounted');
+    const after = await wasmFetched();
+    eq(after.filter((n) => n.startsWith('citekit_full_bg')).length, 1, `second module fetched once: ${after}`);
+    await page.click('#provider-host .cite-answer__body .cite-marker__link');
+    await tick(page);
+    const clicks = await page.evaluate(() => window.providerClicks);
+    eq(clicks.length, 1, 'a listener added before the move still hears clicks');
+  });
+
+  await t('provider data: parse() and renderToString() use the second module once it is in; answers of both modules share the page without id clashes', async () => {
+    const r = await page.evaluate(() => {
+      const { parse, renderToString, mount } = window.citekit;
+      const m = parse(null, window.sample.OPENAI);
+      const html = renderToString(null, window.sample.OPENAI);
+      // A new answer (second module) beside those mounted before (first module).
+      const el = document.createElement('div');
+      document.querySelector('main').append(el);
+      const v = mount(el, { answer: window.sample.ANSWER, data: window.sample.DATA, panel: true });
+      const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+      const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+      const links = el.querySelectorAll('.cite-marker__link').length;
+      v.destroy();
+      el.remove();
+      window.pview.destroy();
+      return {
+        format: m.format,
+        titles: m.sources.map((s) => s.title),
+        html: html.includes('Announcing Rust 1.0'),
+        dupes,
+        links,
+        empty: document.getElementById('provider-host').childElementCount,
+      };
+    });
+    eq(r.format, 'openai', 'format');
+    eq(r.titles, ['Announcing Rust 1.0'], 'sources');
+    assert(r.html, 'renderToString shows the source');
+    eq(r.dupes, [], 'ids used twice');
+    eq(r.links, 4, 'markers of the new answer');
+    eq(r.empty, 0, 'destroy empties the moved view');
+  });
+
   await t('no page errors or console errors', async () => {
     const errs = await page.evaluate(() => window.pageErrors);
     eq([...errs, ...consoleErrors], [], 'errors');

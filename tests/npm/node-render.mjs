@@ -41,6 +41,61 @@ await test('init() loads the .wasm from disk, twice is fine', async () => {
   assert.match(citekit.version(), /^\d+\.\d+\.\d+/);
 });
 
+const OPENAI = {
+  output: [{
+    type: 'message',
+    role: 'assistant',
+    content: [{
+      type: 'output_text',
+      text: 'Rust 1.0 shipped in May 2015. It promised stability.',
+      annotations: [{ type: 'url_citation', start_index: 0, end_index: 29, url: 'https://blog.rust-lang.org/2015/05/15/Rust-1.0.html', title: 'Announcing Rust 1.0' }],
+    }],
+  }],
+};
+
+await test('under Node init() loads the module with the provider formats: openai data parses', () => {
+  const m = citekit.parse(null, OPENAI);
+  assert.equal(m.format, 'openai');
+  assert.deepEqual(m.sources.map((s) => s.title), ['Announcing Rust 1.0']);
+  assert.match(citekit.renderToString(null, OPENAI), /Announcing Rust 1\.0/);
+});
+
+await test("init(undefined, { formats: 'first-use' }): openai data throws format-not-loaded saying what to do; loadFormats() then parses it", async () => {
+  const { spawnSync } = await import('node:child_process');
+  const code = `
+    import { init, parse, renderToString, loadFormats } from 'citekit';
+    const OPENAI = ${JSON.stringify(OPENAI)};
+    await init(undefined, { formats: 'first-use' });
+    const out = [];
+    for (const f of [() => parse(null, OPENAI), () => renderToString(null, OPENAI)]) {
+      try { f(); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
+    }
+    out.push(parse('Plain [1].', { 1: { title: 'T', source: 'https://t.example/' } }).sources.length);
+    await loadFormats();
+    out.push(parse(null, OPENAI).sources[0].title);
+    console.log(JSON.stringify(out));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  for (const [i, name] of [[0, 'parse'], [1, 'renderToString']]) {
+    assert.match(out[i], /^format-not-loaded: citekit: openai data needs citekit's provider formats/);
+    assert.match(out[i], new RegExp(`await loadFormats\\(\\)\` before \`${name}\\(\\)`));
+  }
+  assert.equal(out[2], 1, 'other formats work in the first module');
+  assert.equal(out[3], 'Announcing Rust 1.0');
+});
+
+await test('init() rejects an unknown `formats` with what it expects', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const code = `
+    import { init } from 'citekit';
+    try { await init(undefined, { formats: 'some' }); console.log('resolved'); } catch (e) { console.log(e.message); }
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  assert.match(r.stdout, /unknown `formats` "some", expected 'all' or 'first-use'/);
+});
+
 await test('renderToString: markers, footnotes, escaped titles', () => {
   const html = citekit.renderToString(ANSWER, DATA);
   assert.match(html, /^<div class="cite-root" id="cite">/);

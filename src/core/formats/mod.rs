@@ -8,13 +8,17 @@ use crate::core::model::Format;
 use crate::core::options::{FormatChoice, Options};
 use serde_json::Value;
 
+#[cfg(feature = "providers")]
 pub mod anthropic;
 pub mod canonical;
 pub mod citation_map;
+#[cfg(feature = "providers")]
 pub mod gemini;
 pub mod markdown;
+#[cfg(feature = "providers")]
 pub mod openai;
 pub mod payload;
+#[cfg(feature = "providers")]
 pub mod perplexity;
 pub mod posthoc;
 pub mod scintilla;
@@ -109,10 +113,18 @@ pub fn parse_draft(
         Format::Scintilla => scintilla::parse(answer, v, options),
         Format::Canonical => canonical::parse(answer, v, options),
         Format::Payload => payload::parse(answer, v, options),
+        #[cfg(feature = "providers")]
         Format::Anthropic => anthropic::parse(answer, v, options),
+        #[cfg(feature = "providers")]
         Format::Openai => openai::parse(answer, v, options),
+        #[cfg(feature = "providers")]
         Format::Gemini => gemini::parse(answer, v, options),
+        #[cfg(feature = "providers")]
         Format::Perplexity => perplexity::parse(answer, v, options),
+        #[cfg(not(feature = "providers"))]
+        Format::Anthropic | Format::Openai | Format::Gemini | Format::Perplexity => {
+            Err(ParseError::NotLoaded(format))
+        }
         Format::Markdown => markdown::parse(answer, v, options),
     }
 }

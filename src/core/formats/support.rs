@@ -459,6 +459,7 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
 }
 
 /// A `missing-field` warning for `path`: the item is skipped.
+#[cfg(feature = "providers")]
 pub(crate) fn missing(path: &str) -> Diagnostic {
     Diagnostic::warning(
         "missing-field",

@@ -38,9 +38,34 @@ export const SSE = [
   'data: [DONE]\n\n',
 ].join('');
 
+/** An OpenAI Responses output (format `openai`: in citekit's second module). */
+export const OPENAI = {
+  output: [
+    {
+      type: 'message',
+      role: 'assistant',
+      content: [
+        {
+          type: 'output_text',
+          text: 'Rust 1.0 shipped in May 2015. It promised stability.',
+          annotations: [
+            {
+              type: 'url_citation',
+              start_index: 0,
+              end_index: 29,
+              url: 'https://blog.rust-lang.org/2015/05/15/Rust-1.0.html',
+              title: 'Announcing Rust 1.0',
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
 export async function start(citekit) {
   window.citekit = citekit;
-  window.sample = { ANSWER, DATA, SSE };
+  window.sample = { ANSWER, DATA, SSE, OPENAI };
   window.pageErrors = [];
   window.addEventListener('error', (e) => window.pageErrors.push(String(e.message)));
   window.addEventListener('unhandledrejection', (e) => window.pageErrors.push(String(e.reason)));
