@@ -203,10 +203,13 @@ export class View {
   check() {
     if (this.log === null || this.waiting || !this.inner.needsFormats) return;
     this.waiting = true;
+    // Meanwhile the answer's text shows, without its citations.
+    this.element.setAttribute('aria-busy', 'true');
     loadFormats().then(
       () => this.move(),
       (err) => {
         this.waiting = false;
+        this.element.removeAttribute('aria-busy');
         reportOnce(err);
       },
     );
@@ -214,6 +217,7 @@ export class View {
 
   move() {
     const log = this.log;
+    this.element.removeAttribute('aria-busy');
     if (log === null || !this.inner.mounted) return;
     this.inner.destroy();
     this.inner.free();

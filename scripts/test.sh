@@ -146,6 +146,8 @@ single "clippy wasm, no provider formats" cargo clippy --target wasm32-unknown-u
   --no-default-features --features js --lib -- -D warnings
 single "clippy demo" cargo clippy -p citekit-www --target wasm32-unknown-unknown -- -D warnings
 cargo_tests "cargo test" cargo test --no-fail-fast
+# The core without the provider formats (the npm package's first module).
+cargo_tests "cargo test, no provider formats" cargo test --no-default-features --lib --no-fail-fast
 cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features csr --no-fail-fast \
   --test browser --test stream_browser --test a11y --test commonmark
 single "example leptos_usage" cargo build --target wasm32-unknown-unknown --features csr --example leptos_usage

@@ -292,7 +292,8 @@ fn to_js(v: &Value) -> JsResult<JsValue> {
 /// offsets in `options.positionEncoding` units (UTF-16 by default).
 ///
 /// Throws when the data is not the claimed (or detected) format at all (the error has
-/// a `code`: `not-format`, `invalid-json`, `limit-exceeded`, `undetected-format`), and
+/// a `code`: `not-format`, `invalid-json`, `limit-exceeded`, `undetected-format`; and
+/// `format-not-loaded` for provider data in the module without them), and
 /// for arguments of the wrong type or a bad option value.
 #[wasm_bindgen(js_name = parse)]
 pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
@@ -305,8 +306,23 @@ pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsVa
             let _ = Reflect::set(&err, &"code".into(), &e.code().into());
             err
         })?;
+    if let Some(err) = not_loaded(&model) {
+        return Err(err);
+    }
     note_surrogates(&mut model, answer_bad, data_bad);
     to_js(&to_json(&model, options.position_encoding))
+}
+
+/// Provider data in the module without the provider formats (a `format-not-loaded`
+/// diagnostic): an error with that code, which npm/core.js turns into what to do.
+fn not_loaded(model: &Model) -> Option<Error> {
+    let d = model
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "format-not-loaded")?;
+    let err = js_error(&d.message);
+    let _ = Reflect::set(&err, &"code".into(), &d.code.as_str().into());
+    Some(err)
 }
 
 /// Renders an answer to static HTML (answer with markers, footnotes, and the source
@@ -336,15 +352,7 @@ pub fn js_render_to_string(
             m
         }
     };
-    // Provider data in the module without provider formats: npm/core.js renders it
-    // with the module that has them, or says how to load it.
-    if let Some(d) = model
-        .diagnostics
-        .iter()
-        .find(|d| d.code == "format-not-loaded")
-    {
-        let err = js_error(&d.message);
-        let _ = Reflect::set(&err, &"code".into(), &d.code.as_str().into());
+    if let Some(err) = not_loaded(&model) {
         return Err(err);
     }
     let r = RenderOptions::from_options(&opts, &prefix);

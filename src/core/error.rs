@@ -38,10 +38,6 @@ pub enum ParseError {
     /// No format matches the data's shape.
     #[error("cannot detect the format: {0}")]
     Undetected(String),
-    /// The data is in a provider format whose parser this build leaves out (the
-    /// `providers` feature is off: the npm package's first module).
-    #[error("{0} data needs the provider formats, which this build of citekit does not include")]
-    NotLoaded(Format),
 }
 
 impl ParseError {
@@ -61,7 +57,6 @@ impl ParseError {
             ParseError::InvalidJson { .. } => "invalid-json",
             ParseError::Limit { .. } => "limit-exceeded",
             ParseError::Undetected(_) => "undetected-format",
-            ParseError::NotLoaded(_) => "format-not-loaded",
         }
     }
 }

@@ -572,7 +572,17 @@ export async function browserChecks(tally, context, url, label) {
       window.pview.on('citation-click', (e) => window.providerClicks.push(e.detail));
       window.pview.update({ panel: true });
       window.pview.setOptions({ theme: 'dark', panel: true });
+      // Until the second module is in: the data's text without citations, marked busy.
+      window.providerWaiting = {
+        text: el.querySelector('.cite-answer__body')?.textContent ?? '',
+        busy: el.getAttribute('aria-busy'),
+        links: el.querySelectorAll('.cite-marker__link').length,
+      };
     });
+    const waiting = await page.evaluate(() => window.providerWaiting);
+    assert(waiting.text.startsWith('Rust 1.0 shipped in May 2015.'), `text while loading: ${JSON.stringify(waiting)}`);
+    eq(waiting.busy, 'true', 'aria-busy while loading');
+    eq(waiting.links, 0, 'no markers while loading');
     await page.waitForFunction(() => document.querySelector('#provider-host .cite-marker__link'), null, {
       timeout: 10000,
     });
@@ -593,6 +603,7 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.text.startsWith('Rust 1.0 shipped in May 2015.'), `text: ${r.text}`);
     eq(r.dark, true, 'dark theme (from setOptions before the move)');
     eq(r.mounted, true, 'mounted');
+    eq(await page.evaluate(() => document.getElementById('provider-host').hasAttribute('aria-busy')), false, 'aria-busy removed');
     const after = await wasmFetched();
     eq(after.filter((n) => n.startsWith('citekit_full_bg')).length, 1, `second module fetched once: ${after}`);
     await page.click('#provider-host .cite-answer__body .cite-marker__link');

@@ -26,6 +26,75 @@ pub mod sse;
 pub mod stored;
 pub(crate) mod support;
 
+/// Provider data in a build without the provider formats: the answer text (the
+/// caller's, else the text the data holds, read plainly; its markers unresolved)
+/// without citations, and a `format-not-loaded` error saying so. The npm package's
+/// first module shows this until its second module, which has the formats, takes over.
+#[cfg(not(feature = "providers"))]
+fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
+    let text = match answer {
+        Some(a) => a.to_string(),
+        None => v.map(|v| provider_text(format, v)).unwrap_or_default(),
+    };
+    let mut d = Draft::new(format, text);
+    // Markers are read (and left unresolved), so that none shows as raw text.
+    d.grammar = Some(support::every_marker(
+        crate::core::markers::TextSyntax::Markdown,
+    ));
+    d.diagnostics.push(crate::core::model::Diagnostic::error(
+        "format-not-loaded",
+        format!(
+            "{} data needs the provider formats, which this build of citekit does not include",
+            format.name()
+        ),
+    ));
+    d
+}
+
+/// The text of a provider's response, read plainly: Anthropic's text blocks, an OpenAI
+/// Responses output's (or a chat completion's) text, Gemini's first candidate's parts,
+/// Perplexity's message.
+#[cfg(not(feature = "providers"))]
+fn provider_text(format: Format, v: &Value) -> String {
+    let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
+        let mut out = String::new();
+        for item in items.and_then(Value::as_array).into_iter().flatten() {
+            if kind.is_none_or(|k| item.get("type").and_then(Value::as_str) == Some(k)) {
+                if let Some(t) = item.get("text").and_then(Value::as_str) {
+                    out.push_str(t);
+                }
+            }
+        }
+        out
+    };
+    let message = |v: &Value| -> String {
+        v.pointer("/choices/0/message/content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    match format {
+        Format::Anthropic => texts(v.get("content"), Some("text")),
+        Format::Openai => {
+            let mut out = String::new();
+            for item in v
+                .get("output")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                out.push_str(&texts(item.get("content"), Some("output_text")));
+            }
+            if out.is_empty() {
+                out = message(v);
+            }
+            out
+        }
+        Format::Gemini => texts(v.pointer("/candidates/0/content/parts"), None),
+        _ => message(v),
+    }
+}
+
 /// The citation data that comes with an answer.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Data<'a> {
@@ -123,7 +192,7 @@ pub fn parse_draft(
         Format::Perplexity => perplexity::parse(answer, v, options),
         #[cfg(not(feature = "providers"))]
         Format::Anthropic | Format::Openai | Format::Gemini | Format::Perplexity => {
-            Err(ParseError::NotLoaded(format))
+            Ok(not_loaded(format, answer, v))
         }
         Format::Markdown => markdown::parse(answer, v, options),
     }
@@ -298,6 +367,63 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without the provider formats (`cargo test --no-default-features --lib`, as
+    /// `npm test` runs it): each provider's data is still detected, and shows its text
+    /// without citations, with a `format-not-loaded` error naming the format.
+    #[cfg(not(feature = "providers"))]
+    #[test]
+    fn provider_data_without_the_provider_formats() {
+        use serde_json::json;
+        let cases = [
+            (
+                "anthropic",
+                json!({"type": "message", "role": "assistant", "content": [
+                    {"type": "text", "text": "The tower is "},
+                    {"type": "text", "text": "330 m tall.", "citations": [{"type": "web_search_result_location",
+                        "url": "https://t.example/", "title": "T", "cited_text": "330 m"}]}]}),
+                "The tower is 330 m tall.",
+            ),
+            (
+                "openai",
+                json!({"output": [{"type": "message", "content": [{"type": "output_text",
+                    "text": "Rust 1.0 shipped in 2015.", "annotations": [{"type": "url_citation",
+                    "start_index": 0, "end_index": 10, "url": "https://r.example/", "title": "R"}]}]}]}),
+                "Rust 1.0 shipped in 2015.",
+            ),
+            (
+                "gemini",
+                json!({"candidates": [{"content": {"parts": [{"text": "Gemini text."}]},
+                    "groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://g.example/", "title": "G"}}],
+                    "groundingSupports": []}}]}),
+                "Gemini text.",
+            ),
+            (
+                "perplexity",
+                json!({"model": "sonar", "citations": ["https://p.example/"],
+                    "choices": [{"message": {"role": "assistant", "content": "Sonar says so [1]."}}]}),
+                "Sonar says so.",
+            ),
+        ];
+        for (name, data, text) in &cases {
+            let a = crate::core::parse_lenient(None, Data::Json(data), &Options::default());
+            assert_eq!(a.format.name(), *name);
+            assert_eq!(a.text, *text, "{name}");
+            assert!(a.citations.is_empty(), "{name}: {:?}", a.citations);
+            let d = a
+                .diagnostics
+                .iter()
+                .find(|d| d.code == "format-not-loaded")
+                .unwrap_or_else(|| panic!("{name}: {:?}", a.diagnostics));
+            assert!(d
+                .message
+                .starts_with(&format!("{name} data needs the provider formats")));
+        }
+        // The caller's text wins.
+        let a =
+            crate::core::parse_lenient(Some("Mine."), Data::Json(&cases[1].1), &Options::default());
+        assert_eq!(a.text, "Mine.");
+    }
 
     /// The caller's text wins over the text of an event stream's tokens; the stream
     /// supplies the sources.
