@@ -231,6 +231,8 @@ export class View {
     this.inner = inner;
     this.module = full;
     this.log = null;
+    // The handle was freed while the answer waited: it stays mounted, unreachable.
+    if (this.freed) inner.free();
   }
 
   record(name, arg) {
@@ -292,6 +294,11 @@ export class View {
 
   /** Frees the JS handle (does not unmount; call `destroy` for that). */
   free() {
+    if (this.waiting && this.log !== null && this.inner.mounted) {
+      // Still to be mounted again in the second module: freed after that.
+      this.freed = true;
+      return;
+    }
     this.log = null;
     this.inner.free();
   }

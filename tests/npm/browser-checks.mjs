@@ -572,6 +572,11 @@ export async function browserChecks(tally, context, url, label) {
       window.pview.on('citation-click', (e) => window.providerClicks.push(e.detail));
       window.pview.update({ panel: true });
       window.pview.setOptions({ theme: 'dark', panel: true });
+      // A handle freed while it waits: the answer still moves (and stays mounted).
+      const freed = document.createElement('div');
+      freed.id = 'provider-freed';
+      document.querySelector('main').append(freed);
+      mount(freed, { answer: null, data: window.sample.OPENAI }).free();
       // Until the second module is in: the data's text without citations, marked busy.
       window.providerWaiting = {
         text: el.querySelector('.cite-answer__body')?.textContent ?? '',
@@ -583,9 +588,11 @@ export async function browserChecks(tally, context, url, label) {
     assert(waiting.text.startsWith('Rust 1.0 shipped in May 2015.'), `text while loading: ${JSON.stringify(waiting)}`);
     eq(waiting.busy, 'true', 'aria-busy while loading');
     eq(waiting.links, 0, 'no markers while loading');
-    await page.waitForFunction(() => document.querySelector('#provider-host .cite-marker__link'), null, {
-      timeout: 10000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector('#provider-host .cite-marker__link') && document.querySelector('#provider-freed .cite-marker__link'),
+      null,
+      { timeout: 10000 },
+    );
     const r = await page.evaluate(() => {
       const el = document.getElementById('provider-host');
       return {
@@ -627,6 +634,7 @@ export async function browserChecks(tally, context, url, label) {
       v.destroy();
       el.remove();
       window.pview.destroy();
+      document.getElementById('provider-freed').remove();
       return {
         format: m.format,
         titles: m.sources.map((s) => s.title),
