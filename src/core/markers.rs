@@ -72,10 +72,10 @@ use crate::core::sort;
 use std::collections::HashSet;
 use std::ops::Range;
 
-mod block;
+pub(crate) mod block;
 mod html;
-mod inline;
-mod syntax;
+pub(crate) mod inline;
+pub(crate) mod syntax;
 
 /// How a marker names a source. Numeric markers and sids share `Num`: `[3]` and
 /// `[[S:3]]` both name the source keyed `Num(3)`.

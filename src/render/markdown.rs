@@ -1,17 +1,18 @@
 //! Markdown answers (CommonMark + GFM tables, strikethrough, task lists, footnotes) to
-//! HTML blocks, from pulldown-cmark events with their source ranges. Raw HTML in the
-//! answer is shown as text; links and images only keep safe urls.
+//! HTML blocks, from the events of citekit's parser (`render::md`) with their source
+//! ranges. Raw HTML in the answer is shown as text; links and images only keep safe urls.
 
+use super::md::{Alignment, Event, Tag, TagEnd};
 use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::model::CitedAnswer;
 use crate::core::sanitize::{sanitize_url, UrlContext};
-use pulldown_cmark::{
-    Alignment, CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
-};
 
-/// The markdown extensions citekit renders.
-pub fn parser_options() -> Options {
+/// The markdown extensions citekit renders, as pulldown-cmark options (for the tests
+/// that hold citekit's parser and scanner to pulldown-cmark).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub fn parser_options() -> pulldown_cmark::Options {
+    use pulldown_cmark::Options;
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -73,38 +74,15 @@ fn encode_href(url: &str) -> String {
 fn is_block(tag: &TagEnd) -> bool {
     !matches!(
         tag,
-        TagEnd::Emphasis
-            | TagEnd::Strong
-            | TagEnd::Strikethrough
-            | TagEnd::Superscript
-            | TagEnd::Subscript
-            | TagEnd::Link
-            | TagEnd::Image
+        TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link | TagEnd::Image
     )
 }
 
 fn is_block_start(tag: &Tag) -> bool {
     !matches!(
         tag,
-        Tag::Emphasis
-            | Tag::Strong
-            | Tag::Strikethrough
-            | Tag::Superscript
-            | Tag::Subscript
-            | Tag::Link { .. }
-            | Tag::Image { .. }
+        Tag::Emphasis | Tag::Strong | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. }
     )
-}
-
-fn heading(level: HeadingLevel) -> u8 {
-    match level {
-        HeadingLevel::H1 => 1,
-        HeadingLevel::H2 => 2,
-        HeadingLevel::H3 => 3,
-        HeadingLevel::H4 => 4,
-        HeadingLevel::H5 => 5,
-        HeadingLevel::H6 => 6,
-    }
 }
 
 /// Renders a markdown answer as top-level blocks.
@@ -136,8 +114,7 @@ pub fn render_range(
     let mut cell = 0usize;
     let mut in_head = false;
     let mut list_stack: Vec<bool> = Vec::new();
-    let parser = Parser::new_ext(text, parser_options()).into_offset_iter();
-    for (ev, r) in parser {
+    for (ev, r) in super::md::parse(text) {
         let r = (r.start + base)..(r.end + base);
         if let Some((_, _, alt)) = image_alt.as_mut() {
             match &ev {
@@ -170,22 +147,20 @@ pub fn render_range(
                 w.flush_markers(r.start, !is_block_start(&tag));
                 match tag {
                     Tag::Paragraph => w.raw("<p>"),
-                    Tag::Heading { level, .. } => w.raw(&format!("<h{}>", heading(level))),
-                    Tag::BlockQuote(_) => w.raw("<blockquote>\n"),
-                    Tag::CodeBlock(kind) => {
+                    Tag::Heading(level) => w.raw(&format!("<h{level}>")),
+                    Tag::BlockQuote => w.raw("<blockquote>\n"),
+                    Tag::CodeBlock(info) => {
                         in_code = true;
-                        match kind {
-                            CodeBlockKind::Fenced(info) => {
-                                let lang = info.split_whitespace().next().unwrap_or("");
-                                if lang.is_empty() {
-                                    w.raw("<pre><code>");
-                                } else {
-                                    w.raw("<pre><code class=\"language-");
-                                    w.escaped(lang);
-                                    w.raw("\">");
-                                }
-                            }
-                            CodeBlockKind::Indented => w.raw("<pre><code>"),
+                        let lang = info
+                            .as_deref()
+                            .and_then(|i| i.split_whitespace().next())
+                            .unwrap_or("");
+                        if lang.is_empty() {
+                            w.raw("<pre><code>");
+                        } else {
+                            w.raw("<pre><code class=\"language-");
+                            w.escaped(lang);
+                            w.raw("\">");
                         }
                     }
                     Tag::HtmlBlock => {
@@ -232,17 +207,10 @@ pub fn render_range(
                     Tag::Emphasis => w.raw("<em>"),
                     Tag::Strong => w.raw("<strong>"),
                     Tag::Strikethrough => w.raw("<del>"),
-                    Tag::Superscript => w.raw("<sup>"),
-                    Tag::Subscript => w.raw("<sub>"),
-                    Tag::Link {
-                        link_type,
-                        dest_url,
-                        title,
-                        ..
-                    } => match safe_href(&if link_type == LinkType::Email {
-                        format!("mailto:{dest_url}")
+                    Tag::Link { email, dest, title } => match safe_href(&if email {
+                        format!("mailto:{dest}")
                     } else {
-                        dest_url.to_string()
+                        dest.to_string()
                     }) {
                         Some(href) => {
                             w.raw("<a href=\"");
@@ -257,24 +225,21 @@ pub fn render_range(
                         }
                         None => w.raw("<a class=\"cite-link-blocked\">"),
                     },
-                    Tag::Image {
-                        dest_url, title, ..
-                    } => {
+                    Tag::Image { dest, title } => {
                         image_alt = Some((
-                            safe_href(&dest_url).unwrap_or_default(),
+                            safe_href(&dest).unwrap_or_default(),
                             title.to_string(),
                             String::new(),
                         ));
                     }
-                    _ => {}
                 }
             }
             Event::End(tag) => {
                 w.flush_markers(r.end, is_block(&tag));
                 match tag {
                     TagEnd::Paragraph => w.raw("</p>\n"),
-                    TagEnd::Heading(level) => w.raw(&format!("</h{}>\n", heading(level))),
-                    TagEnd::BlockQuote(_) => w.raw("</blockquote>\n"),
+                    TagEnd::Heading(level) => w.raw(&format!("</h{level}>\n")),
+                    TagEnd::BlockQuote => w.raw("</blockquote>\n"),
                     TagEnd::CodeBlock => {
                         in_code = false;
                         w.raw("</code></pre>\n");
@@ -302,8 +267,6 @@ pub fn render_range(
                     TagEnd::Emphasis => w.raw("</em>"),
                     TagEnd::Strong => w.raw("</strong>"),
                     TagEnd::Strikethrough => w.raw("</del>"),
-                    TagEnd::Superscript => w.raw("</sup>"),
-                    TagEnd::Subscript => w.raw("</sub>"),
                     TagEnd::Link => w.raw("</a>"),
                     TagEnd::Image => {
                         if let Some((src, title, alt)) = image_alt.take() {
@@ -326,7 +289,6 @@ pub fn render_range(
                             }
                         }
                     }
-                    _ => {}
                 }
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
@@ -350,11 +312,6 @@ pub fn render_range(
             Event::Code(t) => {
                 w.flush_markers(r.start, true);
                 w.raw("<code>");
-                w.escaped(&t);
-                w.raw("</code>");
-            }
-            Event::InlineMath(t) | Event::DisplayMath(t) => {
-                w.raw("<code class=\"cite-math\">");
                 w.escaped(&t);
                 w.raw("</code>");
             }

@@ -11,6 +11,7 @@ pub mod escape;
 pub mod html;
 pub mod json_view;
 pub mod markdown;
+pub mod md;
 pub mod stream_view;
 mod writer;
 

@@ -75,6 +75,15 @@ pub fn has_marker(md: &str) -> bool {
     !scan(md, &Grammar::NUMERIC).markers.is_empty()
 }
 
+/// The GFM extensions citekit renders, as pulldown-cmark options.
+fn gfm() -> pulldown_cmark::Options {
+    use pulldown_cmark::Options;
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
 /// Why an example may differ from the spec by design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exception {
@@ -128,8 +137,7 @@ pub fn exception(md: &str) -> Option<Exception> {
     if unsafe_url {
         return Some(Exception::UnsafeUrl);
     }
-    let ext: Vec<Event> =
-        Parser::new_ext(md, citekit::render::markdown::parser_options()).collect();
+    let ext: Vec<Event> = Parser::new_ext(md, gfm()).collect();
     if ext != plain {
         return Some(Exception::GfmExtension);
     }

@@ -17,17 +17,17 @@ pub(super) type InlineRun = Range<usize>;
 /// A position in a line, counting columns (tabs to the next multiple of 4) so that
 /// indentation works as CommonMark says, including a tab only partly consumed.
 #[derive(Clone, Copy)]
-struct Cursor<'a> {
-    b: &'a [u8],
-    pos: usize,
-    end: usize,
+pub(crate) struct Cursor<'a> {
+    pub(crate) b: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) end: usize,
     col: usize,
     /// Columns left of a tab that was partly consumed.
-    partial: usize,
+    pub(crate) partial: usize,
 }
 
 impl<'a> Cursor<'a> {
-    fn new(b: &'a [u8], pos: usize, end: usize) -> Self {
+    pub(crate) fn new(b: &'a [u8], pos: usize, end: usize) -> Self {
         Cursor {
             b,
             pos,
@@ -38,7 +38,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Columns of whitespace ahead (not consumed).
-    fn indent(&self) -> usize {
+    pub(crate) fn indent(&self) -> usize {
         let mut cols = self.partial;
         let mut col = self.col;
         let mut i = self.pos;
@@ -61,7 +61,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes up to `n` columns of whitespace; returns how many were consumed.
-    fn skip(&mut self, n: usize) -> usize {
+    pub(crate) fn skip(&mut self, n: usize) -> usize {
         let mut got = self.partial.min(n);
         self.partial -= got;
         while got < n && self.pos < self.end {
@@ -89,7 +89,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The byte at the cursor (a space while a tab is partly consumed).
-    fn byte(&self) -> Option<u8> {
+    pub(crate) fn byte(&self) -> Option<u8> {
         if self.partial > 0 {
             Some(b' ')
         } else {
@@ -100,7 +100,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn at(&self, k: usize) -> Option<u8> {
+    pub(crate) fn at(&self, k: usize) -> Option<u8> {
         let i = self.pos + k;
         if i < self.end {
             Some(self.b[i])
@@ -110,20 +110,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// Moves over `n` bytes that are not whitespace.
-    fn advance(&mut self, n: usize) {
+    pub(crate) fn advance(&mut self, n: usize) {
         self.partial = 0;
         self.pos = (self.pos + n).min(self.end);
         self.col += n;
     }
 
-    fn blank(&self) -> bool {
+    pub(crate) fn blank(&self) -> bool {
         self.b[self.pos.min(self.end)..self.end]
             .iter()
             .all(|c| matches!(c, b' ' | b'\t'))
     }
 
     /// The rest of the line after the indentation.
-    fn rest(&self) -> &'a [u8] {
+    pub(crate) fn rest(&self) -> &'a [u8] {
         let mut i = self.pos.min(self.end);
         while i < self.end && matches!(self.b[i], b' ' | b'\t') {
             i += 1;
@@ -184,7 +184,7 @@ enum Leaf {
 
 /// How an HTML block ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum HtmlEnd {
+pub(crate) enum HtmlEnd {
     /// At a blank line (types 6 and 7).
     Blank,
     /// After the line containing this (any case; types 1 to 5).
@@ -225,7 +225,7 @@ pub(super) fn parse(ctx: &mut Ctx<'_>, md: bool) -> Vec<InlineRun> {
 }
 
 /// The end of the line starting at `ls` (before `\r\n` / `\n`) and the next line's start.
-fn line_end(b: &[u8], ls: usize) -> (usize, usize) {
+pub(crate) fn line_end(b: &[u8], ls: usize) -> (usize, usize) {
     let (raw, next) = match memchr::memchr(b'\n', &b[ls..]) {
         Some(k) => (ls + k, ls + k + 1),
         None => (b.len(), b.len()),
@@ -879,7 +879,7 @@ fn def_rest(r: &[u8]) -> DefRest {
 }
 
 /// Whether the rest of the line is a task box `[ ]`, `[x]` and nothing else.
-fn task_box_only(c: &Cursor<'_>) -> bool {
+pub(crate) fn task_box_only(c: &Cursor<'_>) -> bool {
     let r = c.rest();
     r.len() >= 3
         && r[0] == b'['
@@ -889,13 +889,13 @@ fn task_box_only(c: &Cursor<'_>) -> bool {
 }
 
 /// A list marker at the cursor.
-struct ListMarker {
-    len: usize,
-    bullet: bool,
-    start: u64,
+pub(crate) struct ListMarker {
+    pub(crate) len: usize,
+    pub(crate) bullet: bool,
+    pub(crate) start: u64,
 }
 
-fn list_marker(c: &Cursor<'_>) -> Option<ListMarker> {
+pub(crate) fn list_marker(c: &Cursor<'_>) -> Option<ListMarker> {
     let x = c.byte()?;
     if c.partial > 0 {
         return None;
@@ -933,7 +933,7 @@ fn list_marker(c: &Cursor<'_>) -> Option<ListMarker> {
     }
 }
 
-fn thematic_break(c: &Cursor<'_>) -> bool {
+pub(crate) fn thematic_break(c: &Cursor<'_>) -> bool {
     let r = c.rest();
     let Some(&ch) = r.first() else {
         return false;
@@ -952,7 +952,7 @@ fn thematic_break(c: &Cursor<'_>) -> bool {
     n >= 3
 }
 
-fn setext_underline(c: &Cursor<'_>) -> bool {
+pub(crate) fn setext_underline(c: &Cursor<'_>) -> bool {
     if c.indent() > 3 {
         return false;
     }
@@ -967,7 +967,7 @@ fn setext_underline(c: &Cursor<'_>) -> bool {
     r[n..].iter().all(|x| matches!(x, b' ' | b'\t'))
 }
 
-fn atx_heading(c: &Cursor<'_>) -> Option<usize> {
+pub(crate) fn atx_heading(c: &Cursor<'_>) -> Option<usize> {
     let r = c.rest();
     let n = r.iter().take_while(|&&x| x == b'#').count();
     if !(1..=6).contains(&n) {
@@ -979,7 +979,7 @@ fn atx_heading(c: &Cursor<'_>) -> Option<usize> {
     }
 }
 
-fn fence_open(c: &Cursor<'_>) -> Option<(u8, usize)> {
+pub(crate) fn fence_open(c: &Cursor<'_>) -> Option<(u8, usize)> {
     let r = c.rest();
     let ch = *r.first()?;
     if ch != b'`' && ch != b'~' {
@@ -995,7 +995,7 @@ fn fence_open(c: &Cursor<'_>) -> Option<(u8, usize)> {
     Some((ch, n))
 }
 
-fn closing_fence(c: &Cursor<'_>, ch: u8, len: usize) -> bool {
+pub(crate) fn closing_fence(c: &Cursor<'_>, ch: u8, len: usize) -> bool {
     if c.indent() > 3 {
         return false;
     }
@@ -1005,7 +1005,7 @@ fn closing_fence(c: &Cursor<'_>, ch: u8, len: usize) -> bool {
 }
 
 /// `[^label]:` at the cursor: the label's range and the position of the `:`.
-fn footnote_def(c: &Cursor<'_>) -> Option<(Range<usize>, usize)> {
+pub(crate) fn footnote_def(c: &Cursor<'_>) -> Option<(Range<usize>, usize)> {
     if c.byte()? != b'[' || c.at(1)? != b'^' || c.partial > 0 {
         return None;
     }
@@ -1023,7 +1023,7 @@ fn footnote_def(c: &Cursor<'_>) -> Option<(Range<usize>, usize)> {
 }
 
 /// The column count of a GFM table delimiter row (`|---|:--:|`) at the cursor.
-fn delim_row(c: &Cursor<'_>) -> Option<usize> {
+pub(crate) fn delim_row(c: &Cursor<'_>) -> Option<usize> {
     if c.indent() > 3 {
         return None;
     }
@@ -1066,7 +1066,7 @@ fn delim_row(c: &Cursor<'_>) -> Option<usize> {
 }
 
 /// The column count of a table header line, as pulldown-cmark counts it.
-fn header_cols(b: &[u8], s: usize, e: usize) -> Option<usize> {
+pub(crate) fn header_cols(b: &[u8], s: usize, e: usize) -> Option<usize> {
     let mut pipes = 0usize;
     let mut last = None;
     let mut i = s;
@@ -1097,18 +1097,48 @@ fn header_cols(b: &[u8], s: usize, e: usize) -> Option<usize> {
 }
 
 /// Whether `hay` contains `pat`, ASCII case-insensitively.
-fn contains_ci(hay: &[u8], pat: &[u8]) -> bool {
+pub(crate) fn contains_ci(hay: &[u8], pat: &[u8]) -> bool {
     pat.len() <= hay.len() && hay.windows(pat.len()).any(|w| w.eq_ignore_ascii_case(pat))
 }
 
 /// The kind of HTML block a line starts (CommonMark types 1 to 7), by how it ends.
-fn html_block(r: &[u8]) -> Option<HtmlEnd> {
+pub(crate) fn html_block(r: &[u8]) -> Option<HtmlEnd> {
     const RAW: [(&[u8], &[u8]); 4] = [
         (b"pre", b"</pre>"),
         (b"script", b"</script>"),
         (b"style", b"</style>"),
         (b"textarea", b"</textarea>"),
     ];
+    let rest = r.strip_prefix(b"<")?;
+    if rest.starts_with(b"!--") {
+        return Some(HtmlEnd::Contains(b"-->"));
+    }
+    if rest.starts_with(b"?") {
+        return Some(HtmlEnd::Contains(b"?>"));
+    }
+    if rest.starts_with(b"![CDATA[") {
+        return Some(HtmlEnd::Contains(b"]]>"));
+    }
+    if rest.first() == Some(&b'!') && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+        return Some(HtmlEnd::Contains(b">"));
+    }
+    for (t, end) in RAW {
+        if rest.len() >= t.len()
+            && rest[..t.len()].eq_ignore_ascii_case(t)
+            && matches!(rest.get(t.len()), None | Some(b' ' | b'\t' | b'>'))
+        {
+            return Some(HtmlEnd::Contains(end));
+        }
+    }
+    if html_block_6(rest) {
+        return Some(HtmlEnd::Blank);
+    }
+    html_block_7(r).then_some(HtmlEnd::Blank)
+}
+
+/// Type 6: a block-level tag name (`div`, `table`, ...) opening or closing; `rest` is
+/// what follows the `<`. It may interrupt a paragraph, where type 7 may not.
+pub(crate) fn html_block_6(rest: &[u8]) -> bool {
     const BLOCK: [&str; 62] = [
         "address",
         "article",
@@ -1173,27 +1203,6 @@ fn html_block(r: &[u8]) -> Option<HtmlEnd> {
         "track",
         "ul",
     ];
-    let rest = r.strip_prefix(b"<")?;
-    if rest.starts_with(b"!--") {
-        return Some(HtmlEnd::Contains(b"-->"));
-    }
-    if rest.starts_with(b"?") {
-        return Some(HtmlEnd::Contains(b"?>"));
-    }
-    if rest.starts_with(b"![CDATA[") {
-        return Some(HtmlEnd::Contains(b"]]>"));
-    }
-    if rest.first() == Some(&b'!') && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
-        return Some(HtmlEnd::Contains(b">"));
-    }
-    for (t, end) in RAW {
-        if rest.len() >= t.len()
-            && rest[..t.len()].eq_ignore_ascii_case(t)
-            && matches!(rest.get(t.len()), None | Some(b' ' | b'\t' | b'>'))
-        {
-            return Some(HtmlEnd::Contains(end));
-        }
-    }
     let name_part = rest.strip_prefix(b"/").unwrap_or(rest);
     let n = name_part
         .iter()
@@ -1206,20 +1215,16 @@ fn html_block(r: &[u8]) -> Option<HtmlEnd> {
         Some(b'/') => name_part.get(n + 1) == Some(&b'>'),
         _ => false,
     };
-    if n > 0
+    n > 0
         && ends_name
         && BLOCK
             .iter()
             .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
-    {
-        return Some(HtmlEnd::Blank);
-    }
-    html_block_7(r).then_some(HtmlEnd::Blank)
 }
 
 /// Type 7: a complete open or closing tag alone on its line (it cannot interrupt a
 /// paragraph).
-fn html_block_7(r: &[u8]) -> bool {
+pub(crate) fn html_block_7(r: &[u8]) -> bool {
     let Some(rest) = r.strip_prefix(b"<") else {
         return false;
     };

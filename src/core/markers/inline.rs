@@ -506,7 +506,7 @@ impl Run<'_, '_> {
 }
 
 /// An autolink `<scheme:...>` or `<user@host>` at `i`.
-fn autolink(b: &[u8], i: usize, e: usize) -> Option<usize> {
+pub(crate) fn autolink(b: &[u8], i: usize, e: usize) -> Option<usize> {
     let mut j = i + 1;
     // URI: scheme of 2..=32 chars, then no spaces, `<`, `>` or controls.
     if b.get(j).is_some_and(u8::is_ascii_alphabetic) {

@@ -198,7 +198,7 @@ fn strip_prefix_ci<'a>(s: &'a str, p: &str) -> Option<&'a str> {
 
 /// Whether a byte may be part of a footnote label: not whitespace, not a bracket, and
 /// nothing that starts inline markdown of its own (code, autolinks, escapes).
-pub(super) fn is_label_byte(c: u8) -> bool {
+pub(crate) fn is_label_byte(c: u8) -> bool {
     !matches!(
         c,
         b']' | b'[' | b'\\' | b'`' | b'<' | b'>' | b'^' | b' ' | b'\t' | b'\n' | b'\r'
@@ -478,7 +478,7 @@ pub(super) fn private_use(
 }
 
 /// One attribute of a tag: name range and value range (without quotes).
-pub(super) struct Attr {
+pub(crate) struct Attr {
     pub name: std::ops::Range<usize>,
     pub value: Option<std::ops::Range<usize>>,
 }
@@ -486,7 +486,7 @@ pub(super) struct Attr {
 /// Reads the attributes of a tag from `i` (just after the tag name) to its `>`,
 /// looking no further than `lim`. Returns the position after `>` and whether the tag
 /// ended with `/>`.
-pub(super) fn read_attrs(
+pub(crate) fn read_attrs(
     b: &[u8],
     mut i: usize,
     lim: usize,

@@ -1,0 +1,1248 @@
+//! The block pass: the text line by line into a tree of blocks (CommonMark's
+//! algorithm: match the open containers, start new blocks, add the line to the open
+//! leaf, lazily to a paragraph), then the events of that tree, inline content parsed
+//! by `inlines`.
+
+use super::inlines::{self, Defs};
+use super::{Alignment, Event, Tag, TagEnd};
+use crate::core::markers::block::{
+    atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
+    html_block, html_block_6, line_end, list_marker, setext_underline, task_box_only,
+    thematic_break, Cursor, HtmlEnd,
+};
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// Deepest nesting of containers; deeper markers are text (keeps hostile input linear).
+const MAX_DEPTH: usize = 64;
+
+/// A line of a leaf: its content range, and columns of a partly consumed tab before it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Line {
+    pub s: usize,
+    pub e: usize,
+    pub pad: usize,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Doc,
+    Quote,
+    List {
+        /// `-`, `+`, `*`, or `.`/`)` for ordered lists.
+        marker: u8,
+        start: Option<u64>,
+        tight: bool,
+    },
+    Item {
+        /// Columns of content indentation (marker offset and padding).
+        width: usize,
+        /// A task box alone on the item's first line (`- [ ]`): where, and whether
+        /// checked. The item then starts as an empty one.
+        task: Option<(usize, bool)>,
+    },
+    Foot(Range<usize>),
+    Para,
+    Heading(u8),
+    Rule,
+    Fenced {
+        ch: u8,
+        len: usize,
+        indent: usize,
+        info: Range<usize>,
+    },
+    Indented,
+    Html(HtmlEnd),
+    Table(Vec<Alignment>),
+}
+
+#[derive(Debug)]
+struct Node {
+    kind: Kind,
+    start: usize,
+    end: usize,
+    parent: usize,
+    children: Vec<usize>,
+    open: bool,
+    last_blank: bool,
+    lines: Vec<Line>,
+}
+
+pub(super) struct Doc {
+    nodes: Vec<Node>,
+    defs: Defs,
+}
+
+struct Parser<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    nodes: Vec<Node>,
+    tip: usize,
+    defs: Defs,
+}
+
+enum Cont {
+    Match,
+    Fail,
+    /// The line is used up (a closing fence).
+    Done,
+}
+
+/// The blocks of `text`.
+pub(super) fn parse(text: &str) -> Doc {
+    let mut p = Parser {
+        b: text.as_bytes(),
+        text,
+        nodes: vec![Node::new(Kind::Doc, 0, 0)],
+        tip: 0,
+        defs: Defs::default(),
+    };
+    let mut ls = 0;
+    while ls < p.b.len() {
+        let (le, next) = line_end(p.b, ls);
+        p.line(ls, le, next);
+        ls = next;
+    }
+    while p.tip != 0 {
+        let t = p.tip;
+        p.finalize(t, p.b.len());
+    }
+    p.finalize(0, p.b.len());
+    Doc {
+        nodes: p.nodes,
+        defs: p.defs,
+    }
+}
+
+impl Node {
+    fn new(kind: Kind, start: usize, parent: usize) -> Node {
+        Node {
+            kind,
+            start,
+            end: start,
+            parent,
+            children: Vec::new(),
+            open: true,
+            last_blank: false,
+            lines: Vec::new(),
+        }
+    }
+}
+
+fn can_contain(parent: &Kind, child: &Kind) -> bool {
+    match parent {
+        Kind::Doc | Kind::Quote | Kind::Item { .. } => !matches!(child, Kind::Item { .. }),
+        Kind::Foot(_) => !matches!(child, Kind::Item { .. } | Kind::Foot(_)),
+        Kind::List { .. } => matches!(child, Kind::Item { .. }),
+        _ => false,
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn depth(&self, mut n: usize) -> usize {
+        let mut d = 0;
+        while n != 0 {
+            n = self.nodes[n].parent;
+            d += 1;
+        }
+        d
+    }
+
+    fn add_child(&mut self, kind: Kind, start: usize, line_start: usize) -> usize {
+        while !can_contain(&self.nodes[self.tip].kind, &kind) {
+            let t = self.tip;
+            self.finalize(t, line_start);
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::new(kind, start, self.tip));
+        self.nodes[self.tip].children.push(id);
+        self.tip = id;
+        id
+    }
+
+    /// Closes block `n` whose last line ended before `at` (the start of the line
+    /// that does not continue it, or the end of the text).
+    fn finalize(&mut self, n: usize, at: usize) {
+        let _ = at;
+        self.nodes[n].open = false;
+        let parent = self.nodes[n].parent;
+        match self.nodes[n].kind {
+            Kind::Para => self.para_defs(n),
+            Kind::Indented => {
+                // Trailing blank lines are not part of the block.
+                while let Some(l) = self.nodes[n].lines.last() {
+                    if self.b[l.s..l.e].iter().all(|c| matches!(c, b' ' | b'\t')) {
+                        self.nodes[n].lines.pop();
+                    } else {
+                        break;
+                    }
+                }
+            }
+            Kind::List { .. } => self.list_tightness(n),
+            _ => {}
+        }
+        // A container ends where its last child ends, at least.
+        if let Some(&last) = self.nodes[n].children.last() {
+            let e = self.nodes[last].end;
+            if e > self.nodes[n].end {
+                self.nodes[n].end = e;
+            }
+        }
+        if n != 0 {
+            let e = self.nodes[n].end;
+            if e > self.nodes[parent].end {
+                self.nodes[parent].end = e;
+            }
+        }
+        self.tip = parent;
+    }
+
+    /// Reference definitions at the start of a paragraph: recorded and taken out.
+    fn para_defs(&mut self, n: usize) {
+        loop {
+            let lines = &self.nodes[n].lines;
+            if lines.is_empty() {
+                break;
+            }
+            let (virt, map) = inlines::join(self.text, lines);
+            let Some((label, dest, title, used)) = inlines::ref_def(&virt) else {
+                break;
+            };
+            // `used` ends at a line end of the joined text: drop those lines.
+            let mut drop = 0;
+            for (k, &(vs, _)) in map.iter().enumerate() {
+                if vs >= used {
+                    break;
+                }
+                drop = k + 1;
+            }
+            let key = super::normalize_label(&label);
+            if !key.is_empty() {
+                self.defs.entry(key).or_insert((dest, title));
+            }
+            self.nodes[n].lines.drain(..drop);
+            // The paragraph's text now starts at its first line's first non-blank.
+            if let Some(l) = self.nodes[n].lines.first_mut() {
+                while l.s < l.e && matches!(self.b[l.s], b' ' | b'\t') {
+                    l.s += 1;
+                }
+                l.pad = 0;
+                self.nodes[n].start = l.s;
+            }
+        }
+    }
+
+    /// How many lines of paragraph `n` are text (not reference definitions).
+    fn text_lines(&self, n: usize) -> usize {
+        let lines = &self.nodes[n].lines;
+        let (virt, map) = inlines::join(self.text, lines);
+        let mut used = 0;
+        let mut offset = 0;
+        loop {
+            // Each line after a definition starts at its first non-blank (as in
+            // `para_defs`).
+            let rest = virt.get(offset..).unwrap_or("");
+            let trimmed = rest.trim_start_matches([' ', '\t']);
+            let Some((_, _, _, end)) = inlines::ref_def(trimmed) else {
+                break;
+            };
+            offset += rest.len() - trimmed.len() + end;
+            used = map.iter().take_while(|&&(vs, _)| vs < offset).count();
+            if offset >= virt.len() {
+                break;
+            }
+        }
+        lines.len() - used
+    }
+
+    fn list_tightness(&mut self, n: usize) {
+        let items = self.nodes[n].children.clone();
+        let mut tight = true;
+        'outer: for (k, &item) in items.iter().enumerate() {
+            let more_items = k + 1 < items.len();
+            if self.ends_blank(item) && more_items {
+                tight = false;
+                break;
+            }
+            let subs = &self.nodes[item].children;
+            for (j, &sub) in subs.iter().enumerate() {
+                if self.ends_blank(sub) && (more_items || j + 1 < subs.len()) {
+                    tight = false;
+                    break 'outer;
+                }
+            }
+        }
+        if let Kind::List { tight: t, .. } = &mut self.nodes[n].kind {
+            *t = tight;
+        }
+    }
+
+    fn ends_blank(&self, mut n: usize) -> bool {
+        loop {
+            if self.nodes[n].last_blank {
+                return true;
+            }
+            match self.nodes[n].kind {
+                Kind::List { .. } | Kind::Item { .. } => match self.nodes[n].children.last() {
+                    Some(&c) => n = c,
+                    None => return false,
+                },
+                _ => return false,
+            }
+        }
+    }
+
+    fn cont(&mut self, n: usize, c: &mut Cursor<'a>, le: usize) -> Cont {
+        match self.nodes[n].kind {
+            Kind::Quote => {
+                if c.indent() <= 3 {
+                    let save = *c;
+                    c.skip(3);
+                    if c.byte() == Some(b'>') {
+                        c.advance(1);
+                        c.skip(1);
+                        return Cont::Match;
+                    }
+                    *c = save;
+                }
+                Cont::Fail
+            }
+            Kind::Item { width, .. } => {
+                if c.blank() {
+                    if self.nodes[n].children.is_empty() {
+                        return Cont::Fail;
+                    }
+                    // Blanks past the item's indentation stay (a code block keeps them).
+                    c.skip(width);
+                    Cont::Match
+                } else if c.indent() >= width {
+                    c.skip(width);
+                    Cont::Match
+                } else {
+                    Cont::Fail
+                }
+            }
+            Kind::Foot(_) => {
+                if c.blank() || c.indent() >= 4 {
+                    c.skip(4);
+                    Cont::Match
+                } else {
+                    Cont::Fail
+                }
+            }
+            Kind::Doc | Kind::List { .. } => Cont::Match,
+            Kind::Heading(_) | Kind::Rule => Cont::Fail,
+            Kind::Fenced {
+                ch, len, indent, ..
+            } => {
+                // (A tab after the closing fence makes it text, as in pulldown-cmark.)
+                if closing_fence(c, ch, len) && !c.rest().contains(&b'\t') {
+                    self.nodes[n].end = le;
+                    self.finalize(n, le);
+                    return Cont::Done;
+                }
+                c.skip(indent);
+                Cont::Match
+            }
+            Kind::Indented => {
+                if c.indent() >= 4 {
+                    c.skip(4);
+                    Cont::Match
+                } else if c.blank() {
+                    c.skip(usize::MAX);
+                    Cont::Match
+                } else {
+                    Cont::Fail
+                }
+            }
+            Kind::Html(until) => {
+                if c.blank() && until == HtmlEnd::Blank {
+                    Cont::Fail
+                } else {
+                    Cont::Match
+                }
+            }
+            Kind::Para => {
+                if c.blank() {
+                    Cont::Fail
+                } else {
+                    Cont::Match
+                }
+            }
+            Kind::Table(_) => {
+                if c.blank() {
+                    Cont::Fail
+                } else {
+                    Cont::Match
+                }
+            }
+        }
+    }
+
+    fn line(&mut self, ls: usize, le: usize, next: usize) {
+        let b = self.b;
+        let mut c = Cursor::new(b, ls, le);
+        let old_tip = self.tip;
+        // 1. The open blocks this line continues.
+        let mut container = 0;
+        let mut all_matched = true;
+        // The indentation of the list item whose continuation failed, if one did: a
+        // lazy line's blanks up to it are not content (pulldown-cmark takes them).
+        let mut failed_width = 0;
+        while let Some(&last) = self.nodes[container].children.last() {
+            if !self.nodes[last].open {
+                break;
+            }
+            container = last;
+            match self.cont(last, &mut c, le) {
+                Cont::Match => {}
+                Cont::Fail => {
+                    if let Kind::Item { width, .. } = self.nodes[last].kind {
+                        failed_width = width;
+                    }
+                    container = self.nodes[last].parent;
+                    all_matched = false;
+                    break;
+                }
+                Cont::Done => return,
+            }
+        }
+        let _ = all_matched;
+        let mut all_closed = container == old_tip;
+        let last_matched = container;
+        let mut line_used = false;
+        let matched_leaf = matches!(
+            self.nodes[container].kind,
+            Kind::Fenced { .. } | Kind::Indented | Kind::Html(_)
+        );
+        // A table: a delimiter row under a paragraph's only line makes it the header.
+        if all_closed {
+            if let Kind::Para = self.nodes[container].kind {
+                if let Some(cols) = delim_row(&c) {
+                    // The paragraph's only line after its reference definitions.
+                    if self.text_lines(container) == 1 {
+                        let l = *self.nodes[container].lines.last().unwrap_or(&Line {
+                            s: 0,
+                            e: 0,
+                            pad: 0,
+                        });
+                        let mut s = l.s;
+                        while s < l.e && matches!(b[s], b' ' | b'\t') {
+                            s += 1;
+                        }
+                        if header_cols(b, s, l.e) == Some(cols) && !escapes_end(b, s, l.e) {
+                            self.para_defs(container);
+                            let aligns = aligns(&b[c.pos..le]);
+                            self.nodes[container].kind = Kind::Table(aligns);
+                            self.nodes[container].end = le;
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        // 2. New blocks.
+        let mut opened = 0usize;
+        let depth = self.depth(container);
+        if !matched_leaf {
+            loop {
+                let indent = c.indent();
+                let indented = indent >= 4;
+                let tip_para =
+                    matches!(self.nodes[self.tip].kind, Kind::Para) && self.tip == container;
+                let mut d = c;
+                d.skip(3.min(indent));
+                let first = d.byte();
+                if !indented && depth + opened < MAX_DEPTH {
+                    // Block quote.
+                    if first == Some(b'>') {
+                        let s = d.pos;
+                        d.advance(1);
+                        d.skip(1);
+                        c = d;
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        container = self.add_child(Kind::Quote, s, ls);
+                        opened += 1;
+                        continue;
+                    }
+                    // Footnote definition.
+                    if let Some((label, colon)) = footnote_def(&d) {
+                        let key =
+                            format!("\u{1}{}", super::normalize_label(&self.text[label.clone()]));
+                        self.defs.entry(key).or_default();
+                        let s = d.pos;
+                        d.advance(colon + 1 - d.pos);
+                        d.skip(usize::MAX);
+                        c = d;
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        container = self.add_child(Kind::Foot(label), s, ls);
+                        opened += 1;
+                        continue;
+                    }
+                }
+                if !indented {
+                    // ATX heading.
+                    if let Some(h) = atx_heading(&d) {
+                        let s = d.pos;
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        let level = (h - s) as u8;
+                        let id = self.add_child(Kind::Heading(level), s, ls);
+                        let (cs, ce) = atx_content(b, h, le);
+                        self.nodes[id].lines.push(Line {
+                            s: cs,
+                            e: ce,
+                            pad: 0,
+                        });
+                        self.nodes[id].end = le;
+                        container = id;
+                        line_used = true;
+                        break;
+                    }
+                    // Fenced code.
+                    if let Some((ch, len)) = fence_open(&d) {
+                        let s = d.pos;
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        let info = trim_range(b, s + len, le);
+                        let id = self.add_child(
+                            Kind::Fenced {
+                                ch,
+                                len,
+                                indent: indent.min(3),
+                                info,
+                            },
+                            s,
+                            ls,
+                        );
+                        self.nodes[id].end = le;
+                        container = id;
+                        line_used = true;
+                        break;
+                    }
+                    // HTML block.
+                    if first == Some(b'<') {
+                        let until = html_block(d.rest()).or_else(|| raw_close(d.rest()));
+                        if let Some(until) = until {
+                            let seven = until == HtmlEnd::Blank && !html_block_6(&d.rest()[1..]);
+                            let lazy_para =
+                                !all_closed && matches!(self.nodes[self.tip].kind, Kind::Para);
+                            let table = matches!(self.nodes[self.tip].kind, Kind::Table(_));
+                            if !(seven && (tip_para || lazy_para || table)) {
+                                self.close_unmatched(&mut all_closed, last_matched, ls);
+                                let id = self.add_child(Kind::Html(until), c.pos, ls);
+                                container = id;
+                                break;
+                            }
+                        }
+                    }
+                    // Setext heading underline.
+                    if tip_para && setext_underline(&d) {
+                        let level = if d.byte() == Some(b'=') { 1 } else { 2 };
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        let t = self.tip;
+                        self.para_defs(t);
+                        if !self.nodes[t].lines.is_empty() {
+                            self.nodes[t].kind = Kind::Heading(level);
+                            self.nodes[t].end = le;
+                            self.finalize(t, next);
+                            return;
+                        }
+                    }
+                    // Thematic break.
+                    if thematic_break(&d) {
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        let id = self.add_child(Kind::Rule, d.pos, ls);
+                        self.nodes[id].end = le;
+                        container = id;
+                        line_used = true;
+                        break;
+                    }
+                }
+                // List item.
+                if (!indented || matches!(self.nodes[container].kind, Kind::List { .. }))
+                    && depth + opened < MAX_DEPTH
+                {
+                    if let Some(m) = list_marker(&d) {
+                        let mut e = d;
+                        e.advance(m.len);
+                        let interrupts_ok = !tip_para || (!e.blank() && (m.bullet || m.start == 1));
+                        if interrupts_ok {
+                            let s = d.pos;
+                            let marker_offset = indent.min(3);
+                            let width = if e.blank() {
+                                marker_offset + m.len + 1
+                            } else {
+                                let sp = e.indent();
+                                if sp >= 5 {
+                                    e.skip(1);
+                                    marker_offset + m.len + 1
+                                } else {
+                                    e.skip(sp);
+                                    marker_offset + m.len + sp
+                                }
+                            };
+                            // `- [ ]` alone: an empty item with a task box.
+                            let task = (e.indent() < 4 && task_box_only(&e)).then(|| {
+                                let at = e.end - e.rest().len();
+                                (at, matches!(b[at + 1], b'x' | b'X'))
+                            });
+                            c = if task.is_some() {
+                                Cursor::new(b, le, le)
+                            } else {
+                                e
+                            };
+                            self.close_unmatched(&mut all_closed, last_matched, ls);
+                            let marker = if m.bullet { b[s] } else { b[s + m.len - 1] };
+                            let start = (!m.bullet).then_some(m.start);
+                            let same = match &self.nodes[self.tip].kind {
+                                Kind::List {
+                                    marker: mk,
+                                    start: st,
+                                    ..
+                                } => *mk == marker && st.is_some() == start.is_some(),
+                                _ => false,
+                            };
+                            if !same {
+                                self.add_child(
+                                    Kind::List {
+                                        marker,
+                                        start,
+                                        tight: true,
+                                    },
+                                    s,
+                                    ls,
+                                );
+                            }
+                            container = self.add_child(Kind::Item { width, task }, s, ls);
+                            opened += 1;
+                            continue;
+                        }
+                    }
+                }
+                // Indented code.
+                // (After a table, only a line that would start a block if it were not
+                // indented ends the table, as pulldown-cmark reads it.)
+                let table_ends = matches!(self.nodes[self.tip].kind, Kind::Table(_)) && {
+                    let mut a = c;
+                    a.skip(usize::MAX);
+                    starts_block(&a)
+                };
+                if indented
+                    && (!matches!(self.nodes[self.tip].kind, Kind::Para | Kind::Table(_))
+                        || table_ends)
+                    && !c.blank()
+                {
+                    c.skip(4);
+                    self.close_unmatched(&mut all_closed, last_matched, ls);
+                    let id = self.add_child(Kind::Indented, c.pos, ls);
+                    container = id;
+                    break;
+                }
+                // A table whose header starts with `|` interrupts a paragraph.
+                if tip_para && first == Some(b'|') && !indented {
+                    if let Some(aligns) = self.table_ahead(&d, le, next) {
+                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                        let t = self.tip;
+                        self.finalize(t, ls);
+                        let id = self.add_child(Kind::Para, d.pos, ls);
+                        self.nodes[id].lines.push(Line {
+                            s: d.pos,
+                            e: le,
+                            pad: 0,
+                        });
+                        self.nodes[id].end = le;
+                        let _ = aligns;
+                        return;
+                    }
+                }
+                break;
+            }
+        }
+        // 3. The rest of the line.
+        if line_used {
+            return;
+        }
+        let blank = c.blank();
+        if !all_closed && !blank && matches!(self.nodes[self.tip].kind, Kind::Para) {
+            // A lazy continuation line (its blanks stay, but those a list item's
+            // indentation took).
+            let t = self.tip;
+            let mut d = c;
+            d.skip(failed_width);
+            self.nodes[t].lines.push(Line {
+                s: d.pos,
+                e: le,
+                pad: 0,
+            });
+            self.nodes[t].end = le;
+            return;
+        }
+        self.close_unmatched(&mut all_closed, last_matched, ls);
+        // Blank lines at the end of blocks.
+        if blank {
+            if let Some(&lc) = self.nodes[container].children.last() {
+                self.nodes[lc].last_blank = true;
+            }
+        }
+        let last_blank = blank
+            && !(matches!(
+                self.nodes[container].kind,
+                Kind::Quote | Kind::Fenced { .. }
+            ) || (matches!(self.nodes[container].kind, Kind::Item { .. })
+                && self.nodes[container].children.is_empty()
+                && self.nodes[container].start >= ls));
+        self.mark_blank(container, last_blank);
+        // A blank last line with no line end adds nothing to a fenced code block (unless
+        // indented like code, as pulldown-cmark reads it).
+        if blank
+            && le == b.len()
+            && matches!(self.nodes[container].kind, Kind::Fenced { .. })
+            && Cursor::new(b, ls, le).indent() < 4 + self.content_indent(container)
+        {
+            return;
+        }
+        match self.nodes[container].kind {
+            Kind::Para => {
+                // Leading blanks stay (the inline pass skips them, but not in a code
+                // span, as in pulldown-cmark).
+                let d = c;
+                self.nodes[container].lines.push(Line {
+                    s: d.pos,
+                    e: le,
+                    pad: 0,
+                });
+                self.nodes[container].end = le;
+            }
+            Kind::Fenced { .. } | Kind::Indented => {
+                let pad = c.partial;
+                self.nodes[container].lines.push(Line {
+                    s: c.pos,
+                    e: le,
+                    pad,
+                });
+                self.nodes[container].end = le;
+            }
+            Kind::Html(until) => {
+                self.nodes[container].lines.push(Line {
+                    s: c.pos,
+                    e: le,
+                    pad: c.partial,
+                });
+                self.nodes[container].end = le;
+                if let HtmlEnd::Contains(pat) = until {
+                    if contains_ci(&b[c.pos..le], pat) {
+                        self.finalize(container, next);
+                    }
+                }
+            }
+            Kind::Table(_) => {
+                if c.rest() == b"|"
+                    || c.rest().iter().all(|x| matches!(x, b'|' | b' ' | b'\t'))
+                        && c.rest().iter().filter(|&&x| x == b'|').count() == 1
+                {
+                    // A lone `|` is no row: the table ends and a paragraph starts.
+                    self.finalize(container, ls);
+                    let mut d = c;
+                    d.skip(usize::MAX);
+                    let id = self.add_child(Kind::Para, d.pos, ls);
+                    self.nodes[id].lines.push(Line {
+                        s: d.pos,
+                        e: le,
+                        pad: 0,
+                    });
+                    self.nodes[id].end = le;
+                } else if !blank {
+                    self.nodes[container].lines.push(Line {
+                        s: c.pos,
+                        e: le,
+                        pad: 0,
+                    });
+                    self.nodes[container].end = le;
+                }
+            }
+            Kind::Heading(_) | Kind::Rule => {}
+            _ => {
+                if !blank {
+                    let mut d = c;
+                    d.skip(usize::MAX);
+                    let id = self.add_child(Kind::Para, d.pos, ls);
+                    self.nodes[id].lines.push(Line {
+                        s: d.pos,
+                        e: le,
+                        pad: 0,
+                    });
+                    self.nodes[id].end = le;
+                } else if !matches!(self.nodes[container].kind, Kind::Doc) {
+                    // A blank line inside a container extends it.
+                    let _ = next;
+                }
+            }
+        }
+    }
+
+    /// Columns of indentation the containers of `n` take (list items, footnotes).
+    fn content_indent(&self, mut n: usize) -> usize {
+        let mut cols = 0;
+        while n != 0 {
+            match self.nodes[n].kind {
+                Kind::Item { width, .. } => cols += width,
+                Kind::Foot(_) => cols += 4,
+                _ => {}
+            }
+            n = self.nodes[n].parent;
+        }
+        cols
+    }
+
+    fn mark_blank(&mut self, n: usize, blank: bool) {
+        let mut k = n;
+        loop {
+            self.nodes[k].last_blank = blank;
+            if k == 0 {
+                break;
+            }
+            k = self.nodes[k].parent;
+        }
+    }
+
+    fn close_unmatched(&mut self, all_closed: &mut bool, last_matched: usize, ls: usize) {
+        if *all_closed {
+            return;
+        }
+        while self.tip != last_matched {
+            let t = self.tip;
+            self.finalize(t, ls);
+        }
+        *all_closed = true;
+    }
+
+    /// A table starting at this line: its next line (in the same containers) is a
+    /// delimiter row with as many columns as this header.
+    fn table_ahead(&self, d: &Cursor<'a>, le: usize, next: usize) -> Option<Vec<Alignment>> {
+        if next >= self.b.len() {
+            return None;
+        }
+        let (le2, _) = line_end(self.b, next);
+        let mut c2 = Cursor::new(self.b, next, le2);
+        // The same containers must continue on the next line.
+        let mut n = 0;
+        while let Some(&last) = self.nodes[n].children.last() {
+            if !self.nodes[last].open || matches!(self.nodes[last].kind, Kind::Para) {
+                break;
+            }
+            let ok = match self.nodes[last].kind {
+                Kind::Quote => {
+                    if c2.indent() <= 3 {
+                        c2.skip(3);
+                        if c2.byte() == Some(b'>') {
+                            c2.advance(1);
+                            c2.skip(1);
+                            true
+                        } else {
+                            false
+                        }
+                    } else {
+                        false
+                    }
+                }
+                Kind::Item { width, .. } => {
+                    if c2.indent() >= width {
+                        c2.skip(width);
+                        true
+                    } else {
+                        false
+                    }
+                }
+                Kind::Foot(_) => {
+                    if c2.indent() >= 4 {
+                        c2.skip(4);
+                        true
+                    } else {
+                        false
+                    }
+                }
+                _ => true,
+            };
+            if !ok {
+                return None;
+            }
+            n = last;
+        }
+        let cols = delim_row(&c2)?;
+        (header_cols(self.b, d.pos, le) == Some(cols) && !escapes_end(self.b, d.pos, le))
+            .then(|| aligns(c2.rest()))
+    }
+}
+
+/// Whether a block other than a paragraph, indented code or a type 7 HTML block starts
+/// at the cursor.
+fn starts_block(d: &Cursor<'_>) -> bool {
+    match d.byte() {
+        Some(b'>') => true,
+        Some(b'<') => html_block(d.rest())
+            .is_some_and(|u| u != HtmlEnd::Blank || html_block_6(&d.rest()[1..])),
+        _ => {
+            footnote_def(d).is_some()
+                || atx_heading(d).is_some()
+                || fence_open(d).is_some()
+                || thematic_break(d)
+                || list_marker(d).is_some()
+        }
+    }
+}
+
+/// Whether the line ends with a backslash that escapes its line end (a hard break):
+/// such a line is no table header.
+fn escapes_end(b: &[u8], s: usize, e: usize) -> bool {
+    let n = b[s..e].iter().rev().take_while(|&&c| c == b'\\').count();
+    n % 2 == 1
+}
+
+/// `</pre>`, `</script>`, `</style>` or `</textarea>` alone on its line: pulldown-cmark
+/// starts an HTML block (of type 7) there too.
+fn raw_close(r: &[u8]) -> Option<HtmlEnd> {
+    let rest = r.strip_prefix(b"</")?;
+    let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    let name = &rest[..n];
+    if !["pre", "script", "style", "textarea"]
+        .iter()
+        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+    {
+        return None;
+    }
+    let mut k = n;
+    while k < rest.len() && rest[k].is_ascii_whitespace() {
+        k += 1;
+    }
+    (rest.get(k) == Some(&b'>') && rest[k + 1..].iter().all(|c| matches!(c, b' ' | b'\t')))
+        .then_some(HtmlEnd::Blank)
+}
+
+/// The content of an ATX heading after its `#`s: leading and trailing blanks and a
+/// closing sequence (after a space) out. (pulldown-cmark keeps a trailing tab after
+/// plain text; the tests compare headings without trailing blanks.)
+fn atx_content(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
+    while s < e && matches!(b[s], b' ' | b'\t') {
+        s += 1;
+    }
+    while e > s && matches!(b[e - 1], b' ' | b'\t') {
+        e -= 1;
+    }
+    let mut k = e;
+    while k > s && b[k - 1] == b'#' {
+        k -= 1;
+    }
+    if k < e && (k == s || b[k - 1] == b' ') {
+        e = k;
+        while e > s && matches!(b[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+    }
+    (s, e)
+}
+
+fn trim_range(b: &[u8], mut s: usize, mut e: usize) -> Range<usize> {
+    while s < e && matches!(b[s], b' ' | b'\t') {
+        s += 1;
+    }
+    while e > s && matches!(b[e - 1], b' ' | b'\t') {
+        e -= 1;
+    }
+    s..e
+}
+
+/// The alignments of a delimiter row.
+fn aligns(r: &[u8]) -> Vec<Alignment> {
+    let s = String::from_utf8_lossy(r);
+    let s = s.trim();
+    let s = s.strip_prefix('|').unwrap_or(s);
+    let s = s.strip_suffix('|').unwrap_or(s);
+    s.split('|')
+        .map(|c| {
+            let c = c.trim();
+            match (c.starts_with(':'), c.ends_with(':') && c.len() > 1) {
+                (true, true) => Alignment::Center,
+                (true, false) => Alignment::Left,
+                (false, true) => Alignment::Right,
+                _ => Alignment::None,
+            }
+        })
+        .collect()
+}
+
+/// The cells of a table row: ranges between unescaped `|`, trimmed.
+fn cells(b: &[u8], s: usize, e: usize) -> Vec<Range<usize>> {
+    let mut i = s;
+    while i < e && matches!(b[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if i < e && b[i] == b'|' {
+        i += 1;
+    }
+    let mut out = Vec::new();
+    let mut cs = i;
+    while i <= e {
+        if i == e || (b[i] == b'|' && !(i > s && b[i - 1] == b'\\')) {
+            let r = trim_range(b, cs, i);
+            if i < e || cs < e {
+                out.push(r);
+            }
+            cs = i + 1;
+        }
+        i += 1;
+    }
+    // A trailing `|` leaves no empty last cell.
+    if let Some(last) = out.last() {
+        if last.is_empty() && e > s && {
+            let mut k = e;
+            while k > s && matches!(b[k - 1], b' ' | b'\t') {
+                k -= 1;
+            }
+            k > s && b[k - 1] == b'|' && !(k >= s + 2 && b[k - 2] == b'\\')
+        } {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// The events of the tree.
+pub(super) fn emit<'a>(doc: &Doc, text: &'a str, out: &mut Vec<(Event<'a>, Range<usize>)>) {
+    let mut e = Emitter { doc, text, out };
+    for &c in &doc.nodes[0].children {
+        e.node(c, false);
+    }
+}
+
+struct Emitter<'d, 'a, 'o> {
+    doc: &'d Doc,
+    text: &'a str,
+    out: &'o mut Vec<(Event<'a>, Range<usize>)>,
+}
+
+impl<'a> Emitter<'_, 'a, '_> {
+    fn push(&mut self, ev: Event<'a>, r: Range<usize>) {
+        self.out.push((ev, r));
+    }
+
+    fn inline(&mut self, lines: &[super::blocks::Line], trim: bool) {
+        inlines::parse(self.text, lines, &self.doc.defs, trim, self.out);
+    }
+
+    fn node(&mut self, n: usize, tight: bool) {
+        let node = &self.doc.nodes[n];
+        let r = node.start..node.end;
+        let b = self.text.as_bytes();
+        match &node.kind {
+            Kind::Doc => {}
+            Kind::Para => {
+                if node.lines.is_empty() {
+                    return;
+                }
+                if tight {
+                    self.inline(&node.lines, true);
+                } else {
+                    let r = para_range(b, &node.lines);
+                    self.push(Event::Start(Tag::Paragraph), r.clone());
+                    self.inline(&node.lines, true);
+                    self.push(Event::End(TagEnd::Paragraph), r);
+                }
+            }
+            Kind::Heading(level) => {
+                self.push(Event::Start(Tag::Heading(*level)), r.clone());
+                let lines: Vec<Line> = node.lines.clone();
+                self.inline(&lines, true);
+                self.push(Event::End(TagEnd::Heading(*level)), r);
+            }
+            Kind::Rule => self.push(Event::Rule, r),
+            Kind::Quote => {
+                self.push(Event::Start(Tag::BlockQuote), r.clone());
+                for &c in &node.children {
+                    self.node(c, false);
+                }
+                self.push(Event::End(TagEnd::BlockQuote), r);
+            }
+            Kind::List { start, tight, .. } => {
+                self.push(Event::Start(Tag::List(*start)), r.clone());
+                for &c in &node.children {
+                    self.item(c, *tight);
+                }
+                self.push(Event::End(TagEnd::List(start.is_some())), r);
+            }
+            Kind::Item { .. } => self.item(n, tight),
+            Kind::Foot(label) => {
+                let l = Cow::Borrowed(&self.text[label.clone()]);
+                self.push(Event::Start(Tag::FootnoteDefinition(l)), r.clone());
+                for &c in &node.children {
+                    self.node(c, false);
+                }
+                self.push(Event::End(TagEnd::FootnoteDefinition), r);
+            }
+            Kind::Fenced { info, .. } => {
+                let info = inlines::unescape(&self.text[info.clone()]);
+                self.push(Event::Start(Tag::CodeBlock(Some(info))), r.clone());
+                for l in &node.lines {
+                    self.code_line(*l);
+                }
+                self.push(Event::End(TagEnd::CodeBlock), r);
+            }
+            Kind::Indented => {
+                self.push(Event::Start(Tag::CodeBlock(None)), r.clone());
+                for l in &node.lines {
+                    self.code_line(*l);
+                }
+                self.push(Event::End(TagEnd::CodeBlock), r);
+            }
+            Kind::Html(_) => {
+                self.push(Event::Start(Tag::HtmlBlock), r.clone());
+                for (k, l) in node.lines.iter().enumerate() {
+                    let mut l = *l;
+                    if k == 0 {
+                        // The first line's indentation comes as text.
+                        let b = self.text.as_bytes();
+                        let mut i = l.s;
+                        while i < l.e && matches!(b[i], b' ' | b'\t') {
+                            i += 1;
+                        }
+                        if i > l.s || l.pad > 0 {
+                            let mut sp: String = std::iter::repeat_n(' ', l.pad).collect();
+                            sp.push_str(&self.text[l.s..i]);
+                            self.push(Event::Text(Cow::Owned(sp)), l.s..i);
+                        }
+                        l.s = i;
+                        l.pad = 0;
+                    }
+                    let end = (l.e + 1).min(self.text.len());
+                    if l.pad > 0 {
+                        // The rest of a tab the container took half of, as text.
+                        let sp: String = std::iter::repeat_n(' ', l.pad).collect();
+                        self.push(Event::Text(Cow::Owned(sp)), l.s..l.s);
+                    }
+                    let mut s = String::new();
+                    s.push_str(&self.text[l.s..l.e]);
+                    if l.e < self.text.len() {
+                        s.push('\n');
+                    }
+                    self.push(Event::Html(Cow::Owned(s)), l.s..end);
+                }
+                self.push(Event::End(TagEnd::HtmlBlock), r);
+            }
+            Kind::Table(aligns) => self.table(n, aligns),
+        }
+    }
+
+    fn code_line(&mut self, l: Line) {
+        let end = (l.e + 1).min(self.text.len());
+        let mut s: String = std::iter::repeat_n(' ', l.pad).collect();
+        s.push_str(&self.text[l.s..l.e]);
+        // The last line of the text may have no line end.
+        if l.e < self.text.len() {
+            s.push('\n');
+        }
+        self.push(Event::Text(Cow::Owned(s)), l.s..end);
+    }
+
+    fn item(&mut self, n: usize, tight: bool) {
+        let node = &self.doc.nodes[n];
+        let r = node.start..node.end;
+        self.push(Event::Start(Tag::Item), r.clone());
+        if let Kind::Item {
+            task: Some((at, checked)),
+            ..
+        } = node.kind
+        {
+            self.push(Event::TaskListMarker(checked), at..at + 3);
+        }
+        let boxed = matches!(node.kind, Kind::Item { task: Some(_), .. });
+        for (k, &c) in node.children.iter().enumerate() {
+            if k == 0 {
+                let first_line = self.doc.nodes[c]
+                    .lines
+                    .first()
+                    .is_some_and(|l| !self.text[node.start.min(l.s)..l.s].contains('\n'));
+                if let (Kind::Para, true, false) = (&self.doc.nodes[c].kind, first_line, boxed) {
+                    if let Some((checked, rest)) = task_box(self.text, &self.doc.nodes[c].lines) {
+                        let p = &self.doc.nodes[c];
+                        let s = p.lines[0].s;
+                        self.push(Event::TaskListMarker(checked), s..s + 3);
+                        if tight {
+                            self.inline(&rest, true);
+                        } else {
+                            let pr = para_range(self.text.as_bytes(), &p.lines);
+                            self.push(Event::Start(Tag::Paragraph), pr.clone());
+                            self.inline(&rest, true);
+                            self.push(Event::End(TagEnd::Paragraph), pr);
+                        }
+                        continue;
+                    }
+                }
+            }
+            self.node(c, tight);
+        }
+        self.push(Event::End(TagEnd::Item), r);
+    }
+
+    fn table(&mut self, n: usize, aligns: &[Alignment]) {
+        let node = &self.doc.nodes[n];
+        let b = self.text.as_bytes();
+        let r = node.start..node.end;
+        self.push(Event::Start(Tag::Table(aligns.to_vec())), r.clone());
+        let cols = aligns.len();
+        for (k, l) in node.lines.iter().enumerate() {
+            let cs = cells(b, l.s, l.e);
+            let row = l.s..l.e;
+            if k == 0 {
+                self.push(Event::Start(Tag::TableHead), row.clone());
+            } else {
+                self.push(Event::Start(Tag::TableRow), row.clone());
+            }
+            for i in 0..cols {
+                match cs.get(i) {
+                    Some(c) => {
+                        self.push(Event::Start(Tag::TableCell), c.clone());
+                        inlines::parse_cell(self.text, c.clone(), &self.doc.defs, self.out);
+                        self.push(Event::End(TagEnd::TableCell), c.clone());
+                    }
+                    None => {
+                        self.push(Event::Start(Tag::TableCell), l.e..l.e);
+                        self.push(Event::End(TagEnd::TableCell), l.e..l.e);
+                    }
+                }
+            }
+            if k == 0 {
+                self.push(Event::End(TagEnd::TableHead), row);
+            } else {
+                self.push(Event::End(TagEnd::TableRow), row);
+            }
+        }
+        self.push(Event::End(TagEnd::Table), r);
+    }
+}
+
+/// A paragraph's range: its first line's content to the end of its last line.
+fn para_range(b: &[u8], lines: &[Line]) -> Range<usize> {
+    let s = lines.first().map_or(0, |l| l.s);
+    let e = lines.last().map_or(s, |l| l.e);
+    let _ = b;
+    s..e
+}
+
+/// `[ ]`, `[x]` or `[X]` and whitespace at the start of an item's first paragraph:
+/// whether checked, and the lines without it.
+fn task_box(text: &str, lines: &[Line]) -> Option<(bool, Vec<Line>)> {
+    let b = text.as_bytes();
+    let l = *lines.first()?;
+    let r = &b[l.s..l.e];
+    if r.len() < 3 || r[0] != b'[' || !matches!(r[1], b' ' | b'x' | b'X') || r[2] != b']' {
+        return None;
+    }
+    let mut k = 3;
+    if k < r.len() && !matches!(r[k], b' ' | b'\t') {
+        return None;
+    }
+    while k < r.len() && matches!(r[k], b' ' | b'\t') {
+        k += 1;
+    }
+    let mut rest = lines.to_vec();
+    rest[0].s = l.s + k;
+    Some((r[1] != b' ', rest))
+}

@@ -1,0 +1,1087 @@
+//! The inline pass over one leaf block (CommonMark's delimiter algorithm): its lines
+//! joined into one string, read into tokens (text, code spans, autolinks, raw HTML,
+//! entities, escapes, breaks, emphasis delimiters, brackets), links and emphasis matched,
+//! then the events, each with its range in the answer text.
+
+use super::blocks::Line;
+use super::{Event, Tag, TagEnd};
+use crate::core::markers::inline::autolink;
+use crate::core::markers::syntax::read_attrs;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Reference definitions: normalized label to (destination, title).
+pub(super) type Defs = HashMap<String, (String, String)>;
+
+/// The lines joined with `\n` (a partly consumed tab is left out: leading whitespace
+/// of a line is not content), and where each line starts: (joined, text).
+pub(super) fn join(text: &str, lines: &[Line]) -> (String, Vec<(usize, usize)>) {
+    let mut v = String::new();
+    let mut map = Vec::with_capacity(lines.len());
+    for (k, l) in lines.iter().enumerate() {
+        if k > 0 {
+            v.push('\n');
+        }
+        map.push((v.len(), l.s));
+        v.push_str(&text[l.s..l.e]);
+    }
+    (v, map)
+}
+
+/// The position in the answer text of position `p` of the joined string.
+fn to_src(map: &[(usize, usize)], p: usize) -> usize {
+    let k = map.partition_point(|&(vs, _)| vs <= p).saturating_sub(1);
+    let (vs, ss) = map[k];
+    ss + (p - vs)
+}
+
+use super::punct::is_punct;
+
+fn is_ws(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// Backslash escapes and entities resolved.
+pub(super) fn unescape(s: &str) -> Cow<'_, str> {
+    if !s.contains(['\\', '&']) {
+        return Cow::Borrowed(s);
+    }
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if i + 1 < b.len() && b[i + 1].is_ascii_punctuation() => {
+                out.push_str(&s[last..i]);
+                out.push(b[i + 1] as char);
+                i += 2;
+                last = i;
+            }
+            b'&' => {
+                if let Some((end, val)) = entity_at(s, i) {
+                    out.push_str(&s[last..i]);
+                    out.push_str(&val);
+                    i = end;
+                    last = i;
+                } else {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&s[last..]);
+    Cow::Owned(out)
+}
+
+/// An entity or numeric character reference at `i` (`s[i] == '&'`): its end and value.
+fn entity_at(s: &str, i: usize) -> Option<(usize, Cow<'static, str>)> {
+    let b = s.as_bytes();
+    let mut j = i + 1;
+    if b.get(j) == Some(&b'#') {
+        j += 1;
+        let hex = matches!(b.get(j), Some(b'x' | b'X'));
+        if hex {
+            j += 1;
+        }
+        let ds = j;
+        let mut n: u32 = 0;
+        while j < b.len() && j - ds < if hex { 6 } else { 7 } {
+            let d = match (hex, b[j]) {
+                (_, c @ b'0'..=b'9') => u32::from(c - b'0'),
+                (true, c @ b'a'..=b'f') => u32::from(c - b'a' + 10),
+                (true, c @ b'A'..=b'F') => u32::from(c - b'A' + 10),
+                _ => break,
+            };
+            n = n * if hex { 16 } else { 10 } + d;
+            j += 1;
+        }
+        if j == ds || b.get(j) != Some(&b';') {
+            return None;
+        }
+        let c = if n == 0 {
+            '\u{FFFD}'
+        } else {
+            char::from_u32(n).unwrap_or('\u{FFFD}')
+        };
+        return Some((j + 1, Cow::Owned(c.to_string())));
+    }
+    let ns = j;
+    while j < b.len() && j - ns < 32 && b[j].is_ascii_alphanumeric() {
+        j += 1;
+    }
+    if j == ns || b.get(j) != Some(&b';') {
+        return None;
+    }
+    let v = super::entities::entity(&s[ns..j])?;
+    Some((j + 1, Cow::Borrowed(v)))
+}
+
+/// A reference definition at the start of `v` (a paragraph's joined lines): label,
+/// destination, title, and where it ends (after its last line's end).
+pub(super) fn ref_def(v: &str) -> Option<(String, String, String, usize)> {
+    let b = v.as_bytes();
+    let mut i = 0;
+    while i < b.len() && i < 3 && b[i] == b' ' {
+        i += 1;
+    }
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    let le = link_label(v, i)?;
+    let label = &v[i + 1..le - 1];
+    if label.trim().is_empty() || b.get(le) != Some(&b':') {
+        return None;
+    }
+    let mut j = skip_ws_nl(b, le + 1)?;
+    let (dest, de) = link_dest(v, j)?;
+    if de == j && !b[j..].starts_with(b"<>") {
+        return None;
+    }
+    j = de;
+    // The title: on this line or the next, after whitespace; else none.
+    let before_title = j;
+    let line_end_after = |p: usize| -> Option<usize> {
+        let mut k = p;
+        while k < b.len() && matches!(b[k], b' ' | b'\t') {
+            k += 1;
+        }
+        match b.get(k) {
+            None => Some(k),
+            Some(b'\n') => Some(k + 1),
+            _ => None,
+        }
+    };
+    let ws = {
+        let mut k = j;
+        while k < b.len() && matches!(b[k], b' ' | b'\t' | b'\n') {
+            k += 1;
+        }
+        k
+    };
+    if ws > j && b[j..ws].iter().filter(|&&c| c == b'\n').count() <= 1 {
+        if let Some((title, te)) = link_title(v, ws) {
+            if let Some(end) = line_end_after(te) {
+                return Some((
+                    label.to_string(),
+                    unescape(dest).into_owned(),
+                    unescape(title).into_owned(),
+                    end,
+                ));
+            }
+        }
+    }
+    let end = line_end_after(before_title)?;
+    Some((
+        label.to_string(),
+        unescape(dest).into_owned(),
+        String::new(),
+        end,
+    ))
+}
+
+/// A label holds something besides blanks.
+fn has_content(l: &str) -> bool {
+    l.bytes().any(|c| !matches!(c, b' ' | b'\t' | b'\n'))
+}
+
+fn skip_ws_nl(b: &[u8], mut j: usize) -> Option<usize> {
+    let mut nl = 0;
+    while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n') {
+        if b[j] == b'\n' {
+            nl += 1;
+            if nl > 1 {
+                return None;
+            }
+        }
+        j += 1;
+    }
+    Some(j)
+}
+
+/// A link label `[...]` at `i`: the position after `]`. At most 999 characters, no
+/// unescaped brackets inside.
+fn link_label(v: &str, i: usize) -> Option<usize> {
+    let b = v.as_bytes();
+    let mut j = i + 1;
+    while j < b.len() {
+        match b[j] {
+            b'\\' if j + 1 < b.len() && b[j + 1].is_ascii_punctuation() => j += 2,
+            b'[' => return None,
+            b']' => {
+                if j - i - 1 > 999 {
+                    return None;
+                }
+                return Some(j + 1);
+            }
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// A link destination at `j`: its text (still escaped) and end.
+fn link_dest(v: &str, j: usize) -> Option<(&str, usize)> {
+    let b = v.as_bytes();
+    if b.get(j) == Some(&b'<') {
+        let mut k = j + 1;
+        while k < b.len() {
+            match b[k] {
+                b'\\' if k + 1 < b.len() && b[k + 1].is_ascii_punctuation() => k += 2,
+                b'>' => return Some((&v[j + 1..k], k + 1)),
+                b'<' | b'\n' => return None,
+                _ => k += 1,
+            }
+        }
+        return None;
+    }
+    let mut k = j;
+    let mut depth = 0usize;
+    while k < b.len() {
+        match b[k] {
+            b'\\' if k + 1 < b.len() && b[k + 1].is_ascii_punctuation() => k += 2,
+            b'(' => {
+                depth += 1;
+                if depth > 32 {
+                    return None;
+                }
+                k += 1;
+            }
+            b')' => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+                k += 1;
+            }
+            c if c <= b' ' || c == 0x7f => break,
+            _ => k += 1,
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    Some((&v[j..k], k))
+}
+
+/// A link title at `j`: its text (still escaped) and end.
+fn link_title(v: &str, j: usize) -> Option<(&str, usize)> {
+    let b = v.as_bytes();
+    let close = match b.get(j)? {
+        b'"' => b'"',
+        b'\'' => b'\'',
+        b'(' => b')',
+        _ => return None,
+    };
+    let mut k = j + 1;
+    while k < b.len() {
+        match b[k] {
+            b'\\' if k + 1 < b.len() && b[k + 1].is_ascii_punctuation() => k += 2,
+            c if c == close => return Some((&v[j + 1..k], k + 1)),
+            b'(' if close == b')' => return None,
+            b'\n' if b.get(k + 1) == Some(&b'\n') => return None,
+            _ => k += 1,
+        }
+    }
+    None
+}
+
+#[derive(Debug)]
+enum K {
+    /// Text as in the joined string.
+    Text,
+    /// Text that differs from its source (an escape, an entity).
+    Str(Cow<'static, str>),
+    Code(String),
+    Soft,
+    Hard,
+    Html,
+    FnRef(String),
+    /// An emphasis delimiter run: its character and how many are left.
+    Delim {
+        ch: u8,
+        n: usize,
+        orig: usize,
+        can_open: bool,
+        can_close: bool,
+        opens: Vec<TagEnd>,
+        closes: Vec<TagEnd>,
+    },
+    /// `[` or `![`, until it opens a link.
+    Open,
+    LinkStart {
+        image: bool,
+        email: bool,
+        dest: String,
+        title: String,
+        end: usize,
+    },
+    LinkEnd {
+        image: bool,
+        start: usize,
+    },
+}
+
+#[derive(Debug)]
+struct Tok {
+    k: K,
+    s: usize,
+    e: usize,
+}
+
+struct Bracket {
+    tok: usize,
+    image: bool,
+    active: bool,
+    /// Delimiter stack height when it was pushed.
+    delims: usize,
+    /// A bracket was pushed after it.
+    bracket_after: bool,
+}
+
+struct Inl<'d> {
+    v: String,
+    toks: Vec<Tok>,
+    delims: Vec<usize>,
+    brackets: Vec<Bracket>,
+    defs: &'d Defs,
+}
+
+/// The events of a leaf's inline content.
+/// `trim`: the last line's trailing spaces and tabs are not content (paragraphs; an
+/// ATX heading's content is trimmed already).
+pub(super) fn parse<'a>(
+    text: &'a str,
+    lines: &[Line],
+    defs: &Defs,
+    trim: bool,
+    out: &mut Vec<(Event<'a>, Range<usize>)>,
+) {
+    if lines.is_empty() {
+        return;
+    }
+    let (v, map) = join(text, lines);
+    run(text, v, &map, defs, trim, out);
+}
+
+/// The events of a table cell (`\|` is a `|`).
+pub(super) fn parse_cell<'a>(
+    text: &'a str,
+    r: Range<usize>,
+    defs: &Defs,
+    out: &mut Vec<(Event<'a>, Range<usize>)>,
+) {
+    let v = text[r.clone()].to_string();
+    run(text, v, &[(0, r.start)], defs, true, out);
+}
+
+fn run<'a>(
+    text: &'a str,
+    v: String,
+    map: &[(usize, usize)],
+    defs: &Defs,
+    trim: bool,
+    out: &mut Vec<(Event<'a>, Range<usize>)>,
+) {
+    // Trailing whitespace of the last line is not content.
+    let trimmed = if trim {
+        v.trim_end_matches([' ', '\t']).len()
+    } else {
+        v.len()
+    };
+    let mut p = Inl {
+        v,
+        toks: Vec::new(),
+        delims: Vec::new(),
+        brackets: Vec::new(),
+        defs,
+    };
+    p.v.truncate(trimmed);
+    p.tokenize();
+    p.emphasis(0);
+    p.emit(text, map, out);
+}
+
+impl Inl<'_> {
+    fn push(&mut self, k: K, s: usize, e: usize) {
+        self.toks.push(Tok { k, s, e });
+    }
+
+    fn text(&mut self, s: usize, e: usize) {
+        if s < e {
+            self.push(K::Text, s, e);
+        }
+    }
+
+    fn tokenize(&mut self) {
+        let v = std::mem::take(&mut self.v);
+        let b = v.as_bytes();
+        let n = b.len();
+        let mut i = 0;
+        let mut t = 0; // start of pending text
+        while i < n {
+            let c = b[i];
+            match c {
+                b'\n' => {
+                    // Trailing spaces before the break: two or more make it hard.
+                    // (Tabs count too, as in pulldown-cmark.)
+                    let mut ts = i;
+                    while ts > t && matches!(b[ts - 1], b' ' | b'\t') {
+                        ts -= 1;
+                    }
+                    let hard = i - ts >= 2;
+                    self.text(t, ts);
+                    let mut k = i + 1;
+                    while k < n && matches!(b[k], b' ' | b'\t') {
+                        k += 1;
+                    }
+                    if hard {
+                        self.push(K::Hard, ts, i + 1);
+                    } else {
+                        self.push(K::Soft, i, i + 1);
+                    }
+                    i = k;
+                    t = i;
+                }
+                b'\\' => {
+                    if i + 1 < n && b[i + 1] == b'\n' {
+                        self.text(t, i);
+                        self.push(K::Hard, i, i + 2);
+                        let mut k = i + 2;
+                        while k < n && matches!(b[k], b' ' | b'\t') {
+                            k += 1;
+                        }
+                        i = k;
+                        t = i;
+                    } else if i + 1 < n && b[i + 1].is_ascii_punctuation() {
+                        self.text(t, i);
+                        let ch = (b[i + 1] as char).to_string();
+                        self.push(K::Str(Cow::Owned(ch)), i + 1, i + 2);
+                        i += 2;
+                        t = i;
+                    } else {
+                        i += 1;
+                    }
+                }
+                b'`' => {
+                    let mut k = i;
+                    while k < n && b[k] == b'`' {
+                        k += 1;
+                    }
+                    let len = k - i;
+                    match code_close(b, k, len) {
+                        Some(ce) => {
+                            self.text(t, i);
+                            let content = code_content(&v[k..ce - len]);
+                            self.push(K::Code(content), i, ce);
+                            i = ce;
+                            t = i;
+                        }
+                        None => i = k,
+                    }
+                }
+                b'*' | b'_' | b'~' => {
+                    let mut k = i;
+                    while k < n && b[k] == c {
+                        k += 1;
+                    }
+                    let count = k - i;
+                    if c == b'~' && count > 2 {
+                        i = k;
+                        continue;
+                    }
+                    self.text(t, i);
+                    let (can_open, can_close) = flanks(&v, i, k, c);
+                    self.push(
+                        K::Delim {
+                            ch: c,
+                            n: count,
+                            orig: count,
+                            can_open,
+                            can_close,
+                            opens: Vec::new(),
+                            closes: Vec::new(),
+                        },
+                        i,
+                        k,
+                    );
+                    if can_open || can_close {
+                        self.delims.push(self.toks.len() - 1);
+                    }
+                    i = k;
+                    t = i;
+                }
+                b'!' if b.get(i + 1) == Some(&b'[') => {
+                    self.text(t, i);
+                    self.open_bracket(i, true);
+                    i += 2;
+                    t = i;
+                }
+                b'[' => {
+                    self.text(t, i);
+                    self.open_bracket(i, false);
+                    i += 1;
+                    t = i;
+                }
+                b']' => {
+                    self.text(t, i);
+                    i = self.close_bracket(&v, i);
+                    t = i;
+                }
+                b'<' => {
+                    if let Some(end) = autolink(b, i, n) {
+                        self.text(t, i);
+                        let url = v[i + 1..end - 1].to_string();
+                        let email = !url.contains(':');
+                        self.push(
+                            K::LinkStart {
+                                image: false,
+                                email,
+                                dest: url,
+                                title: String::new(),
+                                end,
+                            },
+                            i,
+                            end,
+                        );
+                        self.push(K::Text, i + 1, end - 1);
+                        self.push(
+                            K::LinkEnd {
+                                image: false,
+                                start: i,
+                            },
+                            i,
+                            end,
+                        );
+                        i = end;
+                        t = i;
+                    } else if let Some(end) = html_tag(b, i) {
+                        self.text(t, i);
+                        self.push(K::Html, i, end);
+                        i = end;
+                        t = i;
+                    } else {
+                        i += 1;
+                    }
+                }
+                b'&' => match entity_at(&v, i) {
+                    Some((end, val)) => {
+                        self.text(t, i);
+                        self.push(K::Str(val), i, end);
+                        i = end;
+                        t = i;
+                    }
+                    None => i += 1,
+                },
+                _ => i += 1,
+            }
+        }
+        self.text(t, n);
+        self.v = v;
+    }
+
+    fn open_bracket(&mut self, i: usize, image: bool) {
+        for br in &mut self.brackets {
+            br.bracket_after = true;
+        }
+        self.push(K::Open, i, i + if image { 2 } else { 1 });
+        self.brackets.push(Bracket {
+            tok: self.toks.len() - 1,
+            image,
+            active: true,
+            delims: self.delims.len(),
+            bracket_after: false,
+        });
+    }
+
+    /// `]` at `i`: a link or image when its opener and what follows make one. Returns
+    /// where reading goes on.
+    fn close_bracket(&mut self, v: &str, i: usize) -> usize {
+        let b = v.as_bytes();
+        let Some(br) = self.brackets.last() else {
+            self.push(K::Text, i, i + 1);
+            return i + 1;
+        };
+        if !br.active {
+            self.brackets.pop();
+            self.push(K::Text, i, i + 1);
+            return i + 1;
+        }
+        let open_tok = br.tok;
+        let image = br.image;
+        let bracket_after = br.bracket_after;
+        let delims_at = br.delims;
+        let text_start = self.toks[open_tok].e;
+        // Inline link `(dest "title")`.
+        let mut found: Option<(String, String, usize)> = None;
+        if b.get(i + 1) == Some(&b'(') {
+            found = inline_tail(v, i + 1);
+        }
+        // A footnote reference `[^label]` (a defined one, and no `[label]` after it).
+        let fn_label = (b.get(text_start) == Some(&b'^'))
+            .then(|| &v[text_start + 1..i])
+            .filter(|l| !l.is_empty() && !l.contains([' ', '\t', '\n', '[']));
+        let label_after = b.get(i + 1) == Some(&b'[')
+            && !matches!(b.get(i + 2), Some(b']' | b'^'))
+            && link_label(v, i + 1).is_some_and(|le| has_content(&v[i + 2..le - 1]));
+        if found.is_none() && !label_after {
+            if let Some(l) = fn_label {
+                if self
+                    .defs
+                    .contains_key(&format!("\u{1}{}", super::normalize_label(l)))
+                {
+                    let label = l.to_string();
+                    self.toks.truncate(open_tok + 1);
+                    let s = self.toks[open_tok].s;
+                    if image {
+                        // `![^1]`: the `!` is text before the reference.
+                        self.toks[open_tok].k = K::Text;
+                        self.toks[open_tok].e = s + 1;
+                        self.push(K::FnRef(label), s + 1, i + 1);
+                    } else {
+                        self.toks[open_tok].k = K::FnRef(label);
+                        self.toks[open_tok].e = i + 1;
+                    }
+                    self.delims.truncate(delims_at);
+                    // No link or image may hold it: every opener before it is text.
+                    self.brackets.clear();
+                    return i + 1;
+                }
+            }
+        }
+        if found.is_none() {
+            // Reference link: full `[label]`, collapsed `[]`, or shortcut.
+            let mut label: Option<&str> = None;
+            let mut after = i + 1;
+            // (`[^...]` after it is footnote syntax, not a label.)
+            if b.get(i + 1) == Some(&b'[') && b.get(i + 2) != Some(&b'^') {
+                if let Some(le) = link_label(v, i + 1) {
+                    if le - (i + 1) > 2 && has_content(&v[i + 2..le - 1]) {
+                        label = Some(&v[i + 2..le - 1]);
+                        after = le;
+                    } else if le - (i + 1) == 2 && !bracket_after {
+                        label = Some(&v[text_start..i]);
+                        after = le;
+                    }
+                }
+            }
+            if label.is_none() && !bracket_after {
+                label = Some(&v[text_start..i]);
+                after = i + 1;
+            }
+            if let Some(l) = label {
+                let key = super::normalize_label(l);
+                if let Some((d, t)) = self.defs.get(&key) {
+                    found = Some((d.clone(), t.clone(), after));
+                }
+            }
+        }
+        let Some((dest, title, end)) = found else {
+            self.brackets.pop();
+            self.push(K::Text, i, i + 1);
+            return i + 1;
+        };
+        // The link: emphasis inside it first.
+        self.emphasis(delims_at);
+        self.toks[open_tok].k = K::LinkStart {
+            image,
+            email: false,
+            dest,
+            title,
+            end,
+        };
+        self.toks[open_tok].e = end;
+        let s = self.toks[open_tok].s;
+        self.push(K::LinkEnd { image, start: s }, s, end);
+        self.brackets.pop();
+        if !image {
+            for br in &mut self.brackets {
+                if !br.image {
+                    br.active = false;
+                }
+            }
+        }
+        end
+    }
+
+    /// Matches emphasis delimiters above `bottom` of the delimiter stack, then drops them.
+    fn emphasis(&mut self, bottom: usize) {
+        // openers_bottom per (char, closer can open, orig % 3), as the token from which
+        // openers may be found.
+        let mut floor: HashMap<(u8, bool, usize), usize> = HashMap::new();
+        let mut ci = bottom;
+        while ci < self.delims.len() {
+            let closer = self.delims[ci];
+            let (cch, cn, corig, c_open, c_close) = match &self.toks[closer].k {
+                K::Delim {
+                    ch,
+                    n,
+                    orig,
+                    can_open,
+                    can_close,
+                    ..
+                } => (*ch, *n, *orig, *can_open, *can_close),
+                _ => {
+                    ci += 1;
+                    continue;
+                }
+            };
+            if !c_close || cn == 0 {
+                ci += 1;
+                continue;
+            }
+            // (One bound for every tilde closer, as pulldown-cmark keeps it.)
+            let key = if cch == b'~' {
+                (cch, false, 0)
+            } else {
+                (cch, c_open, corig % 3)
+            };
+            let lo_tok = floor.get(&key).copied().unwrap_or(0);
+            let mut found = None;
+            let mut oi = ci;
+            while oi > bottom {
+                oi -= 1;
+                let opener = self.delims[oi];
+                if opener < lo_tok {
+                    break;
+                }
+                if let K::Delim {
+                    ch,
+                    n,
+                    orig,
+                    can_open,
+                    can_close,
+                    ..
+                } = &self.toks[opener].k
+                {
+                    if *ch != cch || !*can_open || *n == 0 {
+                        continue;
+                    }
+                    if cch == b'~' {
+                        if *n == cn {
+                            found = Some(oi);
+                            break;
+                        }
+                        continue;
+                    }
+                    let odd = (c_open || *can_close) && corig % 3 != 0 && (orig + corig) % 3 == 0;
+                    if !odd {
+                        found = Some(oi);
+                        break;
+                    }
+                }
+            }
+            match found {
+                Some(oi) => {
+                    let opener = self.delims[oi];
+                    let on = match &self.toks[opener].k {
+                        K::Delim { n, .. } => *n,
+                        _ => 0,
+                    };
+                    let (used, tag) = if cch == b'~' {
+                        (cn, TagEnd::Strikethrough)
+                    } else if cn >= 2 && on >= 2 {
+                        (2, TagEnd::Strong)
+                    } else {
+                        (1, TagEnd::Emphasis)
+                    };
+                    if let K::Delim { n, opens, .. } = &mut self.toks[opener].k {
+                        *n -= used;
+                        opens.push(tag);
+                    }
+                    if let K::Delim { n, closes, .. } = &mut self.toks[closer].k {
+                        *n -= used;
+                        closes.push(tag);
+                    }
+                    // Delimiters between them are text now.
+                    self.delims.drain(oi + 1..ci);
+                    ci = oi + 1;
+                    let on_left = match &self.toks[opener].k {
+                        K::Delim { n, .. } => *n,
+                        _ => 0,
+                    };
+                    if on_left == 0 {
+                        self.delims.remove(oi);
+                        ci -= 1;
+                    }
+                    let cn_left = match &self.toks[closer].k {
+                        K::Delim { n, .. } => *n,
+                        _ => 0,
+                    };
+                    if cn_left == 0 {
+                        self.delims.remove(ci);
+                    }
+                }
+                None => {
+                    floor.insert(key, closer);
+                    if !c_open {
+                        self.delims.remove(ci);
+                    } else {
+                        ci += 1;
+                    }
+                }
+            }
+        }
+        self.delims.truncate(bottom);
+    }
+
+    fn emit<'a>(
+        self,
+        text: &'a str,
+        map: &[(usize, usize)],
+        out: &mut Vec<(Event<'a>, Range<usize>)>,
+    ) {
+        let src = |p: usize| to_src(map, p);
+        let range = |s: usize, e: usize| src(s)..src(e);
+        // The source text of a joined range, when it is one piece of the text.
+        let borrowed = |s: usize, e: usize| -> Cow<'a, str> {
+            let (a, b) = (src(s), src(e));
+            match text.get(a..b) {
+                Some(t) if t.len() == e - s && t == &self.v[s..e] => Cow::Borrowed(t),
+                _ => Cow::Owned(self.v[s..e].to_string()),
+            }
+        };
+        // Open emphasis per opener: its closing positions, to give Start its range.
+        for (idx, tok) in self.toks.iter().enumerate() {
+            let _ = idx;
+            match &tok.k {
+                K::Text => out.push((Event::Text(borrowed(tok.s, tok.e)), range(tok.s, tok.e))),
+                K::Str(s) => {
+                    out.push((Event::Text(Cow::Owned(s.to_string())), range(tok.s, tok.e)))
+                }
+                K::Code(c) => out.push((Event::Code(Cow::Owned(c.clone())), range(tok.s, tok.e))),
+                K::Soft => out.push((Event::SoftBreak, range(tok.s, tok.e))),
+                K::Hard => out.push((Event::HardBreak, range(tok.s, tok.e))),
+                K::Html => out.push((
+                    Event::InlineHtml(borrowed(tok.s, tok.e)),
+                    range(tok.s, tok.e),
+                )),
+                K::FnRef(l) => out.push((
+                    Event::FootnoteReference(Cow::Owned(l.clone())),
+                    range(tok.s, tok.e),
+                )),
+                K::Open => out.push((Event::Text(borrowed(tok.s, tok.e)), range(tok.s, tok.e))),
+                K::Delim {
+                    n,
+                    orig,
+                    opens,
+                    closes,
+                    ..
+                } => {
+                    // Closers first use the inner delimiters: ends, then what is left;
+                    // openers: what is left, then the starts (outer first).
+                    let used_close: usize = closes.iter().map(|t| tag_len(*t)).sum();
+                    let mut p = tok.s;
+                    for t in closes {
+                        let l = tag_len(*t);
+                        out.push((Event::End(*t), range(p, p + l)));
+                        p += l;
+                    }
+                    let left_start = tok.s + used_close;
+                    let left_end = left_start + n;
+                    if *n > 0 {
+                        out.push((
+                            Event::Text(borrowed(left_start, left_end)),
+                            range(left_start, left_end),
+                        ));
+                    }
+                    let mut q = tok.e;
+                    let mut starts = Vec::new();
+                    for t in opens {
+                        let l = tag_len(*t);
+                        starts.push((*t, q - l, q));
+                        q -= l;
+                    }
+                    for (t, a, z) in starts.into_iter().rev() {
+                        out.push((Event::Start(start_tag(t)), range(a, z)));
+                    }
+                    let _ = orig;
+                }
+                K::LinkStart {
+                    image,
+                    email,
+                    dest,
+                    title,
+                    end,
+                } => {
+                    let tag = if *image {
+                        Tag::Image {
+                            dest: Cow::Owned(dest.clone()),
+                            title: Cow::Owned(title.clone()),
+                        }
+                    } else {
+                        Tag::Link {
+                            email: *email,
+                            dest: Cow::Owned(dest.clone()),
+                            title: Cow::Owned(title.clone()),
+                        }
+                    };
+                    out.push((Event::Start(tag), range(tok.s, *end)));
+                }
+                K::LinkEnd { image, start } => out.push((
+                    Event::End(if *image { TagEnd::Image } else { TagEnd::Link }),
+                    range(*start, tok.e),
+                )),
+            }
+        }
+    }
+}
+
+fn tag_len(t: TagEnd) -> usize {
+    match t {
+        TagEnd::Strong => 2,
+        _ => 1,
+    }
+}
+
+fn start_tag(t: TagEnd) -> Tag<'static> {
+    match t {
+        TagEnd::Strong => Tag::Strong,
+        TagEnd::Strikethrough => Tag::Strikethrough,
+        _ => Tag::Emphasis,
+    }
+}
+
+/// Whether the delimiter run `v[i..k]` of `c` can open and close emphasis: CommonMark's
+/// flanking rules (`*` and `~~` may stand inside a word, `_` and `~` not), written as
+/// pulldown-cmark applies them to GFM's tildes.
+fn flanks(v: &str, i: usize, k: usize, c: u8) -> (bool, bool) {
+    let before = v[..i].chars().next_back();
+    let after = v[k..].chars().next();
+    let run = k - i;
+    let intraword = c == b'*' || (c == b'~' && run > 1);
+    let can_open = match after {
+        None => false,
+        Some(n) if is_ws(n) => false,
+        Some(n) => match before {
+            None => true,
+            Some(p) => {
+                (intraword && (c == b'~' || !is_punct(n)))
+                    || (c == b'~' && p == '~' && !is_punct(n))
+                    || is_ws(p)
+                    || is_punct(p)
+            }
+        },
+    };
+    let can_close = match before {
+        None => false,
+        Some(p) if is_ws(p) => false,
+        Some(p) => match after {
+            None => true,
+            Some(n) => {
+                (intraword && !is_punct(p)) || (c == b'~' && p == '~') || is_ws(n) || is_punct(n)
+            }
+        },
+    };
+    (can_open, can_close)
+}
+
+/// The end of a code span opened by `len` backticks before `k`.
+fn code_close(b: &[u8], k: usize, len: usize) -> Option<usize> {
+    let mut i = k;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let s = i;
+            while i < b.len() && b[i] == b'`' {
+                i += 1;
+            }
+            if i - s == len {
+                return Some(i);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// A code span's content: line ends as spaces, one space each side taken off when both
+/// are there and it is not all spaces.
+fn code_content(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    let b = s.as_bytes();
+    if b.len() >= 2 && b[0] == b' ' && b[b.len() - 1] == b' ' && b.iter().any(|&c| c != b' ') {
+        s[1..s.len() - 1].to_string()
+    } else {
+        s
+    }
+}
+
+/// An inline link tail `(dest "title")` at `p` (`b[p] == b'('`): destination, title
+/// (resolved) and the position after `)`.
+fn inline_tail(v: &str, p: usize) -> Option<(String, String, usize)> {
+    let b = v.as_bytes();
+    let mut j = skip_ws_nl(b, p + 1)?;
+    if b.get(j) == Some(&b')') {
+        return Some((String::new(), String::new(), j + 1));
+    }
+    let (dest, de) = link_dest(v, j)?;
+    j = de;
+    let k = skip_ws_nl(b, j)?;
+    let mut title = String::new();
+    if k > j {
+        if let Some((t, te)) = link_title(v, k) {
+            title = unescape(t).into_owned();
+            j = skip_ws_nl(b, te)?;
+        } else {
+            j = k;
+        }
+    }
+    if b.get(j) != Some(&b')') {
+        return None;
+    }
+    Some((unescape(dest).into_owned(), title, j + 1))
+}
+
+/// A raw HTML tag at `i` (open, closing, comment, processing instruction, declaration,
+/// CDATA): its end.
+fn html_tag(b: &[u8], i: usize) -> Option<usize> {
+    let find = |from: usize, pat: &[u8]| -> Option<usize> {
+        (from..=b.len().saturating_sub(pat.len())).find(|&k| b[k..].starts_with(pat))
+    };
+    let c1 = *b.get(i + 1)?;
+    match c1 {
+        b'!' => {
+            if b.get(i + 2..i + 4) == Some(b"--") {
+                if b.get(i + 4) == Some(&b'>') {
+                    return Some(i + 5);
+                }
+                if b.get(i + 4..i + 6) == Some(b"->") {
+                    return Some(i + 6);
+                }
+                return find(i + 4, b"-->").map(|k| k + 3);
+            }
+            if b.get(i + 2..i + 9) == Some(b"[CDATA[") {
+                return find(i + 9, b"]]>").map(|k| k + 3);
+            }
+            if b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) {
+                return find(i + 2, b">").map(|k| k + 1);
+            }
+            None
+        }
+        b'?' => find(i + 2, b"?>").map(|k| k + 2),
+        b'/' => {
+            let mut j = i + 2;
+            if !b.get(j).is_some_and(u8::is_ascii_alphabetic) {
+                return None;
+            }
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+                j += 1;
+            }
+            while j < b.len() && b[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            (j < b.len() && b[j] == b'>').then_some(j + 1)
+        }
+        c if c.is_ascii_alphabetic() => {
+            let mut j = i + 2;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+                j += 1;
+            }
+            read_attrs(b, j, b.len(), |_| {}).map(|(end, _)| end)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,153 @@
+//! citekit's markdown parser: CommonMark with the GFM parts citekit renders (tables,
+//! strikethrough, task lists, footnotes), as a list of events with their byte ranges in
+//! the text, the events `render::markdown` draws. It reads the text the way
+//! pulldown-cmark does (a differential test holds it to pulldown-cmark, which stays a
+//! dev-dependency), and weighs a fraction of it in the wasm: no table of pointers for
+//! the HTML entities, one pass over lines for blocks, one over each leaf for inlines.
+
+mod blocks;
+mod entities;
+mod inlines;
+mod punct;
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// A table column's alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alignment {
+    /// None given.
+    None,
+    /// `:--`
+    Left,
+    /// `:-:`
+    Center,
+    /// `--:`
+    Right,
+}
+
+/// The start of an element.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tag<'a> {
+    /// A paragraph (not drawn in tight lists).
+    Paragraph,
+    /// A heading of level 1 to 6.
+    Heading(u8),
+    /// A block quote.
+    BlockQuote,
+    /// A code block: fenced with its info string, or indented (`None`).
+    CodeBlock(Option<Cow<'a, str>>),
+    /// An HTML block (its lines come as [`Event::Html`]).
+    HtmlBlock,
+    /// A list: ordered with its start number, or bulleted.
+    List(Option<u64>),
+    /// A list item.
+    Item,
+    /// A footnote definition with its label.
+    FootnoteDefinition(Cow<'a, str>),
+    /// A table with its columns' alignments.
+    Table(Vec<Alignment>),
+    /// The header row.
+    TableHead,
+    /// A body row.
+    TableRow,
+    /// A cell.
+    TableCell,
+    /// `*x*`
+    Emphasis,
+    /// `**x**`
+    Strong,
+    /// `~~x~~`
+    Strikethrough,
+    /// A link: `email` for an email autolink (no `mailto:` in `dest`).
+    Link {
+        /// An email autolink.
+        email: bool,
+        /// The destination as written (escapes and entities resolved).
+        dest: Cow<'a, str>,
+        /// The title.
+        title: Cow<'a, str>,
+    },
+    /// An image (its alt text comes as the events inside).
+    Image {
+        /// The source.
+        dest: Cow<'a, str>,
+        /// The title.
+        title: Cow<'a, str>,
+    },
+}
+
+/// The end of an element (each as the [`Tag`] it ends).
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagEnd {
+    Paragraph,
+    Heading(u8),
+    BlockQuote,
+    CodeBlock,
+    HtmlBlock,
+    /// A list: ordered or not.
+    List(bool),
+    Item,
+    FootnoteDefinition,
+    Table,
+    TableHead,
+    TableRow,
+    TableCell,
+    Emphasis,
+    Strong,
+    Strikethrough,
+    Link,
+    Image,
+}
+
+/// One event of a parse.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event<'a> {
+    Start(Tag<'a>),
+    End(TagEnd),
+    /// Text; borrowed when it is exactly the text of its range.
+    Text(Cow<'a, str>),
+    /// A code span's content.
+    Code(Cow<'a, str>),
+    /// A line of an HTML block.
+    Html(Cow<'a, str>),
+    /// An inline HTML tag.
+    InlineHtml(Cow<'a, str>),
+    /// `[^label]`
+    FootnoteReference(Cow<'a, str>),
+    SoftBreak,
+    HardBreak,
+    /// A thematic break.
+    Rule,
+    /// `[ ]` or `[x]` at the start of a list item.
+    TaskListMarker(bool),
+}
+
+/// The events of `text`, each with its byte range in `text`.
+pub fn parse(text: &str) -> Vec<(Event<'_>, Range<usize>)> {
+    let doc = blocks::parse(text);
+    let mut out = Vec::new();
+    blocks::emit(&doc, text, &mut out);
+    out
+}
+
+/// A reference definition's label, normalized for matching: Unicode case folded,
+/// inner whitespace runs as one space, trimmed.
+pub(crate) fn normalize_label(label: &str) -> String {
+    let mut out = String::new();
+    for w in label
+        .split([' ', '\t', '\n', '\r'])
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&unicase::UniCase::new(w).to_folded_case());
+    }
+    out
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
