@@ -8,16 +8,6 @@ use super::{Block, MarkerSet};
 use crate::core::model::CitedAnswer;
 use crate::core::sanitize::{sanitize_url, UrlContext};
 
-/// The markdown extensions citekit renders, as pulldown-cmark options (for the tests
-/// that hold citekit's parser and scanner to pulldown-cmark).
-#[cfg(all(test, not(target_arch = "wasm32")))]
-pub fn parser_options() -> pulldown_cmark::Options {
-    use pulldown_cmark::Options;
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-}
 
 /// A url from the answer as an `href`: absolute urls must be http(s) or mailto;
 /// relative ones (no scheme) are kept. Percent-encodes what an href must not hold raw.
