@@ -8,7 +8,6 @@ use super::{Block, MarkerSet};
 use crate::core::model::CitedAnswer;
 use crate::core::sanitize::{sanitize_url, UrlContext};
 
-
 /// A url from the answer as an `href`: absolute urls must be http(s) or mailto;
 /// relative ones (no scheme) are kept. Percent-encodes what an href must not hold raw.
 pub fn safe_href(dest: &str) -> Option<String> {

@@ -65,6 +65,9 @@ struct Node {
     children: Vec<usize>,
     open: bool,
     last_blank: bool,
+    /// A paragraph that has text before its last line (it can no longer become a
+    /// table's header): checked once, not again on every later line.
+    no_table: bool,
     lines: Vec<Line>,
 }
 
@@ -124,6 +127,7 @@ impl Node {
             children: Vec::new(),
             open: true,
             last_blank: false,
+            no_table: false,
             lines: Vec::new(),
         }
     }
@@ -418,9 +422,14 @@ impl<'a> Parser<'a> {
         // A table: a delimiter row under a paragraph's only line makes it the header.
         if all_closed {
             if let Kind::Para = self.nodes[container].kind {
-                if let Some(cols) = delim_row(&c) {
+                let maybe = !self.nodes[container].no_table;
+                if let Some(cols) = delim_row(&c).filter(|_| maybe) {
                     // The paragraph's only line after its reference definitions.
-                    if self.text_lines(container) == 1 {
+                    let text = self.text_lines(container);
+                    if text > 1 {
+                        self.nodes[container].no_table = true;
+                    }
+                    if text == 1 {
                         let l = *self.nodes[container].lines.last().unwrap_or(&Line {
                             s: 0,
                             e: 0,

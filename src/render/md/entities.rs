@@ -386,10 +386,44 @@ yscr\u{1}𝓎\u{2}yucy\u{1}ю\u{2}yuml\u{1}ÿ\u{2}zacute\u{1}ź\u{2}zcaron\u{1}�
 zdot\u{1}ż\u{2}zeetrf\u{1}ℨ\u{2}zeta\u{1}ζ\u{2}zfr\u{1}𝔷\u{2}zhcy\u{1}ж\u{2}zigrarr\u{1}⇝\u{2}\
 zopf\u{1}𝕫\u{2}zscr\u{1}𝓏\u{2}zwj\u{1}\u{200d}\u{2}zwnj\u{1}\u{200c}";
 
-/// The value of the named reference `name` (without `&` and `;`).
+/// The value of the named reference `name` (without `&` and `;`): a binary search over
+/// the string, by the entries around a middle byte (names are sorted bytewise).
 pub(super) fn entity(name: &str) -> Option<&'static str> {
-    ENTITIES.split('\u{2}').find_map(|e| {
-        let (k, v) = e.split_once('\u{1}')?;
-        (k == name).then_some(v)
-    })
+    let s = ENTITIES.as_bytes();
+    // [lo, hi) always starts and ends at entry boundaries.
+    let (mut lo, mut hi) = (0, s.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let start = s[lo..mid]
+            .iter()
+            .rposition(|&c| c == 2)
+            .map_or(lo, |p| lo + p + 1);
+        let end = s[start..hi]
+            .iter()
+            .position(|&c| c == 2)
+            .map_or(hi, |p| start + p);
+        let (k, v) = ENTITIES[start..end].split_once('\u{1}')?;
+        match k.cmp(name) {
+            std::cmp::Ordering::Equal => return Some(v),
+            std::cmp::Ordering::Less => lo = end + 1,
+            std::cmp::Ordering::Greater => hi = start.saturating_sub(1).max(lo),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every entry is found by its name, and names around them are not.
+    #[test]
+    fn every_entity_is_found() {
+        for e in super::ENTITIES.split('\u{2}') {
+            let (k, v) = e.split_once('\u{1}').unwrap();
+            assert_eq!(super::entity(k), Some(v), "{k}");
+            assert_eq!(super::entity(&format!("{k}zz")), None);
+        }
+        assert_eq!(super::entity(""), None);
+        assert_eq!(super::entity("AAA"), None);
+        assert_eq!(super::entity("zzzzz"), None);
+    }
 }

@@ -334,7 +334,6 @@ struct Tok {
 struct Bracket {
     tok: usize,
     image: bool,
-    active: bool,
     /// Delimiter stack height when it was pushed.
     delims: usize,
     /// A bracket was pushed after it.
@@ -346,6 +345,9 @@ struct Inl<'d> {
     toks: Vec<Tok>,
     delims: Vec<usize>,
     brackets: Vec<Bracket>,
+    /// Brackets below this height (not images) are inactive: a link was made after
+    /// them, and links do not nest.
+    link_floor: usize,
     defs: &'d Defs,
 }
 
@@ -396,6 +398,7 @@ fn run<'a>(
         toks: Vec::new(),
         delims: Vec::new(),
         brackets: Vec::new(),
+        link_floor: 0,
         defs,
     };
     p.v.truncate(trimmed);
@@ -583,14 +586,14 @@ impl Inl<'_> {
     }
 
     fn open_bracket(&mut self, i: usize, image: bool) {
-        for br in &mut self.brackets {
-            br.bracket_after = true;
+        // (Those below the top were flagged when the one above them came.)
+        if let Some(top) = self.brackets.last_mut() {
+            top.bracket_after = true;
         }
         self.push(K::Open, i, i + if image { 2 } else { 1 });
         self.brackets.push(Bracket {
             tok: self.toks.len() - 1,
             image,
-            active: true,
             delims: self.delims.len(),
             bracket_after: false,
         });
@@ -604,8 +607,10 @@ impl Inl<'_> {
             self.push(K::Text, i, i + 1);
             return i + 1;
         };
-        if !br.active {
+        let inactive = !br.image && self.brackets.len() - 1 < self.link_floor;
+        if inactive {
             self.brackets.pop();
+            self.link_floor = self.link_floor.min(self.brackets.len());
             self.push(K::Text, i, i + 1);
             return i + 1;
         }
@@ -647,6 +652,7 @@ impl Inl<'_> {
                     self.delims.truncate(delims_at);
                     // No link or image may hold it: every opener before it is text.
                     self.brackets.clear();
+                    self.link_floor = 0;
                     return i + 1;
                 }
             }
@@ -680,6 +686,7 @@ impl Inl<'_> {
         }
         let Some((dest, title, end)) = found else {
             self.brackets.pop();
+            self.link_floor = self.link_floor.min(self.brackets.len());
             self.push(K::Text, i, i + 1);
             return i + 1;
         };
@@ -696,54 +703,66 @@ impl Inl<'_> {
         let s = self.toks[open_tok].s;
         self.push(K::LinkEnd { image, start: s }, s, end);
         self.brackets.pop();
-        if !image {
-            for br in &mut self.brackets {
-                if !br.image {
-                    br.active = false;
-                }
-            }
-        }
+        self.link_floor = if image {
+            self.link_floor.min(self.brackets.len())
+        } else {
+            self.brackets.len()
+        };
         end
     }
 
     /// Matches emphasis delimiters above `bottom` of the delimiter stack, then drops them.
     fn emphasis(&mut self, bottom: usize) {
+        if self.delims.len() <= bottom {
+            return;
+        }
+        // The delimiters above `bottom` as a doubly linked list (removing one is O(1)).
+        const NONE: usize = usize::MAX;
+        let list: Vec<usize> = self.delims[bottom..].to_vec();
+        let m = list.len();
+        let mut prev: Vec<usize> = (0..m).map(|i| i.checked_sub(1).unwrap_or(NONE)).collect();
+        let mut next: Vec<usize> = (1..=m).collect();
+        let unlink = |i: usize, prev: &mut Vec<usize>, next: &mut Vec<usize>| {
+            let (p, n) = (prev[i], next[i]);
+            if p != NONE {
+                next[p] = n;
+            }
+            if n < m {
+                prev[n] = p;
+            }
+        };
         // openers_bottom per (char, closer can open, orig % 3), as the token from which
-        // openers may be found.
-        let mut floor: HashMap<(u8, bool, usize), usize> = HashMap::new();
-        let mut ci = bottom;
-        while ci < self.delims.len() {
-            let closer = self.delims[ci];
-            let (cch, cn, corig, c_open, c_close) = match &self.toks[closer].k {
-                K::Delim {
-                    ch,
-                    n,
-                    orig,
-                    can_open,
-                    can_close,
-                    ..
-                } => (*ch, *n, *orig, *can_open, *can_close),
-                _ => {
-                    ci += 1;
-                    continue;
-                }
+        // openers may be found: `*` 0..6, `_` 6..12, `~` 12.
+        let mut floor = [0usize; 13];
+        let mut ci = if m > 0 { 0 } else { m };
+        while ci < m {
+            let closer = list[ci];
+            let K::Delim {
+                ch: cch,
+                n: cn,
+                orig: corig,
+                can_open: c_open,
+                can_close: c_close,
+                ..
+            } = self.toks[closer].k
+            else {
+                ci = next[ci];
+                continue;
             };
             if !c_close || cn == 0 {
-                ci += 1;
+                ci = next[ci];
                 continue;
             }
             // (One bound for every tilde closer, as pulldown-cmark keeps it.)
-            let key = if cch == b'~' {
-                (cch, false, 0)
-            } else {
-                (cch, c_open, corig % 3)
+            let key = match cch {
+                b'~' => 12,
+                c => usize::from(c == b'_') * 6 + usize::from(c_open) * 3 + corig % 3,
             };
-            let lo_tok = floor.get(&key).copied().unwrap_or(0);
+            let lo_tok = floor[key];
             let mut found = None;
-            let mut oi = ci;
-            while oi > bottom {
-                oi -= 1;
-                let opener = self.delims[oi];
+            let mut oi = prev[ci];
+            while oi != NONE {
+                let opener = list[oi];
                 if opener < lo_tok {
                     break;
                 }
@@ -754,74 +773,62 @@ impl Inl<'_> {
                     can_open,
                     can_close,
                     ..
-                } = &self.toks[opener].k
+                } = self.toks[opener].k
                 {
-                    if *ch != cch || !*can_open || *n == 0 {
-                        continue;
-                    }
-                    if cch == b'~' {
-                        if *n == cn {
+                    if ch == cch && can_open && n > 0 {
+                        let ok = if cch == b'~' {
+                            n == cn
+                        } else {
+                            // The rule of three.
+                            !((c_open || can_close) && corig % 3 != 0 && (orig + corig) % 3 == 0)
+                        };
+                        if ok {
                             found = Some(oi);
                             break;
                         }
-                        continue;
-                    }
-                    let odd = (c_open || *can_close) && corig % 3 != 0 && (orig + corig) % 3 == 0;
-                    if !odd {
-                        found = Some(oi);
-                        break;
                     }
                 }
+                oi = prev[oi];
             }
-            match found {
-                Some(oi) => {
-                    let opener = self.delims[oi];
-                    let on = match &self.toks[opener].k {
-                        K::Delim { n, .. } => *n,
-                        _ => 0,
-                    };
-                    let (used, tag) = if cch == b'~' {
-                        (cn, TagEnd::Strikethrough)
-                    } else if cn >= 2 && on >= 2 {
-                        (2, TagEnd::Strong)
-                    } else {
-                        (1, TagEnd::Emphasis)
-                    };
-                    if let K::Delim { n, opens, .. } = &mut self.toks[opener].k {
-                        *n -= used;
-                        opens.push(tag);
-                    }
-                    if let K::Delim { n, closes, .. } = &mut self.toks[closer].k {
-                        *n -= used;
-                        closes.push(tag);
-                    }
-                    // Delimiters between them are text now.
-                    self.delims.drain(oi + 1..ci);
-                    ci = oi + 1;
-                    let on_left = match &self.toks[opener].k {
-                        K::Delim { n, .. } => *n,
-                        _ => 0,
-                    };
-                    if on_left == 0 {
-                        self.delims.remove(oi);
-                        ci -= 1;
-                    }
-                    let cn_left = match &self.toks[closer].k {
-                        K::Delim { n, .. } => *n,
-                        _ => 0,
-                    };
-                    if cn_left == 0 {
-                        self.delims.remove(ci);
-                    }
+            let Some(oi) = found else {
+                floor[key] = closer;
+                let nx = next[ci];
+                if !c_open {
+                    unlink(ci, &mut prev, &mut next);
                 }
-                None => {
-                    floor.insert(key, closer);
-                    if !c_open {
-                        self.delims.remove(ci);
-                    } else {
-                        ci += 1;
-                    }
-                }
+                ci = nx;
+                continue;
+            };
+            let opener = list[oi];
+            let on = match &self.toks[opener].k {
+                K::Delim { n, .. } => *n,
+                _ => 0,
+            };
+            let (used, tag) = if cch == b'~' {
+                (cn, TagEnd::Strikethrough)
+            } else if cn >= 2 && on >= 2 {
+                (2, TagEnd::Strong)
+            } else {
+                (1, TagEnd::Emphasis)
+            };
+            if let K::Delim { n, opens, .. } = &mut self.toks[opener].k {
+                *n -= used;
+                opens.push(tag);
+            }
+            if let K::Delim { n, closes, .. } = &mut self.toks[closer].k {
+                *n -= used;
+                closes.push(tag);
+            }
+            // Delimiters between them are text now.
+            next[oi] = ci;
+            prev[ci] = oi;
+            if on == used {
+                unlink(oi, &mut prev, &mut next);
+            }
+            if cn == used {
+                let nx = next[ci];
+                unlink(ci, &mut prev, &mut next);
+                ci = nx;
             }
         }
         self.delims.truncate(bottom);
