@@ -4,7 +4,7 @@
 //
 // Two modules: citekit_wasm.js (everything but the provider formats: what a page loads
 // first) and citekit_full.js (the same with anthropic, openai, gemini and perplexity
-// data, 24 KB gzip more). The second is loaded on first use of such data, by
+// data, 22 KB gzip more). The second is loaded on first use of such data, by
 // `loadFormats()`, or by `init(input, { formats: 'all' })` instead of the first. Once
 // it is loaded every new call goes to it; a view mounted in the first module with such
 // data is mounted again in the second when it arrives.

@@ -18,7 +18,7 @@ export type InitInput =
 export interface InitOptions {
   /**
    * `'first-use'` (the default in browsers): load the module without the provider
-   * formats (anthropic, openai, gemini, perplexity), 24 KB gzip lighter, and the one
+   * formats (anthropic, openai, gemini, perplexity), 22 KB gzip lighter, and the one
    * with them when such data first comes (`mount` and `<cited-answer>` do it by
    * themselves; `parse` and `renderToString` throw `format-not-loaded` until
    * `loadFormats()` has resolved). `'all'` (the default under Node): load only the
