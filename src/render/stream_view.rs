@@ -322,4 +322,69 @@ mod growth_tests {
             "{grown} of {changed} chunks only grew the last text"
         );
     }
+
+    /// The block bookkeeping of a streaming view (`dom::blocks::render_stream_tail`,
+    /// then `render_final_tail`), without a DOM: after every 1 to 7 bytes the blocks
+    /// from the first that can have changed are rendered again; the blocks shown at the
+    /// end are the one-shot render's. Over answers with lists, empty items, tables,
+    /// code, quotes and headings, cut at every size. (A reference link whose
+    /// definition is in an earlier block stays text while streaming: each render reads
+    /// the text from the block it starts at.)
+    #[test]
+    fn streamed_blocks_end_as_the_one_shot_render() {
+        use crate::render::{answer_blocks, markdown::render_range, Block, MarkerSet};
+        let texts = [
+            "# Report on **cities** & <towns>\n\nParis is the capital of France [1]. It has 2.1 million people [2][3] \u{2014} \u{1f5fc} and \u{5df4}\u{9ece} [1].\n\n- Lyon [2] is *second* & old\n- Marseille\n\n> a quote [3]\n> that goes on\n\n1. one\n2. two\n\n```js\nconst a = m[1];\n```\n\n| a | b |\n|---|---|\n| x [1] | y |\n\nThe end [2].",
+            "- a\n-\n- b [1]\n\n  more b\n\n* c\n\n---\n\nSetext\n===\n\n    code\n\n[link](https://x.example) and [1].",
+            "Text\n\n- [ ] todo [1]\n- [x] done\n\n> - quoted item\n>   continued [2]\n\n~~gone~~ and `code`.\n",
+        ];
+        let data = serde_json::json!({
+            "1": {"title": "One", "source": "https://one.example/"},
+            "2": {"title": "Two", "source": "https://two.example/"},
+            "3": {"title": "Three", "source": "https://three.example/"}
+        });
+        let opts = Options::default();
+        let r = RenderOptions::default();
+        for text in texts {
+            for step in 1..=7 {
+                let mut p = StreamParser::new(Data::Json(&data), &opts).unwrap();
+                let mut old: Vec<Block> = Vec::new();
+                let mut i = 0;
+                while i < text.len() {
+                    let mut j = (i + step).min(text.len());
+                    while !text.is_char_boundary(j) {
+                        j += 1;
+                    }
+                    p.push(&text[i..j]);
+                    i = j;
+                    let a = p.snapshot();
+                    let stable = p.stable_len();
+                    let from = old.last().map_or(0, |b| b.range.start).min(stable);
+                    let k = old.partition_point(|b| b.range.end <= from);
+                    let start = old.get(k).map_or(from, |b| b.range.start.min(from));
+                    let view = stream_view_text(&a.text, start);
+                    let markers = MarkerSet::from(a, &r, start);
+                    let whole = view.len() >= a.text.len();
+                    let new = render_range(&view, start..view.len(), &markers, whole);
+                    old.truncate(k);
+                    old.extend(new);
+                }
+                let fixed = p.stable_len();
+                let a = p.finish().clone();
+                let from = old.last().map_or(0, |b| b.range.start).min(fixed);
+                let k = old.partition_point(|b| b.range.end <= from);
+                let start = old.get(k).map_or(from, |b| b.range.start.min(from));
+                let markers = MarkerSet::from(&a, &r, start);
+                let new = render_range(&a.text, start..a.text.len(), &markers, true);
+                old.truncate(k);
+                old.extend(new);
+                let streamed: String = old.iter().map(|b| b.html.as_str()).collect();
+                let once: String = answer_blocks(&a, &r)
+                    .iter()
+                    .map(|b| b.html.as_str())
+                    .collect();
+                assert_eq!(streamed, once, "step {step}: {text:?}");
+            }
+        }
+    }
 }

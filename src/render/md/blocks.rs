@@ -104,6 +104,7 @@ pub(super) fn parse(text: &str) -> Doc {
     while ls < p.b.len() {
         let (le, next) = line_end(p.b, ls);
         p.line(ls, le, next);
+        p.extend(next);
         ls = next;
     }
     while p.tip != 0 {
@@ -341,7 +342,7 @@ impl<'a> Parser<'a> {
             } => {
                 // (A tab after the closing fence makes it text, as in pulldown-cmark.)
                 if closing_fence(c, ch, len) && !c.rest().contains(&b'\t') {
-                    self.nodes[n].end = le;
+                    self.nodes[n].end = c.end + usize::from(c.end < self.b.len());
                     self.finalize(n, le);
                     return Cont::Done;
                 }
@@ -380,6 +381,22 @@ impl<'a> Parser<'a> {
                     Cont::Match
                 }
             }
+        }
+    }
+
+    /// The open blocks (and a block the line just closed, a code fence) reach to the
+    /// end of this line, its line end included, as pulldown-cmark's ranges do: the
+    /// streaming view keeps blocks that end before what may still change.
+    fn extend(&mut self, next: usize) {
+        let mut n = self.tip;
+        loop {
+            if self.nodes[n].end < next {
+                self.nodes[n].end = next;
+            }
+            if n == 0 {
+                break;
+            }
+            n = self.nodes[n].parent;
         }
     }
 
@@ -576,6 +593,9 @@ impl<'a> Parser<'a> {
                         let interrupts_ok = !tip_para || (!e.blank() && (m.bullet || m.start == 1));
                         if interrupts_ok {
                             let s = d.pos;
+                            // The item and a new list start with the line's indentation
+                            // (a view that renders again from there reads it the same).
+                            let line_start = c.pos;
                             let marker_offset = indent.min(3);
                             let width = if e.blank() {
                                 marker_offset + m.len + 1
@@ -617,11 +637,11 @@ impl<'a> Parser<'a> {
                                         start,
                                         tight: true,
                                     },
-                                    s,
+                                    line_start,
                                     ls,
                                 );
                             }
-                            container = self.add_child(Kind::Item { width, task }, s, ls);
+                            container = self.add_child(Kind::Item { width, task }, line_start, ls);
                             opened += 1;
                             continue;
                         }
@@ -640,9 +660,11 @@ impl<'a> Parser<'a> {
                         || table_ends)
                     && !c.blank()
                 {
+                    // (The block starts with its indentation, as its range should.)
+                    let s = c.pos;
                     c.skip(4);
                     self.close_unmatched(&mut all_closed, last_matched, ls);
-                    let id = self.add_child(Kind::Indented, c.pos, ls);
+                    let id = self.add_child(Kind::Indented, s, ls);
                     container = id;
                     break;
                 }
