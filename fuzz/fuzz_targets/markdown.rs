@@ -13,7 +13,10 @@ use serde_json::json;
 fuzz_target!(|text: &str| {
     for (e, r) in parse(text) {
         assert!(r.start <= r.end && r.end <= text.len(), "{e:?} {r:?}");
-        assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end), "{e:?} {r:?}");
+        assert!(
+            text.is_char_boundary(r.start) && text.is_char_boundary(r.end),
+            "{e:?} {r:?}"
+        );
         if let Event::Text(t) = &e {
             assert!(!t.is_empty() || r.is_empty(), "{r:?}");
         }
