@@ -668,22 +668,24 @@ impl<'a> Parser<'a> {
                     container = id;
                     break;
                 }
-                // A table whose header starts with `|` interrupts a paragraph.
-                if tip_para && first == Some(b'|') && !indented {
-                    if let Some(aligns) = self.table_ahead(&d, le, next) {
-                        self.close_unmatched(&mut all_closed, last_matched, ls);
+                // A table whose header starts with `|` interrupts a paragraph, also
+                // one this line would continue lazily (the delimiter row below is
+                // read in the containers open now, as pulldown-cmark reads it).
+                let lazy_para = !all_closed && matches!(self.nodes[self.tip].kind, Kind::Para);
+                if (tip_para || lazy_para)
+                    && first == Some(b'|')
+                    && !indented
+                    && self.table_ahead(&d, le, next)
+                {
+                    // The paragraph ends; this line starts one that the next line
+                    // (the delimiter row) makes a table header.
+                    self.close_unmatched(&mut all_closed, last_matched, ls);
+                    if matches!(self.nodes[self.tip].kind, Kind::Para) {
                         let t = self.tip;
                         self.finalize(t, ls);
-                        let id = self.add_child(Kind::Para, d.pos, ls);
-                        self.nodes[id].lines.push(Line {
-                            s: d.pos,
-                            e: le,
-                            pad: 0,
-                        });
-                        self.nodes[id].end = le;
-                        let _ = aligns;
-                        return;
                     }
+                    self.start_para(d, ls, le);
+                    return;
                 }
                 break;
             }
@@ -766,21 +768,26 @@ impl<'a> Parser<'a> {
                 }
             }
             Kind::Table(_) => {
-                if c.rest() == b"|"
-                    || c.rest().iter().all(|x| matches!(x, b'|' | b' ' | b'\t'))
-                        && c.rest().iter().filter(|&&x| x == b'|').count() == 1
-                {
-                    // A lone `|` is no row: the table ends and a paragraph starts.
+                let r = c.rest();
+                let lone_pipe = r.iter().filter(|&&x| x == b'|').count() == 1
+                    && r.iter().all(|x| matches!(x, b'|' | b' ' | b'\t'));
+                if lone_pipe {
+                    // A lone `|` is no row: the table ends, and the line starts a
+                    // paragraph (indented code when indented four columns).
                     self.finalize(container, ls);
-                    let mut d = c;
-                    d.skip(usize::MAX);
-                    let id = self.add_child(Kind::Para, d.pos, ls);
-                    self.nodes[id].lines.push(Line {
-                        s: d.pos,
-                        e: le,
-                        pad: 0,
-                    });
-                    self.nodes[id].end = le;
+                    if c.indent() >= 4 {
+                        let s = c.pos;
+                        c.skip(4);
+                        let id = self.add_child(Kind::Indented, s, ls);
+                        self.nodes[id].lines.push(Line {
+                            s: c.pos,
+                            e: le,
+                            pad: c.partial,
+                        });
+                        self.nodes[id].end = le;
+                    } else {
+                        self.start_para(c, ls, le);
+                    }
                 } else if !blank {
                     self.nodes[container].lines.push(Line {
                         s: c.pos,
@@ -793,21 +800,22 @@ impl<'a> Parser<'a> {
             Kind::Heading(_) | Kind::Rule => {}
             _ => {
                 if !blank {
-                    let mut d = c;
-                    d.skip(usize::MAX);
-                    let id = self.add_child(Kind::Para, d.pos, ls);
-                    self.nodes[id].lines.push(Line {
-                        s: d.pos,
-                        e: le,
-                        pad: 0,
-                    });
-                    self.nodes[id].end = le;
-                } else if !matches!(self.nodes[container].kind, Kind::Doc) {
-                    // A blank line inside a container extends it.
-                    let _ = next;
+                    self.start_para(c, ls, le);
                 }
             }
         }
+    }
+
+    /// A paragraph starting with the rest of this line (its leading blanks left out).
+    fn start_para(&mut self, mut c: Cursor<'a>, ls: usize, le: usize) {
+        c.skip(usize::MAX);
+        let id = self.add_child(Kind::Para, c.pos, ls);
+        self.nodes[id].lines.push(Line {
+            s: c.pos,
+            e: le,
+            pad: 0,
+        });
+        self.nodes[id].end = le;
     }
 
     /// Columns of indentation the containers of `n` take (list items, footnotes).
@@ -848,9 +856,9 @@ impl<'a> Parser<'a> {
 
     /// A table starting at this line: its next line (in the same containers) is a
     /// delimiter row with as many columns as this header.
-    fn table_ahead(&self, d: &Cursor<'a>, le: usize, next: usize) -> Option<Vec<Alignment>> {
+    fn table_ahead(&self, d: &Cursor<'a>, le: usize, next: usize) -> bool {
         if next >= self.b.len() {
-            return None;
+            return false;
         }
         let (le2, _) = line_end(self.b, next);
         let mut c2 = Cursor::new(self.b, next, le2);
@@ -894,13 +902,13 @@ impl<'a> Parser<'a> {
                 _ => true,
             };
             if !ok {
-                return None;
+                return false;
             }
             n = last;
         }
-        let cols = delim_row(&c2)?;
-        (header_cols(self.b, d.pos, le) == Some(cols) && !escapes_end(self.b, d.pos, le))
-            .then(|| aligns(c2.rest()))
+        delim_row(&c2).is_some_and(|cols| {
+            header_cols(self.b, d.pos, le) == Some(cols) && !escapes_end(self.b, d.pos, le)
+        })
     }
 }
 
@@ -955,7 +963,8 @@ fn atx_content(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
     while s < e && matches!(b[s], b' ' | b'\t') {
         s += 1;
     }
-    while e > s && matches!(b[e - 1], b' ' | b'\t') {
+    // (Only spaces may follow a closing sequence, as pulldown-cmark reads it.)
+    while e > s && b[e - 1] == b' ' {
         e -= 1;
     }
     let mut k = e;
@@ -964,9 +973,9 @@ fn atx_content(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
     }
     if k < e && (k == s || b[k - 1] == b' ') {
         e = k;
-        while e > s && matches!(b[e - 1], b' ' | b'\t') {
-            e -= 1;
-        }
+    }
+    while e > s && matches!(b[e - 1], b' ' | b'\t') {
+        e -= 1;
     }
     (s, e)
 }
