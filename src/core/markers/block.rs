@@ -455,20 +455,8 @@ impl<'a> Blocks<'_, 'a> {
             }
             if self.md && !thematic_break(&c) {
                 if let Some(m) = list_marker(&c) {
-                    let before = save.indent().min(3);
                     c.advance(m.len);
-                    let width = if c.blank() {
-                        before + m.len + 1
-                    } else {
-                        let sp = c.indent();
-                        if sp >= 5 {
-                            c.skip(1);
-                            before + m.len + 1
-                        } else {
-                            c.skip(sp);
-                            before + m.len + sp
-                        }
-                    };
+                    let width = item_width(&mut c, save.indent().min(3), m.len);
                     self.fill_items();
                     self.conts.push(Cont::Item {
                         width,
@@ -893,6 +881,24 @@ pub(crate) struct ListMarker {
     pub(crate) len: usize,
     pub(crate) bullet: bool,
     pub(crate) start: u64,
+}
+
+/// A list item's content indentation in columns (`before`: the marker's indentation,
+/// `len`: its width), with the cursor, just past the marker, moved to the content: one
+/// to four blanks after the marker belong to it; five or more, or none before the line
+/// end, count as one.
+pub(crate) fn item_width(c: &mut Cursor<'_>, before: usize, len: usize) -> usize {
+    if c.blank() {
+        return before + len + 1;
+    }
+    let sp = c.indent();
+    if sp >= 5 {
+        c.skip(1);
+        before + len + 1
+    } else {
+        c.skip(sp);
+        before + len + sp
+    }
 }
 
 pub(crate) fn list_marker(c: &Cursor<'_>) -> Option<ListMarker> {

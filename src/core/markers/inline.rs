@@ -30,14 +30,14 @@ const fn special(md: bool) -> [bool; 256] {
 /// The first occurrence of a pattern at or after some position, remembered so that a
 /// later search from a position before it costs nothing (searches move forward).
 #[derive(Default)]
-pub(super) struct Find {
+pub(crate) struct Find {
     from: usize,
     at: Option<usize>,
     valid: bool,
 }
 
 impl Find {
-    pub(super) fn get(&mut self, hay: &[u8], p: usize, end: usize, pat: &[u8]) -> Option<usize> {
+    pub(crate) fn get(&mut self, hay: &[u8], p: usize, end: usize, pat: &[u8]) -> Option<usize> {
         if self.valid && p >= self.from && self.at.is_none_or(|a| a >= p) {
             return self.at;
         }
@@ -67,8 +67,8 @@ struct Opener {
 /// Backtick runs of a paragraph by length, to find a code span's closer in O(1)
 /// (amortized: lookups for one length move forward).
 #[derive(Default)]
-struct Ticks {
-    built: bool,
+pub(crate) struct Ticks {
+    pub(crate) built: bool,
     /// Runs of length 1..=SMALL, by length - 1: (positions, index of the first not passed).
     small: Vec<(Vec<usize>, usize)>,
     /// Longer runs.
@@ -78,7 +78,7 @@ struct Ticks {
 const SMALL: usize = 8;
 
 impl Ticks {
-    fn build(&mut self, b: &[u8], from: usize, end: usize) {
+    pub(crate) fn build(&mut self, b: &[u8], from: usize, end: usize) {
         self.built = true;
         self.small.resize_with(SMALL, Default::default);
         let mut i = from;
@@ -98,7 +98,7 @@ impl Ticks {
     }
 
     /// The first run of exactly `len` backticks starting at or after `p`.
-    fn closer(&mut self, len: usize, p: usize) -> Option<usize> {
+    pub(crate) fn closer(&mut self, len: usize, p: usize) -> Option<usize> {
         let (v, k) = match self.small.get_mut(len.wrapping_sub(1)) {
             Some(x) => x,
             None => self.big.get_mut(&len)?,
@@ -120,10 +120,7 @@ struct Run<'c, 'a> {
     /// Openers below this index are inactive (a link formed after them).
     floor: usize,
     ticks: Ticks,
-    comment_end: Find,
-    pi_end: Find,
-    cdata_end: Find,
-    decl_end: Find,
+    html_ends: HtmlEnds,
     entity_end: Find,
 }
 
@@ -141,10 +138,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, s: usize, e: usize, md: bool) {
         openers: Vec::new(),
         floor: 0,
         ticks: Ticks::default(),
-        comment_end: Find::default(),
-        pi_end: Find::default(),
-        cdata_end: Find::default(),
-        decl_end: Find::default(),
+        html_ends: HtmlEnds::default(),
         entity_end: Find::default(),
     };
     r.go();
@@ -403,64 +397,18 @@ impl Run<'_, '_> {
         i + 1
     }
 
-    /// A raw HTML tag (open, closing, comment, processing instruction, declaration,
-    /// CDATA) at `i`, per CommonMark.
+    /// A raw HTML tag at `i`, per CommonMark; an open tag's attributes are read within
+    /// the scan's lookahead budget.
     fn html_tag(&mut self, i: usize) -> Option<usize> {
         let b = self.ctx.b;
         let e = self.e;
-        let c1 = *b.get(i + 1)?;
-        match c1 {
-            b'!' => {
-                if b.get(i + 2..i + 4) == Some(b"--") {
-                    if b.get(i + 4) == Some(&b'>') {
-                        return Some(i + 5);
-                    }
-                    if b.get(i + 4..i + 6) == Some(b"->") {
-                        return Some(i + 6);
-                    }
-                    let k = self.comment_end.get(b, i + 4, e, b"-->")?;
-                    return Some(k + 3);
-                }
-                if b.get(i + 2..i + 9) == Some(b"[CDATA[") {
-                    let k = self.cdata_end.get(b, i + 9, e, b"]]>")?;
-                    return Some(k + 3);
-                }
-                if b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) {
-                    let k = self.decl_end.get(b, i + 2, e, b">")?;
-                    return Some(k + 1);
-                }
-                None
-            }
-            b'?' => {
-                let k = self.pi_end.get(b, i + 2, e, b"?>")?;
-                Some(k + 2)
-            }
-            b'/' => {
-                let mut j = i + 2;
-                if !b.get(j).is_some_and(u8::is_ascii_alphabetic) {
-                    return None;
-                }
-                while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-                    j += 1;
-                }
-                while j < e && b[j].is_ascii_whitespace() {
-                    j += 1;
-                }
-                (j < e && b[j] == b'>').then_some(j + 1)
-            }
-            c if c.is_ascii_alphabetic() => {
-                let mut j = i + 2;
-                while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-                    j += 1;
-                }
-                let lim = e.min(j + self.ctx.lookahead());
-                let r = syntax::read_attrs(b, j, lim, |_| {});
-                let end = r.map(|(end, _)| end);
-                self.ctx.spend(end.unwrap_or(j) - i);
-                end
-            }
-            _ => None,
-        }
+        let ctx = &mut self.ctx;
+        html_tag(b, i, e, &mut self.html_ends, |_, j| {
+            let lim = e.min(j + ctx.lookahead());
+            let end = syntax::read_attrs(b, j, lim, |_| {}).map(|(end, _)| end);
+            ctx.spend(end.unwrap_or(j) - i);
+            end
+        })
     }
 
     /// `【1】` or `［1］`.
@@ -502,6 +450,72 @@ impl Run<'_, '_> {
             }
             _ => i + 1,
         }
+    }
+}
+
+/// Where the ends of raw HTML constructs were found: `-->`, `?>`, `]]>` and `>`, each
+/// searched once per run (unclosed ones stay linear).
+#[derive(Default)]
+pub(crate) struct HtmlEnds {
+    comment: Find,
+    pi: Find,
+    cdata: Find,
+    /// The next `>` (a declaration's end; also a bound for open tags).
+    pub(crate) gt: Find,
+}
+
+/// A raw HTML tag at `i` in `b[..e]` (open, closing, comment, processing instruction,
+/// declaration, CDATA), per CommonMark: its end. `open_tag(ends, j)` reads an open
+/// tag's attributes from `j`, just after its name, to its end.
+pub(crate) fn html_tag(
+    b: &[u8],
+    i: usize,
+    e: usize,
+    ends: &mut HtmlEnds,
+    open_tag: impl FnOnce(&mut HtmlEnds, usize) -> Option<usize>,
+) -> Option<usize> {
+    let c1 = *b.get(i + 1)?;
+    match c1 {
+        b'!' => {
+            if b.get(i + 2..i + 4) == Some(b"--") {
+                if b.get(i + 4) == Some(&b'>') {
+                    return Some(i + 5);
+                }
+                if b.get(i + 4..i + 6) == Some(b"->") {
+                    return Some(i + 6);
+                }
+                return ends.comment.get(b, i + 4, e, b"-->").map(|k| k + 3);
+            }
+            if b.get(i + 2..i + 9) == Some(b"[CDATA[") {
+                return ends.cdata.get(b, i + 9, e, b"]]>").map(|k| k + 3);
+            }
+            if b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) {
+                return ends.gt.get(b, i + 2, e, b">").map(|k| k + 1);
+            }
+            None
+        }
+        b'?' => ends.pi.get(b, i + 2, e, b"?>").map(|k| k + 2),
+        b'/' => {
+            let mut j = i + 2;
+            if !b.get(j).is_some_and(u8::is_ascii_alphabetic) {
+                return None;
+            }
+            while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+                j += 1;
+            }
+            while j < e && b[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            (j < e && b[j] == b'>').then_some(j + 1)
+        }
+        c if c.is_ascii_alphabetic() => {
+            let mut j = i + 2;
+            while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+                j += 1;
+            }
+            open_tag(ends, j)
+        }
+        _ => None,
     }
 }
 

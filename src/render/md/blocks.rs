@@ -7,7 +7,7 @@ use super::inlines::{self, Defs};
 use super::{Alignment, Event, Tag, TagEnd};
 use crate::core::markers::block::{
     atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
-    html_block, html_block_6, line_end, list_marker, setext_underline, task_box_only,
+    html_block, html_block_6, item_width, line_end, list_marker, setext_underline, task_box_only,
     thematic_break, Cursor, HtmlEnd,
 };
 use std::borrow::Cow;
@@ -596,19 +596,7 @@ impl<'a> Parser<'a> {
                             // The item and a new list start with the line's indentation
                             // (a view that renders again from there reads it the same).
                             let line_start = c.pos;
-                            let marker_offset = indent.min(3);
-                            let width = if e.blank() {
-                                marker_offset + m.len + 1
-                            } else {
-                                let sp = e.indent();
-                                if sp >= 5 {
-                                    e.skip(1);
-                                    marker_offset + m.len + 1
-                                } else {
-                                    e.skip(sp);
-                                    marker_offset + m.len + sp
-                                }
-                            };
+                            let width = item_width(&mut e, indent.min(3), m.len);
                             // `- [ ]` alone: an empty item with a task box.
                             let task = (e.indent() < 4 && task_box_only(&e)).then(|| {
                                 let at = e.end - e.rest().len();

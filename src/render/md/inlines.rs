@@ -5,7 +5,7 @@
 
 use super::blocks::Line;
 use super::{Event, Tag, TagEnd};
-use crate::core::markers::inline::autolink;
+use crate::core::markers::inline::{autolink, html_tag, HtmlEnds, Ticks};
 use crate::core::markers::syntax::read_attrs;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -345,8 +345,10 @@ struct Inl<'d> {
     toks: Vec<Tok>,
     delims: Vec<usize>,
     brackets: Vec<Bracket>,
-    /// What searches ahead found, so that none reads the same text twice.
-    seen: Seen,
+    /// Backtick runs and raw HTML ends, each searched for once (unclosed ones stay
+    /// linear).
+    ticks: Ticks,
+    html_ends: HtmlEnds,
     /// Brackets below this height (not images) are inactive: a link was made after
     /// them, and links do not nest.
     link_floor: usize,
@@ -400,7 +402,8 @@ fn run<'a>(
         toks: Vec::new(),
         delims: Vec::new(),
         brackets: Vec::new(),
-        seen: Seen::default(),
+        ticks: Ticks::default(),
+        html_ends: HtmlEnds::default(),
         link_floor: 0,
         defs,
     };
@@ -477,7 +480,10 @@ impl Inl<'_> {
                         k += 1;
                     }
                     let len = k - i;
-                    match self.seen.code_close(b, k, len) {
+                    if !self.ticks.built {
+                        self.ticks.build(b, i, n);
+                    }
+                    match self.ticks.closer(len, k).map(|c| c + len) {
                         Some(ce) => {
                             self.text(t, i);
                             let content = code_content(&v[k..ce - len]);
@@ -563,7 +569,11 @@ impl Inl<'_> {
                         );
                         i = end;
                         t = i;
-                    } else if let Some(end) = self.seen.html_tag(b, i) {
+                    } else if let Some(end) = html_tag(b, i, n, &mut self.html_ends, |ends, j| {
+                        // No `>` ahead: no tag (and no attributes read to the end again).
+                        ends.gt.get(b, j, n, b">")?;
+                        read_attrs(b, j, n, |_| {}).map(|(end, _)| end)
+                    }) {
                         self.text(t, i);
                         self.push(K::Html, i, end);
                         i = end;
@@ -986,135 +996,6 @@ fn flanks(v: &str, i: usize, k: usize, c: u8) -> (bool, bool) {
         },
     };
     (can_open, can_close)
-}
-
-/// Searches ahead remembered: for each kind, where a search started and what it found
-/// (none means none after that point either). Later searches start later, so each
-/// kind reads the text once: hostile input (thousands of unclosed `<!--` or of lone
-/// backtick runs) stays linear.
-struct Seen {
-    /// Per backtick run length (up to 32): the end of the next run of that length.
-    ticks: Vec<(usize, Option<usize>)>,
-    /// `-->`, `?>`, `]]>`, `>`.
-    ends: [(usize, Option<usize>); 4],
-}
-
-impl Default for Seen {
-    fn default() -> Self {
-        Seen {
-            ticks: Vec::new(),
-            ends: [(usize::MAX, None); 4],
-        }
-    }
-}
-
-impl Seen {
-    /// The end of a code span opened by `len` backticks before `k`.
-    fn code_close(&mut self, b: &[u8], k: usize, len: usize) -> Option<usize> {
-        if len <= 32 {
-            if self.ticks.len() <= len {
-                self.ticks.resize(len + 1, (usize::MAX, None));
-            }
-            let (from, found) = self.ticks[len];
-            if from != usize::MAX && from <= k {
-                match found {
-                    None => return None,
-                    Some(end) if end - len >= k => return Some(end),
-                    _ => {}
-                }
-            }
-        }
-        let found = code_close(b, k, len);
-        if len <= 32 {
-            self.ticks[len] = (k, found);
-        }
-        found
-    }
-
-    /// The next `pat` (kind `which`) at or after `from`: its position.
-    fn find(&mut self, b: &[u8], from: usize, which: usize, pat: &[u8]) -> Option<usize> {
-        let (at, found) = self.ends[which];
-        if at != usize::MAX && at <= from {
-            match found {
-                None => return None,
-                Some(k) if k >= from => return Some(k),
-                _ => {}
-            }
-        }
-        let found = memchr::memmem::find(b.get(from..).unwrap_or(&[]), pat).map(|k| from + k);
-        self.ends[which] = (from, found);
-        found
-    }
-
-    /// A raw HTML tag at `i` (open, closing, comment, processing instruction,
-    /// declaration, CDATA): its end.
-    fn html_tag(&mut self, b: &[u8], i: usize) -> Option<usize> {
-        let c1 = *b.get(i + 1)?;
-        match c1 {
-            b'!' => {
-                if b.get(i + 2..i + 4) == Some(b"--") {
-                    if b.get(i + 4) == Some(&b'>') {
-                        return Some(i + 5);
-                    }
-                    if b.get(i + 4..i + 6) == Some(b"->") {
-                        return Some(i + 6);
-                    }
-                    return self.find(b, i + 4, 0, b"-->").map(|k| k + 3);
-                }
-                if b.get(i + 2..i + 9) == Some(b"[CDATA[") {
-                    return self.find(b, i + 9, 2, b"]]>").map(|k| k + 3);
-                }
-                if b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) {
-                    return self.find(b, i + 2, 3, b">").map(|k| k + 1);
-                }
-                None
-            }
-            b'?' => self.find(b, i + 2, 1, b"?>").map(|k| k + 2),
-            b'/' => {
-                let mut j = i + 2;
-                if !b.get(j).is_some_and(u8::is_ascii_alphabetic) {
-                    return None;
-                }
-                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-                    j += 1;
-                }
-                while j < b.len() && b[j].is_ascii_whitespace() {
-                    j += 1;
-                }
-                (j < b.len() && b[j] == b'>').then_some(j + 1)
-            }
-            c if c.is_ascii_alphabetic() => {
-                // No `>` ahead: no tag (and no attribute read to the end again).
-                self.find(b, i + 2, 3, b">")?;
-                let mut j = i + 2;
-                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-                    j += 1;
-                }
-                read_attrs(b, j, b.len(), |_| {}).map(|(end, _)| end)
-            }
-            _ => None,
-        }
-    }
-}
-
-/// The end of a code span opened by `len` backticks before `k`: after the next run of
-/// exactly `len` backticks.
-fn code_close(b: &[u8], k: usize, len: usize) -> Option<usize> {
-    let mut i = k;
-    while i < b.len() {
-        if b[i] == b'`' {
-            let s = i;
-            while i < b.len() && b[i] == b'`' {
-                i += 1;
-            }
-            if i - s == len {
-                return Some(i);
-            }
-        } else {
-            i += 1;
-        }
-    }
-    None
 }
 
 /// A code span's content: line ends as spaces, one space each side taken off when both
