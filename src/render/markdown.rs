@@ -317,8 +317,16 @@ pub fn render_range(
                 w.escaped(&label);
                 w.raw("</sup>");
             }
-            Event::SoftBreak => w.raw("\n"),
-            Event::HardBreak => w.raw("<br>\n"),
+            // A marker at a line's end goes before the break (not after the next line's
+            // indentation: `city¹ that`, not `city ¹that`).
+            Event::SoftBreak => {
+                w.flush_markers(r.start, true);
+                w.raw("\n");
+            }
+            Event::HardBreak => {
+                w.flush_markers(r.start, true);
+                w.raw("<br>\n");
+            }
             Event::Rule => {
                 w.raw("<hr>\n");
                 if depth == 0 {
@@ -443,6 +451,27 @@ mod render_tests {
         assert!(html.contains("<code>[1]</code>"), "{html}");
         let second_p = html.split("</p>").nth(1).unwrap();
         assert!(!second_p.contains("cite-marker"), "{html}");
+    }
+
+    #[test]
+    fn a_marker_at_a_line_end_stays_before_the_break() {
+        // "A quote about the city [1]\n> that continues." with the marker taken out:
+        // the marker stands at the end of "city", before the soft break.
+        let text = "> A quote about the city\n> that continues.";
+        let end = text.find('\n').unwrap();
+        let a = answer(text, &[(2, end, &["a"])]);
+        let html = answer_html(&a, &RenderOptions::default());
+        assert!(html.contains("city<sup class=\"cite-marker"), "{html}");
+        assert!(html.contains("</sup>\nthat continues."), "{html}");
+        // The same before a hard break.
+        let text = "First line  \nsecond line.";
+        let a = answer(text, &[(0, 10, &["a"])]);
+        let html = answer_html(&a, &RenderOptions::default());
+        assert!(
+            html.contains("First line<sup class=\"cite-marker"),
+            "{html}"
+        );
+        assert!(html.contains("</sup><br>\nsecond"), "{html}");
     }
 
     #[test]
