@@ -163,7 +163,10 @@ pub(crate) fn fix_lone_surrogate_escapes(json: &str) -> Option<String> {
     let mut out: Option<String> = None;
     let mut copied = 0usize;
     let mut i = 0usize;
-    while let Some(p) = b.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+    while let Some(p) = b
+        .get(i..)
+        .and_then(|rest| crate::core::bytes::memchr(b'\\', rest))
+    {
         let at = i + p;
         if b.get(at + 1) != Some(&b'u') {
             // Any other escape: skip the backslash and the escaped character.

@@ -7,6 +7,7 @@
 //! parser; the draft between parsers and resolver, the resolver itself, sanitizing,
 //! JSON reading, limits and sorting are the crate's own.
 
+pub(crate) mod bytes;
 pub(crate) mod draft;
 pub mod error;
 pub mod export;

@@ -621,7 +621,7 @@ impl StreamParser {
 /// blocks (a definition makes `[text][1]` a link; footnotes merge with each other and
 /// with data sources). Any `]:` counts; a false alarm costs one one-shot parse.
 fn has_reference_definition(raw: &str) -> bool {
-    memchr::memmem::find(raw.as_bytes(), b"]:").is_some()
+    crate::core::bytes::find(raw.as_bytes(), b"]:").is_some()
 }
 
 /// Whether an answer starts like JSON or HTML (canonical answers may be either).
@@ -668,7 +668,7 @@ fn merge_json(o: &mut Value, n: Value) {
 pub fn block_boundary(tail: &str) -> Option<usize> {
     let mut search = 0;
     let mut protected: Option<Vec<std::ops::Range<usize>>> = None;
-    while let Some(p) = memchr::memmem::find(&tail.as_bytes()[search..], b"\n\n") {
+    while let Some(p) = crate::core::bytes::find(&tail.as_bytes()[search..], b"\n\n") {
         let mut b = search + p + 2;
         while b < tail.len() && tail.as_bytes()[b] == b'\n' {
             b += 1;
@@ -763,8 +763,8 @@ pub fn hold_back(tail: &str, grammar: &Grammar) -> usize {
 /// every code span is closed.
 pub fn unclosed_code_span(text: &str) -> Option<usize> {
     let b = text.as_bytes();
-    let para = memchr::memmem::rfind(b, b"\n\n").map_or(0, |i| i + 2);
-    let first = memchr::memchr(b'`', &b[para..])? + para;
+    let para = crate::core::bytes::rfind(b, b"\n\n").map_or(0, |i| i + 2);
+    let first = crate::core::bytes::memchr(b'`', &b[para..])? + para;
     let regions = protected_regions(&text[para..], TextSyntax::Markdown);
     let mut i = first;
     while i < b.len() {

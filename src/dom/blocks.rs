@@ -78,7 +78,7 @@ pub(crate) fn show_answer(
     let fast = markdown
         && text_same
         && !settle.moved
-        && !(final_render && memchr::memmem::find(a.text.as_bytes(), b"]:").is_some());
+        && !(final_render && crate::core::bytes::find(a.text.as_bytes(), b"]:").is_some());
     if fast {
         patch_markers(body, a, r, &settle.markers);
         if info.streaming {

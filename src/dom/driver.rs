@@ -1057,7 +1057,7 @@ fn panel_aside(r: &RenderOptions, inner: &str) -> String {
 /// `<li `, each entry, and what follows the last one. Our markup only: every `<` of
 /// the text in it is escaped, so each `<li ` opens one of our entries.
 fn list_parts(html: &str) -> (&str, Vec<&str>, &str) {
-    let starts: Vec<usize> = memchr::memmem::find_iter(html.as_bytes(), b"<li ").collect();
+    let starts: Vec<usize> = html.match_indices("<li ").map(|(i, _)| i).collect();
     let Some(&first) = starts.first() else {
         return (html, Vec::new(), "");
     };

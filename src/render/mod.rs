@@ -245,7 +245,7 @@ fn plain_blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
     };
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(p) = memchr::memmem::find(&bytes[i..], b"\n\n") {
+    while let Some(p) = crate::core::bytes::find(&bytes[i..], b"\n\n") {
         let end = i + p;
         let mut next = end;
         while next < bytes.len() && bytes[next] == b'\n' {

@@ -100,7 +100,7 @@ impl SseReader {
             rest = rest.strip_prefix('\n').unwrap_or(rest);
             self.skip_lf = false;
         }
-        while let Some(i) = memchr::memchr2(b'\r', b'\n', rest.as_bytes()) {
+        while let Some(i) = crate::core::bytes::memchr2(b'\r', b'\n', rest.as_bytes()) {
             self.line.push_str(&rest[..i]);
             let crlf = rest.as_bytes()[i] == b'\r';
             rest = &rest[i + 1..];

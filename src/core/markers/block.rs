@@ -226,7 +226,7 @@ pub(super) fn parse(ctx: &mut Ctx<'_>, md: bool) -> Vec<InlineRun> {
 
 /// The end of the line starting at `ls` (before `\r\n` / `\n`) and the next line's start.
 pub(crate) fn line_end(b: &[u8], ls: usize) -> (usize, usize) {
-    let (raw, next) = match memchr::memchr(b'\n', &b[ls..]) {
+    let (raw, next) = match crate::core::bytes::memchr(b'\n', &b[ls..]) {
         Some(k) => (ls + k, ls + k + 1),
         None => (b.len(), b.len()),
     };

@@ -4,7 +4,7 @@
 
 use super::syntax::{self, Found};
 use super::{Ctx, Grammar};
-use memchr::memmem;
+use crate::core::bytes;
 use std::collections::HashMap;
 
 /// Bytes that may start something in markdown inline text.
@@ -43,7 +43,7 @@ impl Find {
         }
         let r = hay
             .get(p..end)
-            .and_then(|s| memmem::find(s, pat))
+            .and_then(|s| bytes::find(s, pat))
             .map(|x| x + p);
         self.from = p;
         self.at = r;
@@ -82,7 +82,10 @@ impl Ticks {
         self.built = true;
         self.small.resize_with(SMALL, Default::default);
         let mut i = from;
-        while let Some(k) = b.get(i..end).and_then(|s| memchr::memchr(b'`', s)) {
+        while let Some(k) = b
+            .get(i..end)
+            .and_then(|s| crate::core::bytes::memchr(b'`', s))
+        {
             let s = i + k;
             let mut e = s;
             while e < end && b[e] == b'`' {

@@ -215,14 +215,17 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         if !(g.usage || g.sid || g.numeric) {
             return Found::None;
         }
-        let Some(j) = b.get(i + 2..lim).and_then(|s| memchr::memchr(b']', s)) else {
+        let Some(j) = b
+            .get(i + 2..lim)
+            .and_then(|s| crate::core::bytes::memchr(b']', s))
+        else {
             return Found::None;
         };
         let j = i + 2 + j;
         if b.get(j + 1) != Some(&b']') {
             return Found::None;
         }
-        if memchr::memchr2(b'[', b'\n', &b[i + 2..j]).is_some() {
+        if crate::core::bytes::memchr2(b'[', b'\n', &b[i + 2..j]).is_some() {
             return Found::None;
         }
         let Some(content) = text.get(i + 2..j) else {
@@ -281,11 +284,14 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     if !(g.sid || g.numeric) {
         return Found::None;
     }
-    let Some(j) = b.get(i + 1..lim).and_then(|s| memchr::memchr(b']', s)) else {
+    let Some(j) = b
+        .get(i + 1..lim)
+        .and_then(|s| crate::core::bytes::memchr(b']', s))
+    else {
         return Found::None;
     };
     let j = i + 1 + j;
-    if j == i + 1 || memchr::memchr2(b'[', b'\n', &b[i + 1..j]).is_some() {
+    if j == i + 1 || crate::core::bytes::memchr2(b'[', b'\n', &b[i + 1..j]).is_some() {
         return Found::None;
     }
     let Some(content) = text.get(i + 1..j) else {
@@ -308,12 +314,12 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     if !g.numeric || !content.as_bytes()[0].is_ascii_digit() {
         return Found::None;
     }
-    if let Some(h) = memchr::memchr(b'#', content.as_bytes()) {
+    if let Some(h) = crate::core::bytes::memchr(b'#', content.as_bytes()) {
         // `[1#suffix]`: one number, the suffix ignored.
         let num = &content[..h];
         if !num.bytes().all(|c| c.is_ascii_digit())
             || num.len() > 18
-            || memchr::memchr3(b'`', b'<', b'>', &content.as_bytes()[h..]).is_some()
+            || crate::core::bytes::memchr3(b'`', b'<', b'>', &content.as_bytes()[h..]).is_some()
         {
             return Found::None;
         }
@@ -348,7 +354,10 @@ pub(super) fn fullwidth(text: &str, i: usize, end: usize, g: &Grammar) -> Found 
     let lim = end.min(i + 3 + 128).min(b.len());
     let mut j = i + 3;
     loop {
-        match b.get(j..lim).and_then(|s| memchr::memchr(close[0], s)) {
+        match b
+            .get(j..lim)
+            .and_then(|s| crate::core::bytes::memchr(close[0], s))
+        {
             Some(k) if b.get(j + k..j + k + 3) == Some(&close[..]) && j + k + 3 <= lim => {
                 j += k;
                 break;
@@ -525,7 +534,7 @@ pub(crate) fn read_attrs(
                 _ if i >= lim => return None,
                 Some(&q @ (b'"' | b'\'')) => {
                     let vs = i + 1;
-                    let ve = vs + memchr::memchr(q, b.get(vs..lim)?)?;
+                    let ve = vs + crate::core::bytes::memchr(q, b.get(vs..lim)?)?;
                     i = ve + 1;
                     vs..ve
                 }
@@ -586,7 +595,10 @@ pub(super) fn sup(text: &str, i: usize, end: usize) -> Found {
         return Found::None;
     }
     let lim = end.min(open_end + MAX_BRACKET);
-    let Some(lt) = b.get(open_end..lim).and_then(|s| memchr::memchr(b'<', s)) else {
+    let Some(lt) = b
+        .get(open_end..lim)
+        .and_then(|s| crate::core::bytes::memchr(b'<', s))
+    else {
         return Found::None;
     };
     let lt = open_end + lt;
