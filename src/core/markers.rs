@@ -67,9 +67,9 @@
 //! linear.
 
 use crate::core::limits::{MAX_MARKERS, MAX_MARKERS_NAME, MAX_MARKER_NUMBER, MAX_RANGE_LEN};
+use crate::core::map::Set as HSet;
 use crate::core::model::Diagnostic;
 use crate::core::sort;
-use std::collections::HashSet;
 use std::ops::Range;
 
 pub(crate) mod block;
@@ -276,7 +276,7 @@ struct Ctx<'a> {
     /// Bytes of look-ahead left before link tails and tags are only looked for nearby.
     budget: usize,
     /// Normalized labels of reference definitions (`[foo]: url`).
-    defs: HashSet<String>,
+    defs: HSet<String>,
     foot: Vec<FootDef>,
 }
 
@@ -297,7 +297,7 @@ impl<'a> Ctx<'a> {
             limit_hit: false,
             malformed_until: 0,
             budget: text.len().saturating_mul(4).saturating_add(1 << 16),
-            defs: HashSet::new(),
+            defs: HSet::new(),
             foot: Vec::new(),
         }
     }

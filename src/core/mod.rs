@@ -16,6 +16,7 @@ pub(crate) mod json;
 pub(crate) mod json_text;
 pub(crate) mod limits;
 pub mod live;
+pub(crate) mod map;
 pub mod markers;
 pub mod model;
 pub mod offsets;

@@ -6,6 +6,7 @@ use crate::core::limits::{
     MAX_ANSWER_BYTES, MAX_ANSWER_BYTES_NAME, MAX_CITATIONS, MAX_CITATIONS_NAME, MAX_SOURCES,
     MAX_SOURCES_NAME,
 };
+use crate::core::map::Map;
 use crate::core::markers::{self, Marker, MarkerKind, SourceKey, TextSyntax};
 use crate::core::model::{
     Citation, CitationOrigin, CitedAnswer, ContentKind, Diagnostic, Severity, Source, TextLink,
@@ -13,7 +14,6 @@ use crate::core::model::{
 use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
 use crate::core::sort;
-use std::collections::HashMap;
 
 mod shared;
 pub(crate) use shared::BasePool;
@@ -805,21 +805,21 @@ struct SourcePool {
     items: Vec<PoolItem>,
     /// Draft index → item index.
     canon: Vec<usize>,
-    by_key: HashMap<SourceKey, usize>,
+    by_key: Map<SourceKey, usize>,
     /// Source id → item index, for keys no source claims.
-    by_id: HashMap<String, usize>,
+    by_id: Map<String, usize>,
     /// Number the input gave → item index, for keys no source claims.
-    by_number: HashMap<u32, usize>,
+    by_number: Map<u32, usize>,
     /// Normalized url → item index.
-    by_url: HashMap<String, usize>,
+    by_url: Map<String, usize>,
 }
 
 impl SourcePool {
     fn build(sources: Vec<DraftSource>, diags: &mut Vec<Diagnostic>) -> Self {
         let mut items: Vec<PoolItem> = Vec::with_capacity(sources.len());
         let mut canon = Vec::with_capacity(sources.len());
-        let mut by_id: HashMap<String, usize> = HashMap::new();
-        let mut by_url: HashMap<String, usize> = HashMap::new();
+        let mut by_id: Map<String, usize> = Map::new();
+        let mut by_url: Map<String, usize> = Map::new();
         for (n, ds) in sources.into_iter().enumerate() {
             let (
                 DraftSource {
@@ -840,7 +840,7 @@ impl SourcePool {
                         &items[i].source.id,
                         url_key.as_deref(),
                     ));
-                    by_id.entry(source.id.clone()).or_insert(i);
+                    by_id.or_insert(source.id.clone(), i);
                     // The lookups are built from the items afterwards.
                     items[i].absorb(source, keys, given_number);
                     canon.push(i);
@@ -860,14 +860,14 @@ impl SourcePool {
                 }
             }
         }
-        let mut by_key = HashMap::new();
-        let mut by_number = HashMap::new();
+        let mut by_key = Map::new();
+        let mut by_number = Map::new();
         for (i, item) in items.iter().enumerate() {
             for k in &item.keys {
-                by_key.entry(k.clone()).or_insert(i);
+                by_key.or_insert(k.clone(), i);
             }
             if let Some(n) = item.given_number {
-                by_number.entry(n).or_insert(i);
+                by_number.or_insert(n, i);
             }
         }
         SourcePool {
@@ -913,7 +913,7 @@ impl SourcePool {
                 }
             }
             Numbering::Given => {
-                let mut taken = std::collections::HashSet::new();
+                let mut taken = crate::core::map::Set::new();
                 for (i, item) in self.items.iter().enumerate() {
                     let given = item.given_number.or_else(|| {
                         item.keys.iter().find_map(|k| match k {

@@ -29,12 +29,12 @@ use crate::core::draft::Draft;
 use crate::core::error::ParseError;
 use crate::core::formats::sse::{SseAccumulator, SseReader};
 use crate::core::formats::{self, Data};
+use crate::core::map::Map;
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
 use crate::core::model::{CitedAnswer, ContentKind, Format, Source};
 use crate::core::options::{FormatChoice, Options};
 use crate::core::resolve::{merge_source, resolve, resolve_pending, resolve_pending_on, BasePool};
 use serde_json::Value;
-use std::collections::HashMap;
 
 mod joined;
 #[cfg(test)]
@@ -937,9 +937,9 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
             .iter()
             .zip(&new.sources)
             .all(|(a, b)| a.id == b.id && look(a) == look(b));
-    let index = |a: &'_ CitedAnswer| -> HashMap<String, usize> {
+    let index = |a: &'_ CitedAnswer| -> Map<String, usize> {
         if same_sources {
-            return HashMap::new();
+            return Map::new();
         }
         a.sources
             .iter()

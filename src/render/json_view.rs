@@ -13,9 +13,9 @@ use super::escape::push_escaped;
 use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::json::parse_json;
+use crate::core::map::Map;
 use crate::core::model::{CitedAnswer, Location};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// Deepest nesting shown as a structure.
 pub const MAX_VIEW_DEPTH: usize = 64;
@@ -26,11 +26,11 @@ pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
     let Ok(root) = parse_json(text) else {
         return plain(answer, markers);
     };
-    let mut at: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut at: Map<String, Vec<usize>> = Map::new();
     for (ci, c) in answer.citations.iter().enumerate() {
         if let Some(Location::JsonPointer { path }) = &c.location {
             if let Some(p) = normalize_pointer(path) {
-                at.entry(p).or_default().push(ci);
+                at.or_default(p).push(ci);
             }
         }
     }
@@ -99,7 +99,7 @@ struct View<'a> {
     out: String,
     markers: &'a MarkerSet,
     /// Normalized pointer → citations located there.
-    at: HashMap<String, Vec<usize>>,
+    at: Map<String, Vec<usize>>,
     placed: Vec<bool>,
     /// The pointer of the value being written.
     ptr: String,

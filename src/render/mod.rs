@@ -475,14 +475,14 @@ pub const MARKER_SEPARATOR: &str = ", ";
 /// escaped accessible name), made once per render: a long answer cites the same few
 /// sources thousands of times.
 pub(crate) struct SourceCache<'a> {
-    by_id: std::collections::HashMap<&'a str, (&'a Source, String)>,
+    by_id: crate::core::map::Map<&'a str, (&'a Source, String)>,
 }
 
 impl<'a> SourceCache<'a> {
     pub(crate) fn new(answer: &'a CitedAnswer, opts: &RenderOptions) -> Self {
-        let mut by_id = std::collections::HashMap::with_capacity(answer.sources.len());
+        let mut by_id = crate::core::map::Map::new();
         for s in &answer.sources {
-            by_id.entry(s.id.as_str()).or_insert_with(|| {
+            by_id.or_insert_with(s.id.as_str(), || {
                 let mut label = String::new();
                 push_escaped(&mut label, &source_label(s, opts));
                 (s, label)
@@ -498,11 +498,11 @@ impl<'a> SourceCache<'a> {
         opts: &RenderOptions,
         cits: &'a [crate::core::model::Citation],
     ) -> Self {
-        let mut wanted: std::collections::HashMap<&'a str, Option<(&'a Source, String)>> =
-            std::collections::HashMap::new();
+        let mut wanted: crate::core::map::Map<&'a str, Option<(&'a Source, String)>> =
+            crate::core::map::Map::new();
         for c in cits {
             for id in &c.sources {
-                wanted.entry(id.as_str()).or_insert(None);
+                wanted.or_insert(id.as_str(), None);
             }
         }
         let mut missing = wanted.len();

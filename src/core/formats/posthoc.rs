@@ -21,13 +21,13 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{as_uint, type_name, wrong_type, Fields};
+use crate::core::map::Map as HMap;
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::sanitize::excerpt;
 use crate::core::sort;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 use super::support::{cap_sources, cap_spans, id_text};
 
@@ -128,10 +128,10 @@ pub fn parse(
     };
     let text = std::mem::take(&mut draft.text);
     {
-        let ids: HashMap<&str, usize> = {
-            let mut m = HashMap::new();
+        let ids: HMap<&str, usize> = {
+            let mut m = HMap::new();
             for (i, s) in draft.sources.iter().enumerate() {
-                m.entry(s.source.id.as_str()).or_insert(i);
+                m.or_insert(s.source.id.as_str(), i);
             }
             m
         };
@@ -206,7 +206,7 @@ fn read_claim(
     o: &Map<String, Value>,
     path: &str,
     n_sources: usize,
-    ids: &HashMap<&str, usize>,
+    ids: &HMap<&str, usize>,
     locator: &mut ClaimLocator<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<DraftSpan> {
@@ -378,7 +378,7 @@ struct Normalized {
     /// Per folded character: (byte in `text`, original start byte, original end byte).
     chars: Vec<(usize, usize, usize)>,
     /// Word → indexes (into `chars`) of its occurrences.
-    words: HashMap<String, Vec<usize>>,
+    words: HMap<String, Vec<usize>>,
 }
 
 /// Folds one character for matching; `None` drops it, `Some(' ')` is whitespace.
@@ -441,7 +441,7 @@ impl Normalized {
                 folded.push(f);
             });
         }
-        let mut words: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut words: HMap<String, Vec<usize>> = HMap::new();
         let mut start: Option<usize> = None;
         for i in 0..=chars.len() {
             let alnum = chars
@@ -453,10 +453,7 @@ impl Normalized {
                 (false, Some(s)) => {
                     let from = chars[s].0;
                     let to = chars.get(i).map_or(folded.len(), |c| c.0);
-                    words
-                        .entry(folded[from..to].to_string())
-                        .or_default()
-                        .push(s);
+                    words.or_default(folded[from..to].to_string()).push(s);
                     start = None;
                 }
                 _ => {}

@@ -36,12 +36,12 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{parse_json, wrong_type, Fields};
 use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
+use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, MergeWins};
 use crate::core::offsets::floor_boundary;
 use crate::core::options::Options;
 use serde_json::Value;
-use std::collections::HashMap;
 
 use super::citation_map::{read_entry, read_map};
 use super::support::{cap_sources, numbered};
@@ -238,7 +238,7 @@ pub(crate) struct SseAccumulator {
     /// Source events so far (their arrival numbers).
     arrivals: u64,
     /// Citation map key → index in `draft.sources`, for merging later data.
-    by_key: HashMap<u64, usize>,
+    by_key: HMap<u64, usize>,
     /// Events read so far (for paths).
     count: usize,
     /// `[DONE]` was seen.
@@ -253,7 +253,7 @@ impl SseAccumulator {
         SseAccumulator {
             draft,
             arrivals: 0,
-            by_key: HashMap::new(),
+            by_key: HMap::new(),
             count: 0,
             done: false,
         }

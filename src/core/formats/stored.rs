@@ -22,13 +22,13 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::sanitize::excerpt200;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 use super::support::{byte_span, cap_sources, cap_spans, id_text, push_span, SourceReader};
 
@@ -98,10 +98,10 @@ pub fn parse(
     let text = std::mem::take(&mut draft.text);
     {
         let ix = OffsetIndex::new(&text, encoding);
-        let ids: HashMap<&str, usize> = {
-            let mut m = HashMap::new();
+        let ids: HMap<&str, usize> = {
+            let mut m = HMap::new();
             for (i, s) in draft.sources.iter().enumerate() {
-                m.entry(s.source.id.as_str()).or_insert(i);
+                m.or_insert(s.source.id.as_str(), i);
             }
             m
         };
@@ -207,7 +207,7 @@ fn read_reference(
     path: &str,
     ix: &OffsetIndex<'_>,
     encoding: PositionEncoding,
-    ids: &HashMap<&str, usize>,
+    ids: &HMap<&str, usize>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(DraftSpan, Option<u32>)> {
     let mut f = Fields::new(o, path);

@@ -5,7 +5,7 @@
 use super::syntax::{self, Found};
 use super::{Ctx, Grammar};
 use crate::core::bytes;
-use std::collections::HashMap;
+use crate::core::map::Map;
 
 /// Bytes that may start something in markdown inline text.
 const MD_SPECIAL: [bool; 256] = special(true);
@@ -72,7 +72,7 @@ pub(crate) struct Ticks {
     /// Runs of length 1..=SMALL, by length - 1: (positions, index of the first not passed).
     small: Vec<(Vec<usize>, usize)>,
     /// Longer runs.
-    big: HashMap<usize, (Vec<usize>, usize)>,
+    big: Map<usize, (Vec<usize>, usize)>,
 }
 
 const SMALL: usize = 8;
@@ -94,7 +94,7 @@ impl Ticks {
             let len = e - s;
             match self.small.get_mut(len - 1) {
                 Some(v) => v.0.push(s),
-                None => self.big.entry(len).or_default().0.push(s),
+                None => self.big.or_default(len).0.push(s),
             }
             i = e;
         }

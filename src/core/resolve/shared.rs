@@ -10,10 +10,10 @@
 
 use super::{pairs_of, Pool, PoolItem, SourcePool};
 use crate::core::draft::DraftSource;
+use crate::core::map::{Map, Set};
 use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Source};
 use crate::core::options::Numbering;
-use std::collections::{HashMap, HashSet};
 
 /// The sources of a stream's data, deduplicated once for all of its blocks.
 #[derive(Debug, Clone, Default)]
@@ -24,7 +24,7 @@ pub(crate) struct BasePool {
     /// number was taken by an earlier one), the numbers taken, the largest, and each
     /// numberless item's place among the numberless ones.
     given: Vec<u32>,
-    taken: HashSet<u32>,
+    taken: Set<u32>,
     max_taken: u32,
     zero_rank: Vec<u32>,
     zeros: u32,
@@ -48,7 +48,7 @@ impl BasePool {
     pub(crate) fn new(drafts: Vec<DraftSource>) -> Self {
         let mut diags = Vec::new();
         let pool = SourcePool::build(drafts.clone(), &mut diags);
-        let mut taken = HashSet::new();
+        let mut taken = Set::new();
         let mut given = Vec::with_capacity(pool.items.len());
         let mut zero_rank = Vec::with_capacity(pool.items.len());
         let mut zeros = 0;
@@ -91,8 +91,8 @@ impl BasePool {
 
 /// Inserts `k → i` unless a lower index has `k` already (a pool's lookups find the
 /// first item that has a key).
-fn insert_min<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, k: K, i: usize) {
-    let e = map.entry(k).or_insert(i);
+fn insert_min<K: crate::core::map::Key>(map: &mut Map<K, usize>, k: K, i: usize) {
+    let e = map.or_insert(k, i);
     *e = (*e).min(i);
 }
 
@@ -110,16 +110,16 @@ pub(super) struct Overlay<'b> {
     /// Base items.
     n: usize,
     extra: Vec<PoolItem>,
-    patched: HashMap<usize, PoolItem>,
-    by_key: HashMap<SourceKey, usize>,
-    by_id: HashMap<String, usize>,
-    by_url: HashMap<String, usize>,
-    by_number: HashMap<u32, usize>,
+    patched: Map<usize, PoolItem>,
+    by_key: Map<SourceKey, usize>,
+    by_id: Map<String, usize>,
+    by_url: Map<String, usize>,
+    by_number: Map<u32, usize>,
     /// Item of each of the block's draft sources.
     canon: Vec<usize>,
-    counts: HashMap<usize, u32>,
-    used: HashSet<usize>,
-    numbers: HashMap<usize, u32>,
+    counts: Map<usize, u32>,
+    used: Set<usize>,
+    numbers: Map<usize, u32>,
     /// A base item without a number took one (or a numeric key) from a definition:
     /// numbers as given are worked out over every item.
     renumber_base: bool,
@@ -138,15 +138,15 @@ impl<'b> Overlay<'b> {
             base,
             n,
             extra: Vec::new(),
-            patched: HashMap::new(),
-            by_key: HashMap::new(),
-            by_id: HashMap::new(),
-            by_url: HashMap::new(),
-            by_number: HashMap::new(),
+            patched: Map::new(),
+            by_key: Map::new(),
+            by_id: Map::new(),
+            by_url: Map::new(),
+            by_number: Map::new(),
             canon: Vec::new(),
-            counts: HashMap::new(),
-            used: HashSet::new(),
-            numbers: HashMap::new(),
+            counts: Map::new(),
+            used: Set::new(),
+            numbers: Map::new(),
             renumber_base: false,
         };
         for (k, ds) in extra.into_iter().enumerate() {
@@ -178,7 +178,7 @@ impl<'b> Overlay<'b> {
                         url_key.as_deref(),
                     ));
                     if !base.pool.by_id.contains_key(&source.id) {
-                        o.by_id.entry(source.id.clone()).or_insert(i);
+                        o.by_id.or_insert(source.id.clone(), i);
                     }
                     let n = o.n;
                     let item = o.item_mut(i);
@@ -230,7 +230,7 @@ impl<'b> Overlay<'b> {
     fn item_mut(&mut self, i: usize) -> &mut PoolItem {
         if i < self.n {
             let base = &self.base.pool.items[i];
-            self.patched.entry(i).or_insert_with(|| base.clone())
+            self.patched.or_insert_with(i, || base.clone())
         } else {
             &mut self.extra[i - self.n]
         }
@@ -280,7 +280,7 @@ impl Pool for Overlay<'_> {
     }
 
     fn cite(&mut self, i: usize) {
-        *self.counts.entry(i).or_insert(0) += 1;
+        *self.counts.or_insert(i, 0) += 1;
     }
 
     fn cited_over(&self, limit: usize) -> usize {
@@ -300,14 +300,14 @@ impl Pool for Overlay<'_> {
             return;
         }
         let total = self.n + self.extra.len();
-        let mut numbers = HashMap::with_capacity(wanted.len());
+        let mut numbers = Map::new();
         match numbering {
             Numbering::FirstCited => {
                 // Cited items in order of first citation, then the others in order.
-                let mut rank: HashMap<usize, u32> = HashMap::new();
+                let mut rank: Map<usize, u32> = Map::new();
                 for &i in order {
                     let next = rank.len() as u32 + 1;
-                    rank.entry(i).or_insert(next);
+                    rank.or_insert(i, next);
                 }
                 let cited = rank.len() as u32;
                 let mut cited_items: Vec<usize> = rank.keys().copied().collect();
@@ -324,7 +324,7 @@ impl Pool for Overlay<'_> {
                 }
             }
             Numbering::Given if self.renumber_base => {
-                let mut taken = HashSet::new();
+                let mut taken = Set::new();
                 let mut all = vec![0u32; total];
                 for (i, num) in all.iter_mut().enumerate() {
                     if let Some(g) = given_number(self.item(i)).filter(|g| taken.insert(*g)) {
@@ -340,7 +340,7 @@ impl Pool for Overlay<'_> {
                 }
             }
             Numbering::Given => {
-                let mut taken_here = HashSet::new();
+                let mut taken_here = Set::new();
                 let extra_given: Vec<u32> = self
                     .extra
                     .iter()

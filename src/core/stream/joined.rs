@@ -22,10 +22,10 @@
 //! `in_place_snapshot_equals_a_scratch_assembly` in `stream.rs` checks it after every
 //! push).
 
+use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::model::{CitedAnswer, ContentKind, Format, Source};
 use crate::core::options::{Numbering, Options};
 use crate::core::resolve::merge_source;
-use std::collections::{HashMap, HashSet};
 
 /// A committed citation whose footnote keys are not all resolved: its sources and
 /// pending keys as its block gave them.
@@ -57,7 +57,7 @@ struct Tail {
     /// Pending committed citations turned (partly) live by the tail.
     gained: bool,
     /// Position-less diagnostics the tail added.
-    seen_plain: HashSet<(String, String)>,
+    seen_plain: HSet<(String, String)>,
 }
 
 /// The committed blocks of a stream, as the snapshot holds them.
@@ -69,12 +69,12 @@ pub(super) struct Joined {
     links_len: usize,
     diag_len: usize,
     /// Position-less diagnostics already in the snapshot (blocks repeat them).
-    seen_plain: HashSet<(String, String)>,
+    seen_plain: HSet<(String, String)>,
     /// The base's sources, then footnote definitions found in blocks, uncounted; while
     /// a tail is in, the ones it added follow.
     sources: Vec<Source>,
     /// Where each source id is in `sources`.
-    index: HashMap<String, usize>,
+    index: HMap<String, usize>,
     /// Per committed source: its count, number and `used` in the committed snapshot.
     count: Vec<u32>,
     number: Vec<u32>,
@@ -95,7 +95,7 @@ pub(super) struct Joined {
 fn resolve_footnotes(
     sources: &mut Vec<String>,
     pending: &mut Vec<String>,
-    index: &HashMap<String, usize>,
+    index: &HMap<String, usize>,
 ) {
     if pending.is_empty() {
         return;

@@ -4,10 +4,10 @@
 //! with it after every push.
 
 use super::StreamParser;
+use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::model::{Citation, CitedAnswer, Diagnostic, Source, TextLink};
 use crate::core::options::Numbering;
 use crate::core::resolve::{merge_source, resolve_pending};
-use std::collections::{HashMap, HashSet};
 
 pub(super) fn scratch(p: &StreamParser) -> CitedAnswer {
     let tail = p.tail_answer(true);
@@ -81,7 +81,7 @@ pub(super) fn scratch(p: &StreamParser) -> CitedAnswer {
             s.number = n;
         }
     } else {
-        let mut taken: HashSet<u32> = sources
+        let mut taken: HSet<u32> = sources
             .iter()
             .filter(|s| s.number > 0)
             .map(|s| s.number)
@@ -119,12 +119,12 @@ struct Joined {
     links: Vec<TextLink>,
     diagnostics: Vec<Diagnostic>,
     /// Position-less diagnostics already in `diagnostics` (blocks repeat them).
-    seen_plain: HashSet<(String, String)>,
+    seen_plain: HSet<(String, String)>,
     sources: Vec<Source>,
     /// Where each source id is in `sources`.
-    index: HashMap<String, usize>,
+    index: HMap<String, usize>,
     /// Sources a block reported as used.
-    used: HashSet<String>,
+    used: HSet<String>,
 }
 
 impl Joined {

@@ -41,12 +41,12 @@ use crate::core::error::ParseError;
 use crate::core::formats::support::{self, SourceReader};
 use crate::core::json::{as_uint, parse_json, type_name, wrong_type, Fields};
 use crate::core::limits::MAX_JSON_DEPTH;
+use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::{Grammar, SourceKey, TextSyntax};
 use crate::core::model::{ContentKind, Diagnostic, Format, Location};
 use crate::core::options::Options;
 use crate::core::sanitize::clean_text;
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
 
 mod pointer;
 mod yaml;
@@ -142,17 +142,17 @@ pub fn parse(
     draft.grammar = Some(grammar_for(kind));
     draft.metadata = meta;
 
-    let mut by_sid: HashMap<u64, usize> = HashMap::new();
+    let mut by_sid: HMap<u64, usize> = HMap::new();
     for (items, name) in lists {
         for (i, item) in items.iter().enumerate() {
             let path = format!("{name}[{i}]");
             if let Some((sid, src)) = read_source(item, &path, &mut diags) {
-                by_sid.entry(sid).or_insert(draft.sources.len());
+                by_sid.or_insert(sid, draft.sources.len());
                 draft.sources.push(src);
             }
         }
     }
-    let mut used_seen = HashSet::new();
+    let mut used_seen = HSet::new();
     for (i, item) in used_list.unwrap_or(&[]).iter().enumerate() {
         let path = format!("sources_used[{i}]");
         let sid = match item {
@@ -497,7 +497,7 @@ fn missing(path: &str, what: &str) -> Diagnostic {
 /// Sids from `[3, 5]`, `["3", "5"]`, `3` or `"3, 5"`; others reported.
 fn sid_list(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<u64> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HSet::new();
     let mut push = |n: u64| {
         if seen.insert(n) {
             out.push(n);

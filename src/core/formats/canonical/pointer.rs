@@ -3,7 +3,7 @@
 //! text itself, not from a parsed value, so positions are exact).
 
 use crate::core::limits::MAX_JSON_DEPTH;
-use std::collections::HashMap;
+use crate::core::map::Map as HMap;
 use std::ops::Range;
 
 /// What a JSON Pointer names inside the raw text.
@@ -58,7 +58,7 @@ pub(super) enum JsonNode {
     /// An array.
     Arr(Range<usize>, Vec<JsonNode>),
     /// An object: members in order, and key → first member with that key.
-    Obj(Range<usize>, Vec<JsonNode>, HashMap<String, usize>),
+    Obj(Range<usize>, Vec<JsonNode>, HMap<String, usize>),
 }
 
 impl JsonNode {
@@ -124,7 +124,7 @@ impl JsonWalker<'_> {
             b'{' => {
                 self.pos += 1;
                 let mut members = Vec::new();
-                let mut index = HashMap::new();
+                let mut index = HMap::new();
                 loop {
                     self.ws();
                     if self.peek()? == b'}' {
@@ -139,7 +139,7 @@ impl JsonWalker<'_> {
                     }
                     self.pos += 1;
                     let child = self.value(depth + 1)?;
-                    index.entry(key).or_insert(members.len());
+                    index.or_insert(key, members.len());
                     members.push(child);
                     self.ws();
                     match self.peek()? {

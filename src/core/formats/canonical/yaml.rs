@@ -2,8 +2,8 @@
 //! to read a `_citations` sidecar written in YAML.
 
 use super::{array_index, Pointed, MAX_JSON_DEPTH};
+use crate::core::map::Map as HMap;
 use serde_json::{Map, Number, Value};
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// A node with the byte range of its value in the text.
@@ -18,7 +18,7 @@ pub(super) enum Node {
     /// A block mapping; `index` maps a key to its first entry.
     Map {
         entries: Vec<(String, Node)>,
-        index: HashMap<String, usize>,
+        index: HMap<String, usize>,
         range: Range<usize>,
     },
     /// A block sequence or a one-line flow sequence.
@@ -245,7 +245,7 @@ impl<'a> Parser<'a> {
 
     fn map(&mut self, indent: usize, depth: usize) -> Node {
         let mut entries = Vec::new();
-        let mut index = HashMap::new();
+        let mut index = HMap::new();
         let start = self.lines[self.i].start + indent;
         let mut end = start;
         loop {
@@ -274,7 +274,7 @@ impl<'a> Parser<'a> {
             self.i += 1;
             let value = self.value(abs + rest..line.end, indent, depth + 1);
             end = end.max(value.range().end).max(abs + rest);
-            index.entry(key.clone()).or_insert(entries.len());
+            index.or_insert(key.clone(), entries.len());
             entries.push((key, value));
         }
         Node::Map {
