@@ -6,7 +6,7 @@ use crate::core::model::CitedAnswer as Model;
 use crate::dom::morph;
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::stream_view::stream_view_text;
+use crate::render::stream_view::{stream_view_text, StreamDefs};
 use crate::render::{self, RenderOptions};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -30,10 +30,12 @@ pub(crate) fn block_open(b: &render::Block) -> &'static str {
 /// already shown stays the same (sources arrived, numbers moved, the stream finished),
 /// only the markers that changed are patched and only the open tail is rendered again;
 /// otherwise every block is rendered and the changed ones are brought in line node by
-/// node. Returns whether markers already shown changed.
+/// node. `defs` are the reference definitions of the blocks shown while streaming
+/// ([`render_stream_tail`]). Returns whether markers already shown changed.
 pub(crate) fn show_answer(
     body: &Element,
     blocks: &mut Vec<(render::Block, Element)>,
+    defs: &mut StreamDefs,
     prev: Option<Shown<'_>>,
     a: &Model,
     r: &RenderOptions,
@@ -42,12 +44,17 @@ pub(crate) fn show_answer(
     use crate::core::model::ContentKind;
     let markdown = a.content_kind == ContentKind::Markdown;
     let same = |i: usize| Some(i);
+    if !info.streaming {
+        // Rendered otherwise than by `render_stream_tail`: a stream that starts again
+        // reads the definitions of the text it keeps anew.
+        defs.clear();
+    }
     let old = prev.filter(|(old, old_r, _)| {
         *old_r == r && old.content_kind == a.content_kind && old.show_citations == a.show_citations
     });
     let Some((old, _, old_info)) = old else {
         if info.streaming && markdown {
-            render_stream_tail(body, blocks, a, r, 0, &same);
+            render_stream_tail(body, blocks, defs, a, r, 0, &same);
         } else {
             patch_blocks(body, blocks, render::answer_blocks(a, r), &same);
         }
@@ -73,7 +80,8 @@ pub(crate) fn show_answer(
                 .eq(a.links.iter().filter(|l| l.start < fixed)));
     let settle = crate::core::stream::settle(old, a, fixed);
     // A whole-document parse can read the finished blocks differently (a reference
-    // definition makes `[text][1]` a link): then every block is compared.
+    // definition makes `[text][1]` a link in a block shown before it came; the core
+    // reads that `[1]` as link text, not as a marker): then every block is compared.
     let final_render = !info.streaming && old_info.streaming;
     let fast = markdown
         && text_same
@@ -82,7 +90,7 @@ pub(crate) fn show_answer(
     if fast {
         patch_markers(body, a, r, &settle.markers);
         if info.streaming {
-            render_stream_tail(body, blocks, a, r, fixed, &same);
+            render_stream_tail(body, blocks, defs, a, r, fixed, &same);
         } else if final_render || a.text.len() != fixed {
             render_final_tail(body, blocks, a, r, fixed);
         }
@@ -90,7 +98,7 @@ pub(crate) fn show_answer(
     }
     let cite_of = |i: usize| settle.map.get(i).copied().flatten();
     if info.streaming && markdown {
-        render_stream_tail(body, blocks, a, r, 0, &cite_of);
+        render_stream_tail(body, blocks, defs, a, r, 0, &cite_of);
     } else {
         patch_blocks(body, blocks, render::answer_blocks(a, r), &cite_of);
     }
@@ -200,10 +208,14 @@ pub(crate) fn patch_from(
 }
 
 /// While streaming: renders again only from the last block that can have changed
-/// (the text before `stable`, the stream's stable point, never changes).
+/// (the text before `stable`, the stream's stable point, never changes), after the
+/// reference definitions of the blocks before it (`defs` reads each part of the text
+/// once, as it falls behind): `[text][label]` is a link when an earlier block defines
+/// `label`, as in a render of the whole answer.
 pub(crate) fn render_stream_tail(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
+    defs: &mut StreamDefs,
     a: &Model,
     r: &RenderOptions,
     stable: usize,
@@ -215,7 +227,14 @@ pub(crate) fn render_stream_tail(
     let view_text = stream_view_text(&a.text, start);
     let markers = render::MarkerSet::from(a, r, start);
     let whole = view_text.len() >= a.text.len();
-    let new = render::markdown::render_range(&view_text, start..view_text.len(), &markers, whole);
+    let before = defs.before(&a.text, start);
+    let new = render::markdown::render_range_after(
+        &view_text,
+        start..view_text.len(),
+        &markers,
+        whole,
+        before,
+    );
     patch_from(body, old, k, new, cite_of);
 }
 

@@ -26,6 +26,7 @@ use crate::dom::highlight::apply_highlight;
 use crate::dom::panel::set_expanded;
 use crate::dom::state::{kept_card, next_prefix, sources_of, Card, Highlight, Timeout, Timers};
 use crate::dom::util as dom;
+use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
@@ -155,6 +156,8 @@ struct Inner {
     model: RefCell<Arc<Model>>,
     nodes: RefCell<Option<Nodes>>,
     blocks: RefCell<Vec<(render::Block, Element)>>,
+    /// The reference definitions of the blocks shown while streaming.
+    defs: RefCell<StreamDefs>,
     notes_key: RefCell<NotesKey>,
     /// How many sources the markers in the body were drawn with (a footnote defined
     /// in the stream adds one, and markers already shown may turn live).
@@ -209,6 +212,7 @@ impl Driver {
             ))),
             nodes: RefCell::new(None),
             blocks: RefCell::new(Vec::new()),
+            defs: RefCell::new(StreamDefs::default()),
             notes_key: RefCell::new(NotesKey::default()),
             shown_sources: Cell::new(0),
             notes_html: RefCell::new(String::new()),
@@ -446,6 +450,7 @@ impl Driver {
         dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
         i.nodes.borrow_mut().take();
         i.blocks.borrow_mut().clear();
+        i.defs.borrow_mut().clear();
         i.parser.borrow_mut().take();
         i.element.set_inner_html("");
     }
@@ -633,6 +638,7 @@ impl Driver {
         {
             let mut shown = i.blocks.borrow_mut();
             shown.clear();
+            i.defs.borrow_mut().clear();
             let children = nodes.body.children();
             for (k, b) in blocks.into_iter().enumerate() {
                 if let Some(el) = children.item(k as u32) {
@@ -691,7 +697,9 @@ impl Driver {
                     (0..a.citations.partition_point(|c| c.end < stable)).collect();
                 patch_markers(&nodes.body, a, &r, &fixed);
             }
-            render_stream_tail(&nodes.body, &mut blocks, a, &r, stable, &Some);
+            if let Ok(mut defs) = i.defs.try_borrow_mut() {
+                render_stream_tail(&nodes.body, &mut blocks, &mut defs, a, &r, stable, &Some);
+            }
         }
         drop(blocks);
         // Footnotes and panel follow once per frame: a frame shows them up to date,
@@ -742,10 +750,13 @@ impl Driver {
         self.with_model(|a| {
             if !theme_only {
                 i.shown_sources.set(a.sources.len());
-                if let Ok(mut blocks) = i.blocks.try_borrow_mut() {
+                if let (Ok(mut blocks), Ok(mut defs)) =
+                    (i.blocks.try_borrow_mut(), i.defs.try_borrow_mut())
+                {
                     show_answer(
                         &nodes.body,
                         &mut blocks,
+                        &mut defs,
                         Some((old, old_r, old_info)),
                         a,
                         &r,

@@ -2,7 +2,7 @@
 //! HTML blocks, from the events of citekit's parser (`render::md`) with their source
 //! ranges. Raw HTML in the answer is shown as text; links and images only keep safe urls.
 
-use super::md::{Alignment, Event, Tag, TagEnd};
+use super::md::{Alignment, Event, RefDef, Tag, TagEnd};
 use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::model::CitedAnswer;
@@ -88,6 +88,20 @@ pub fn render_range(
     markers: &MarkerSet,
     last: bool,
 ) -> Vec<Block> {
+    render_range_after(full, range, markers, last, &[])
+}
+
+/// [`render_range`] after blocks that hold the reference definitions `before` (runs
+/// sorted by label, in the order of the text:
+/// [`StreamDefs`](super::stream_view::StreamDefs)), which apply in the part rendered as
+/// they do in a render of the whole answer.
+pub fn render_range_after(
+    full: &str,
+    range: std::ops::Range<usize>,
+    markers: &MarkerSet,
+    last: bool,
+    before: &[Vec<RefDef>],
+) -> Vec<Block> {
     let base = range.start;
     let full_end = range.end;
     let text = full.get(range).unwrap_or("");
@@ -103,7 +117,7 @@ pub fn render_range(
     let mut cell = 0usize;
     let mut in_head = false;
     let mut list_stack: Vec<bool> = Vec::new();
-    for (ev, r) in super::md::parse(text) {
+    for (ev, r) in super::md::parse_after(text, before) {
         let r = (r.start + base)..(r.end + base);
         if let Some((_, _, alt)) = image_alt.as_mut() {
             match &ev {

@@ -1,6 +1,83 @@
 //! The text of a streaming answer as it is shown: what the renderer is given while the
 //! stream runs, so that syntax still arriving never flashes as literal characters.
 
+use super::md::{self, RefDef};
+
+/// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
+/// answer's text before the blocks a view renders again, so that a later block renders
+/// `[text][label]` as a render of the whole answer does
+/// ([`render_range_after`](super::markdown::render_range_after)). The text before the
+/// point a view renders again from no longer changes while the stream runs: each part
+/// of it is read once, as it falls behind that point (the parser's block pass, and only
+/// for a part that holds a `]:`), not on every chunk.
+///
+/// A definition that comes after a block already shown does not change that block
+/// while streaming (the view renders only its last blocks again); when the stream
+/// ends, a view renders every block again if the answer holds a `]:`
+/// (`dom::blocks::show_answer`), and shows what a render of the whole answer shows.
+#[derive(Debug, Clone, Default)]
+pub struct StreamDefs {
+    /// Runs of definitions, each sorted by label (a label once), in the order of the
+    /// text: a label's definition is the one in the first run that has it. A new run is
+    /// merged into the one before it while that one is not over twice as long, so there
+    /// are few runs (about the logarithm of the definitions) and a definition is moved a
+    /// few times, not once for every definition that comes after it.
+    runs: Vec<Vec<RefDef>>,
+    /// Bytes of the text read.
+    read: usize,
+}
+
+impl StreamDefs {
+    /// The definitions in `text[..start]`, `start` being where a streaming view renders
+    /// its blocks again from (the text before it no longer changes). Reads only the text
+    /// after what the calls before read; `start` 0 (everything rendered again: a new
+    /// text) starts over. When `start` went back (the text after it is read again),
+    /// definitions after `start` are in the runs too: the render reads them the same.
+    pub fn before(&mut self, text: &str, start: usize) -> &[Vec<RefDef>] {
+        if start == 0 {
+            self.clear();
+        }
+        if start > self.read {
+            let part = text.get(self.read..start).or_else(|| {
+                self.clear();
+                text.get(..start)
+            });
+            if let Some(part) = part {
+                if crate::core::bytes::find(part.as_bytes(), b"]:").is_some() {
+                    self.add(md::definitions(part));
+                }
+                self.read = start;
+            }
+        }
+        &self.runs
+    }
+
+    /// Adds the definitions of the next part of the text (sorted by label).
+    fn add(&mut self, run: Vec<RefDef>) {
+        if run.is_empty() {
+            return;
+        }
+        self.runs.push(run);
+        while let [.., a, b] = &self.runs[..] {
+            if a.len() > 2 * b.len() {
+                break;
+            }
+            let later = self.runs.pop().unwrap_or_default();
+            if let Some(a) = self.runs.last_mut() {
+                // The earlier run's definitions first: the stable sort keeps them.
+                a.extend(later);
+                md::sort_definitions(a);
+            }
+        }
+    }
+
+    /// Forgets what was read (the view showed a text rendered otherwise).
+    pub fn clear(&mut self) {
+        self.runs.clear();
+        self.read = 0;
+    }
+}
+
 /// The answer text as shown while streaming: a table line still arriving is held
 /// back, and an unclosed `**`, `` ` `` or link at the end does not flash as literal
 /// syntax (the emphasis is closed, the link is shown once it is complete).
@@ -204,11 +281,13 @@ mod tests {
 
 #[cfg(test)]
 mod growth_tests {
-    use super::{stream_view_text, text_growth, Closing};
+    use super::{stream_view_text, text_growth, Closing, StreamDefs};
     use crate::core::formats::Data;
+    use crate::core::model::CitedAnswer;
     use crate::core::options::Options;
     use crate::core::stream::StreamParser;
-    use crate::render::{markdown::render_range, MarkerSet, RenderOptions};
+    use crate::render::markdown::{render_range, render_range_after};
+    use crate::render::{answer_blocks, Block, MarkerSet, RenderOptions};
 
     #[test]
     fn text_growth_is_only_the_last_text() {
@@ -323,16 +402,189 @@ mod growth_tests {
         );
     }
 
-    /// The block bookkeeping of a streaming view (`dom::blocks::render_stream_tail`,
-    /// then `render_final_tail`), without a DOM: after every 1 to 7 bytes the blocks
-    /// from the first that can have changed are rendered again; the blocks shown at the
-    /// end are the one-shot render's. Over answers with lists, empty items, tables,
-    /// code, quotes and headings, cut at every size. (A reference link whose
-    /// definition is in an earlier block stays text while streaming: each render reads
-    /// the text from the block it starts at.)
+    /// What a streaming view shows (`dom::blocks`, without a DOM): `text` fed to a
+    /// stream in chunks of `step` bytes; after each, the blocks from the first that can
+    /// have changed are rendered again, after the definitions of the blocks before them
+    /// (`render_stream_tail`), and `each` is given the blocks shown and the answer as
+    /// the view shows it (its text cut or closed at the end); then the stream finishes
+    /// and the blocks are brought to the whole answer as `show_answer` does: all of
+    /// them rendered again when the text holds a `]:`, else the tail
+    /// (`render_final_tail`). Returns the blocks shown at the end and the answer.
+    fn stream_blocks(
+        text: &str,
+        data: Data<'_>,
+        step: usize,
+        each: &mut dyn FnMut(&[Block], &CitedAnswer),
+    ) -> (Vec<Block>, CitedAnswer) {
+        let r = RenderOptions::default();
+        let mut p = StreamParser::new(data, &Options::default()).unwrap();
+        let mut old: Vec<Block> = Vec::new();
+        let mut defs = StreamDefs::default();
+        let mut i = 0;
+        while i < text.len() {
+            let mut j = (i + step).min(text.len());
+            while !text.is_char_boundary(j) {
+                j += 1;
+            }
+            p.push(&text[i..j]);
+            i = j;
+            let a = p.snapshot();
+            let stable = p.stable_len();
+            let from = old.last().map_or(0, |b| b.range.start).min(stable);
+            let k = old.partition_point(|b| b.range.end <= from);
+            let start = old.get(k).map_or(from, |b| b.range.start.min(from));
+            let view = stream_view_text(&a.text, start);
+            let markers = MarkerSet::from(a, &r, start);
+            let whole = view.len() >= a.text.len();
+            let before = defs.before(&a.text, start);
+            let new = render_range_after(&view, start..view.len(), &markers, whole, before);
+            old.truncate(k);
+            old.extend(new);
+            let mut shown = a.clone();
+            shown.text = view;
+            each(&old, &shown);
+        }
+        let fixed = p.stable_len();
+        let a = p.finish().clone();
+        if a.text.contains("]:") {
+            return (answer_blocks(&a, &r), a);
+        }
+        let from = old.last().map_or(0, |b| b.range.start).min(fixed);
+        let k = old.partition_point(|b| b.range.end <= from);
+        let start = old.get(k).map_or(from, |b| b.range.start.min(from));
+        let markers = MarkerSet::from(&a, &r, start);
+        let new = render_range(&a.text, start..a.text.len(), &markers, true);
+        old.truncate(k);
+        old.extend(new);
+        (old, a)
+    }
+
+    fn html(blocks: &[Block]) -> String {
+        blocks.iter().map(|b| b.html.as_str()).collect()
+    }
+
+    /// While an answer streams, the blocks a view shows are the one-shot render of the
+    /// text shown so far: a reference link (full, collapsed or shortcut) or image whose
+    /// definition is in an earlier block (at the top level, before a paragraph's text,
+    /// or in a quote) is a link in a later block after every chunk, not `[text][label]`.
+    /// So is the paragraph after the definitions it starts with (the view renders it
+    /// again from its text, after them).
+    #[test]
+    fn streamed_blocks_use_the_definitions_of_earlier_blocks() {
+        let text = "[docs]: https://docs.example/ \"The docs\"\n[Spec  Page]: </spec url>\nIntro with [docs].\n\nA second block.\n\n> [q]: /quoted\n> A quote.\n\nSee [the docs][DOCS], [spec page][], [Spec Page], ![logo][docs], [q] and [none][].\n\n- an item with [the spec][spec page]\n\n| a |\n|---|\n| [docs] |\n\n# Heading [q]\n\n[docs]: https://other.example/\n[late]: /late\nThe end [docs] [late].";
+        let r = RenderOptions::default();
+        for step in 1..=7 {
+            let mut check = |blocks: &[Block], shown: &CitedAnswer| {
+                assert_eq!(
+                    html(blocks),
+                    html(&answer_blocks(shown, &r)),
+                    "step {step}: {:?}",
+                    shown.text
+                );
+            };
+            let (blocks, a) = stream_blocks(text, Data::None, step, &mut check);
+            let end = html(&blocks);
+            assert_eq!(end, html(&answer_blocks(&a, &r)), "step {step}");
+            for used in [
+                "[docs]",
+                "[the docs]",
+                "[spec page]",
+                "[Spec Page]",
+                "[logo]",
+                "[q]",
+                "[late]",
+            ] {
+                assert!(!end.contains(used), "step {step}: {used} in {end}");
+            }
+            assert!(end.contains("[none][]"), "{end}");
+            assert!(!end.contains("other.example"), "{end}");
+        }
+    }
+
+    /// A definition that arrives after a block is shown does not change that block while
+    /// streaming (only the last blocks are rendered again); the blocks after it use it;
+    /// when the stream ends every block is as a one-shot render shows it.
+    #[test]
+    fn a_later_definition_links_earlier_blocks_when_the_stream_ends() {
+        let text = "Use [late] here.\n\nA second block.\n\n[late]: https://late.example/\n\nThen [late].\n\nThe end.";
+        let r = RenderOptions::default();
+        for step in 1..=7 {
+            let mut last = String::new();
+            let mut check = |blocks: &[Block], _: &CitedAnswer| last = html(blocks);
+            let (blocks, a) = stream_blocks(text, Data::None, step, &mut check);
+            let (first, rest) = last.split_once("</p>").unwrap();
+            assert!(first.contains("[late]"), "step {step}: {last}");
+            assert!(!rest.contains("[late]"), "step {step}: {last}");
+            let end = html(&blocks);
+            assert_eq!(end, html(&answer_blocks(&a, &r)), "step {step}");
+            assert!(!end.contains("[late]"), "{end}");
+        }
+    }
+
+    /// The definitions collected: each part of the text read once (a part read again
+    /// after `start` went back is not added twice), a label's first definition found,
+    /// footnote definitions too; start 0 starts over. Many definitions, each in a part
+    /// of its own, stay in a few runs.
+    #[test]
+    fn stream_definitions_are_read_once_in_order() {
+        use crate::render::md::RefDef;
+        // The destination and title of a label: from the first run that has it.
+        fn get(runs: &[Vec<RefDef>], key: &str) -> Option<String> {
+            runs.iter()
+                .find_map(|r| {
+                    r.binary_search_by(|d| d.0.as_str().cmp(key))
+                        .ok()
+                        .map(|i| &r[i])
+                })
+                .map(|d| format!("{}{}", d.1, d.2))
+        }
+        let count = |runs: &[Vec<RefDef>]| runs.iter().map(Vec::len).sum::<usize>();
+        let text = "[a]: /one\n\n[^n]: A note.\n\n[A]: /two\n[b]: /b \"B\"\n\nx\n\ny";
+        let mut d = StreamDefs::default();
+        let (n, x, y) = (
+            text.find("[^").unwrap(),
+            text.find('x').unwrap(),
+            text.len() - 1,
+        );
+        assert_eq!(get(d.before(text, n), "a").as_deref(), Some("/one"));
+        assert_eq!(count(d.before(text, n)), 1);
+        let runs = d.before(text, x);
+        assert_eq!(get(runs, "a").as_deref(), Some("/one"));
+        assert_eq!(get(runs, "b").as_deref(), Some("/bB"));
+        assert_eq!(get(runs, "\u{1}n").as_deref(), Some(""));
+        assert_eq!(count(runs), 3, "{runs:?}");
+        assert_eq!(count(d.before(text, n)), 3);
+        assert_eq!(count(d.before(text, y)), 3);
+        assert!(d.before("fresh", 0).is_empty());
+        assert_eq!(count(d.before(text, x)), 3);
+        // 3,000 blocks, each with a definition (every label twice: the first wins).
+        let mut long = String::new();
+        let mut starts = Vec::new();
+        for i in 0..3000 {
+            long.push_str(&format!("[L{}]: /{i}\nText.\n\n", (i * 7919) % 1500));
+            starts.push(long.len());
+        }
+        let mut d = StreamDefs::default();
+        for s in starts {
+            d.before(&long, s);
+        }
+        let runs = d.before(&long, long.len());
+        assert!(runs.len() <= 12, "{} runs", runs.len());
+        assert!((1500..=3000).contains(&count(runs)));
+        for i in 0..1500 {
+            assert_eq!(
+                get(runs, &format!("l{}", (i * 7919) % 1500)),
+                Some(format!("/{i}"))
+            );
+        }
+    }
+
+    /// The block bookkeeping of a streaming view ([`stream_blocks`]): after every 1 to 7
+    /// bytes the blocks from the first that can have changed are rendered again; the
+    /// blocks shown at the end are the one-shot render's. Over answers with lists,
+    /// empty items, tables, code, quotes and headings, cut at every size.
     #[test]
     fn streamed_blocks_end_as_the_one_shot_render() {
-        use crate::render::{answer_blocks, markdown::render_range, Block, MarkerSet};
         let texts = [
             "# Report on **cities** & <towns>\n\nParis is the capital of France [1]. It has 2.1 million people [2][3] \u{2014} \u{1f5fc} and \u{5df4}\u{9ece} [1].\n\n- Lyon [2] is *second* & old\n- Marseille\n\n> a quote [3]\n> that goes on\n\n1. one\n2. two\n\n```js\nconst a = m[1];\n```\n\n| a | b |\n|---|---|\n| x [1] | y |\n\nThe end [2].",
             "- a\n-\n- b [1]\n\n  more b\n\n* c\n\n---\n\nSetext\n===\n\n    code\n\n[link](https://x.example) and [1].",
@@ -343,47 +595,15 @@ mod growth_tests {
             "2": {"title": "Two", "source": "https://two.example/"},
             "3": {"title": "Three", "source": "https://three.example/"}
         });
-        let opts = Options::default();
         let r = RenderOptions::default();
         for text in texts {
             for step in 1..=7 {
-                let mut p = StreamParser::new(Data::Json(&data), &opts).unwrap();
-                let mut old: Vec<Block> = Vec::new();
-                let mut i = 0;
-                while i < text.len() {
-                    let mut j = (i + step).min(text.len());
-                    while !text.is_char_boundary(j) {
-                        j += 1;
-                    }
-                    p.push(&text[i..j]);
-                    i = j;
-                    let a = p.snapshot();
-                    let stable = p.stable_len();
-                    let from = old.last().map_or(0, |b| b.range.start).min(stable);
-                    let k = old.partition_point(|b| b.range.end <= from);
-                    let start = old.get(k).map_or(from, |b| b.range.start.min(from));
-                    let view = stream_view_text(&a.text, start);
-                    let markers = MarkerSet::from(a, &r, start);
-                    let whole = view.len() >= a.text.len();
-                    let new = render_range(&view, start..view.len(), &markers, whole);
-                    old.truncate(k);
-                    old.extend(new);
-                }
-                let fixed = p.stable_len();
-                let a = p.finish().clone();
-                let from = old.last().map_or(0, |b| b.range.start).min(fixed);
-                let k = old.partition_point(|b| b.range.end <= from);
-                let start = old.get(k).map_or(from, |b| b.range.start.min(from));
-                let markers = MarkerSet::from(&a, &r, start);
-                let new = render_range(&a.text, start..a.text.len(), &markers, true);
-                old.truncate(k);
-                old.extend(new);
-                let streamed: String = old.iter().map(|b| b.html.as_str()).collect();
-                let once: String = answer_blocks(&a, &r)
-                    .iter()
-                    .map(|b| b.html.as_str())
-                    .collect();
-                assert_eq!(streamed, once, "step {step}: {text:?}");
+                let (blocks, a) = stream_blocks(text, Data::Json(&data), step, &mut |_, _| {});
+                assert_eq!(
+                    html(&blocks),
+                    html(&answer_blocks(&a, &r)),
+                    "step {step}: {text:?}"
+                );
             }
         }
     }

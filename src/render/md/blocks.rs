@@ -4,7 +4,7 @@
 //! by `inlines`.
 
 use super::inlines::{self, Defs};
-use super::{Alignment, Event, Tag, TagEnd};
+use super::{Alignment, Event, RefDef, Tag, TagEnd};
 use crate::core::markers::block::{
     atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
     html_block, html_block_6, item_width, line_end, list_marker, setext_underline, task_box_only,
@@ -73,7 +73,8 @@ struct Node {
 
 pub(super) struct Doc {
     nodes: Vec<Node>,
-    defs: Defs,
+    /// The reference and footnote definitions, sorted by label, the first of a label.
+    pub defs: Vec<RefDef>,
 }
 
 struct Parser<'a> {
@@ -81,7 +82,8 @@ struct Parser<'a> {
     text: &'a str,
     nodes: Vec<Node>,
     tip: usize,
-    defs: Defs,
+    /// The definitions in the order they are read (the document's).
+    defs: Vec<RefDef>,
 }
 
 enum Cont {
@@ -98,7 +100,7 @@ pub(super) fn parse(text: &str) -> Doc {
         text,
         nodes: vec![Node::new(Kind::Doc, 0, 0)],
         tip: 0,
-        defs: Defs::default(),
+        defs: Vec::new(),
     };
     let mut ls = 0;
     while ls < p.b.len() {
@@ -112,6 +114,7 @@ pub(super) fn parse(text: &str) -> Doc {
         p.finalize(t, p.b.len());
     }
     p.finalize(0, p.b.len());
+    super::sort_definitions(&mut p.defs);
     Doc {
         nodes: p.nodes,
         defs: p.defs,
@@ -223,7 +226,7 @@ impl<'a> Parser<'a> {
             }
             let key = super::normalize_label(&label);
             if !key.is_empty() {
-                self.defs.entry(key).or_insert((dest, title));
+                self.defs.push((key, dest, title));
             }
             self.nodes[n].lines.drain(..drop);
             // The paragraph's text now starts at its first line's first non-blank.
@@ -495,7 +498,7 @@ impl<'a> Parser<'a> {
                     if let Some((label, colon)) = footnote_def(&d) {
                         let key =
                             format!("\u{1}{}", super::normalize_label(&self.text[label.clone()]));
-                        self.defs.entry(key).or_default();
+                        self.defs.push((key, String::new(), String::new()));
                         let s = d.pos;
                         d.advance(colon + 1 - d.pos);
                         d.skip(usize::MAX);
@@ -1033,9 +1036,24 @@ fn cells(b: &[u8], s: usize, e: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The events of the tree.
-pub(super) fn emit<'a>(doc: &Doc, text: &'a str, out: &mut Vec<(Event<'a>, Range<usize>)>) {
-    let mut e = Emitter { doc, text, out };
+/// The events of the tree; links are looked up in the definitions `before` the text
+/// first (runs sorted by label, in the order of the text), then in its own.
+pub(super) fn emit<'a>(
+    doc: &Doc,
+    before: &[Vec<RefDef>],
+    text: &'a str,
+    out: &mut Vec<(Event<'a>, Range<usize>)>,
+) {
+    let defs = Defs {
+        before,
+        own: &doc.defs,
+    };
+    let mut e = Emitter {
+        doc,
+        defs,
+        text,
+        out,
+    };
     for &c in &doc.nodes[0].children {
         e.node(c, false);
     }
@@ -1043,6 +1061,7 @@ pub(super) fn emit<'a>(doc: &Doc, text: &'a str, out: &mut Vec<(Event<'a>, Range
 
 struct Emitter<'d, 'a, 'o> {
     doc: &'d Doc,
+    defs: Defs<'d>,
     text: &'a str,
     out: &'o mut Vec<(Event<'a>, Range<usize>)>,
 }
@@ -1053,7 +1072,7 @@ impl<'a> Emitter<'_, 'a, '_> {
     }
 
     fn inline(&mut self, lines: &[super::blocks::Line], trim: bool) {
-        inlines::parse(self.text, lines, &self.doc.defs, trim, self.out);
+        inlines::parse(self.text, lines, self.defs, trim, self.out);
     }
 
     fn node(&mut self, n: usize, tight: bool) {
@@ -1227,7 +1246,7 @@ impl<'a> Emitter<'_, 'a, '_> {
                 match cs.get(i) {
                     Some(c) => {
                         self.push(Event::Start(Tag::TableCell), c.clone());
-                        inlines::parse_cell(self.text, c.clone(), &self.doc.defs, self.out);
+                        inlines::parse_cell(self.text, c.clone(), self.defs, self.out);
                         self.push(Event::End(TagEnd::TableCell), c.clone());
                     }
                     None => {

@@ -4,15 +4,37 @@
 //! then the events, each with its range in the answer text.
 
 use super::blocks::Line;
+use super::RefDef;
 use super::{Event, Tag, TagEnd};
 use crate::core::markers::inline::{autolink, html_tag, HtmlEnds, Ticks};
 use crate::core::markers::syntax::read_attrs;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 
-/// Reference definitions: normalized label to (destination, title).
-pub(super) type Defs = HashMap<String, (String, String)>;
+/// The reference definitions a leaf's links are looked up in: those of the blocks
+/// before the parsed text (a streaming view's earlier blocks, in runs in the order of
+/// the text) first, as a label's first definition wins, then the text's own. Each run
+/// sorted by label.
+#[derive(Clone, Copy)]
+pub(super) struct Defs<'d> {
+    pub before: &'d [Vec<RefDef>],
+    pub own: &'d [RefDef],
+}
+
+impl<'d> Defs<'d> {
+    /// The definition of a normalized label.
+    fn get(self, key: &str) -> Option<&'d RefDef> {
+        self.before
+            .iter()
+            .map(Vec::as_slice)
+            .chain([self.own])
+            .find_map(|d| {
+                d.binary_search_by(|x| x.0.as_str().cmp(key))
+                    .ok()
+                    .map(|i| &d[i])
+            })
+    }
+}
 
 /// The lines joined with `\n` (a partly consumed tab is left out: leading whitespace
 /// of a line is not content), and where each line starts: (joined, text).
@@ -352,7 +374,7 @@ struct Inl<'d> {
     /// Brackets below this height (not images) are inactive: a link was made after
     /// them, and links do not nest.
     link_floor: usize,
-    defs: &'d Defs,
+    defs: Defs<'d>,
 }
 
 /// The events of a leaf's inline content.
@@ -361,7 +383,7 @@ struct Inl<'d> {
 pub(super) fn parse<'a>(
     text: &'a str,
     lines: &[Line],
-    defs: &Defs,
+    defs: Defs<'_>,
     trim: bool,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
@@ -376,7 +398,7 @@ pub(super) fn parse<'a>(
 pub(super) fn parse_cell<'a>(
     text: &'a str,
     r: Range<usize>,
-    defs: &Defs,
+    defs: Defs<'_>,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
     let v = text[r.clone()].to_string();
@@ -387,7 +409,7 @@ fn run<'a>(
     text: &'a str,
     v: String,
     map: &[(usize, usize)],
-    defs: &Defs,
+    defs: Defs<'_>,
     trim: bool,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
@@ -648,7 +670,8 @@ impl Inl<'_> {
             if let Some(l) = fn_label {
                 if self
                     .defs
-                    .contains_key(&format!("\u{1}{}", super::normalize_label(l)))
+                    .get(&format!("\u{1}{}", super::normalize_label(l)))
+                    .is_some()
                 {
                     let label = l.to_string();
                     self.toks.truncate(open_tok + 1);
@@ -692,7 +715,7 @@ impl Inl<'_> {
             }
             if let Some(l) = label {
                 let key = super::normalize_label(l);
-                if let Some((d, t)) = self.defs.get(&key) {
+                if let Some((_, d, t)) = self.defs.get(&key) {
                     found = Some((d.clone(), t.clone(), after));
                 }
             }

@@ -125,12 +125,40 @@ pub enum Event<'a> {
     TaskListMarker(bool),
 }
 
+/// A reference definition (`[label]: dest "title"`): its normalized label
+/// ([`normalize_label`]), destination and title. A footnote definition (`[^label]:`)
+/// is `\u{1}` and its normalized label, with no destination or title.
+pub type RefDef = (String, String, String);
+
 /// The events of `text`, each with its byte range in `text`.
 pub fn parse(text: &str) -> Vec<(Event<'_>, Range<usize>)> {
+    parse_after(text, &[])
+}
+
+/// The events of `text` read as the rest of a document whose earlier blocks hold the
+/// definitions `before`: runs, each sorted by label as [`definitions`] gives them, in
+/// the order of the text. A link in `text` finds its label in the first run that has
+/// it (a label's first definition wins), then in `text`'s own definitions. A
+/// streaming view renders only its last blocks, after the definitions of the blocks
+/// before them.
+pub fn parse_after<'a>(text: &'a str, before: &[Vec<RefDef>]) -> Vec<(Event<'a>, Range<usize>)> {
     let doc = blocks::parse(text);
     let mut out = Vec::new();
-    blocks::emit(&doc, text, &mut out);
+    blocks::emit(&doc, before, text, &mut out);
     out
+}
+
+/// The reference and footnote definitions of `text` (read with the block pass only),
+/// sorted by label, each label's first.
+pub fn definitions(text: &str) -> Vec<RefDef> {
+    blocks::parse(text).defs
+}
+
+/// Definitions in the order of the text sorted by label, each label's first kept (the
+/// sort is stable).
+pub(crate) fn sort_definitions(defs: &mut Vec<RefDef>) {
+    defs.sort_by(|a, b| a.0.cmp(&b.0));
+    defs.dedup_by(|later, first| later.0 == first.0);
 }
 
 /// A reference definition's label, normalized for matching: Unicode case folded,

@@ -364,6 +364,53 @@ proptest::proptest! {
         proptest::prop_assert_eq!(ours(&t), theirs(&t), "{:?}", t);
     }
 
+    /// The blocks after a blank line, parsed on their own after the definitions of the
+    /// text before them (as a streaming view renders its last blocks), read as in the
+    /// whole text: where the blocks are the same, so are their inlines (links found
+    /// through the earlier blocks' definitions, a label's first definition winning).
+    #[test]
+    fn blocks_after_earlier_definitions_read_as_in_the_whole(t in soup(40)) {
+        let whole: Vec<_> = parse(&t)
+            .into_iter()
+            .map(|(e, r)| (format!("{e:?}"), r))
+            .collect();
+        let mut depth = 0usize;
+        let mut starts = Vec::new();
+        for (e, r) in parse(&t) {
+            match e {
+                Event::Start(_) => {
+                    if depth == 0 && t[..r.start].ends_with("\n\n") {
+                        starts.push(r.start);
+                    }
+                    depth += 1;
+                }
+                Event::End(_) => depth -= 1,
+                _ => {}
+            }
+        }
+        for s in starts {
+            let defs = [definitions(&t[..s])];
+            let rest: Vec<_> = parse_after(&t[s..], &defs)
+                .into_iter()
+                .map(|(e, r)| (format!("{e:?}"), r.start + s..r.end + s))
+                .collect();
+            let tail: Vec<_> = whole.iter().filter(|(_, r)| r.start >= s).cloned().collect();
+            // The events but links, images, text and footnote references.
+            let blocks = |v: &[(String, std::ops::Range<usize>)]| {
+                v.iter()
+                    .map(|(e, _)| e.clone())
+                    .filter(|e| {
+                        !["Text", "FootnoteRef", "Start(Link", "End(Link", "Start(Image", "End(Image"]
+                            .iter()
+                            .any(|p| e.starts_with(p))
+                    })
+                    .collect::<Vec<_>>()
+            };
+            proptest::prop_assume!(blocks(&rest) == blocks(&tail));
+            proptest::prop_assert_eq!(&rest, &tail, "{:?} from {}", t, s);
+        }
+    }
+
     #[test]
     fn any_string_matches_pulldown(t in "\\PC{0,60}") {
         proptest::prop_assume!(!t.chars().any(|c| punct_differs().contains(&(c as u32))));
@@ -403,4 +450,26 @@ fn punctuation_agrees_with_pulldown_but_for_new_characters() {
     for cp in [0x2014u32, 0x201c, 0x3001, 0xff01, 0x00a1, 0x2e3a] {
         assert!(!d.contains(&cp), "{cp:x}");
     }
+}
+
+#[test]
+fn definitions_before_the_text_come_first() {
+    let before = [
+        definitions("[^n]: A note.\n\n[A]: /first\n\n[a]: /again"),
+        definitions("[a]: /third"),
+    ];
+    let ev = parse_after("[a]: /second\n\n[x][A] [^n] [b]", &before);
+    let dests: Vec<&str> = ev
+        .iter()
+        .filter_map(|(e, _)| match e {
+            Event::Start(Tag::Link { dest, .. }) => Some(&**dest),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dests, ["/first"], "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|(e, _)| matches!(e, Event::FootnoteReference(l) if l == "n")),
+        "{ev:?}"
+    );
 }

@@ -18,6 +18,7 @@ use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
 use crate::render;
 use crate::render::class;
+use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
 use crate::web::card::wire_card;
 use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
@@ -197,6 +198,8 @@ pub(crate) fn cited_answer_view(
     let blocks: Rc<RefCell<Vec<(render::Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
     {
         let blocks = blocks.clone();
+        // The reference definitions of the blocks shown while streaming.
+        let mut defs = StreamDefs::default();
         let stable = stable.clone();
         // What the body shows now: the answer, its render options and stream state.
         type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
@@ -217,7 +220,7 @@ pub(crate) fn cited_answer_view(
             }
             let prev = shown.borrow_mut().replace((a.clone(), r.clone(), info));
             let prev = prev.as_ref().map(|(m, r, i)| (&**m, &**r, *i));
-            let settled = show_answer(&el, &mut blocks.borrow_mut(), prev, &a, &r, info);
+            let settled = show_answer(&el, &mut blocks.borrow_mut(), &mut defs, prev, &a, &r, info);
             // An open card shows what its marker shows now (and finds its marker again).
             if settled {
                 if let Some(c) = ctx.card.get_untracked() {
