@@ -178,7 +178,22 @@ struct Inner {
     /// (its id and callback), while one is pending.
     notes_frame: RefCell<Option<Frame>>,
     notes_pending: Cell<bool>,
+    /// What `build` left out of the first frame, inserted by a task after it.
+    deferred: RefCell<Option<Deferred>>,
     listeners: RefCell<Vec<Listener>>,
+}
+
+/// The parts of a long answer past the first screenful: the blocks that start after
+/// `render::LAZY_AFTER` bytes, the footnote entries below such an answer and the panel
+/// entries after the first `render::PANEL_EAGER`. `build` writes the rest and leaves
+/// these to a task after the next frame (`Driver::flush_deferred`), so the first frame
+/// parses, styles and paints only what can be on screen; an event on the answer or a
+/// call that changes it inserts them first.
+#[derive(Default)]
+struct Deferred {
+    blocks: Vec<render::Block>,
+    notes: String,
+    panel: String,
 }
 
 /// A mounted answer. Cloning it gives another handle to the same answer.
@@ -226,6 +241,7 @@ impl Driver {
             copied: RefCell::new(None),
             notes_frame: RefCell::new(None),
             notes_pending: Cell::new(false),
+            deferred: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
         }));
         d.parse_whole();
@@ -245,6 +261,7 @@ impl Driver {
         display: Display,
     ) {
         let i = &self.0;
+        self.flush_deferred();
         let options_changed = options.as_ref().is_some_and(|o| *o != *i.options.borrow());
         if display != i.display.get() {
             i.display.set(display);
@@ -361,6 +378,7 @@ impl Driver {
         if text.is_empty() {
             return;
         }
+        self.flush_deferred();
         let i = &self.0;
         if self.is_sse() {
             match &mut *i.data.borrow_mut() {
@@ -406,6 +424,7 @@ impl Driver {
     /// Ends the stream: what was held back is read, and the answer shows as a one-shot
     /// parse of the whole text would.
     pub fn finish(&self) {
+        self.flush_deferred();
         let i = &self.0;
         if !i.streaming.get() {
             return;
@@ -435,6 +454,7 @@ impl Driver {
     /// Stops listening, cancels the card's timers and empties the element.
     pub fn destroy(&self) {
         let i = &self.0;
+        i.deferred.borrow_mut().take();
         i.timers.cancel_open();
         i.timers.cancel_close();
         i.copied.borrow_mut().take();
@@ -560,9 +580,12 @@ impl Driver {
         *i.model.borrow_mut() = Arc::new(m);
     }
 
-    /// Renders everything into the element at once: one HTML string.
+    /// Renders the answer into the element: one HTML string, with the parts past the
+    /// first screenful of a long answer left to a task after the next frame
+    /// ([`Deferred`]).
     fn build(&self) {
         let i = &self.0;
+        i.deferred.borrow_mut().take();
         let display = i.display.get();
         if display.inject_css {
             dom::inject_css(crate::dom::CSS);
@@ -573,12 +596,19 @@ impl Driver {
             (o.theme, render::marker_style_name(o.marker_style))
         };
         let streaming = i.streaming.get();
+        // A stream shows its blocks as they come; a selected source must be in the panel.
+        let defer = !streaming && i.selected.get().is_none();
+        let mut later = Deferred::default();
         let (html, blocks) = self.with_model(|a| {
-            let blocks = if streaming && a.content_kind == ContentKind::Markdown {
+            let mut blocks = if streaming && a.content_kind == ContentKind::Markdown {
                 Vec::new()
             } else {
                 render::answer_blocks(a, &r)
             };
+            if defer {
+                let first = blocks.partition_point(|b| b.range.start < render::LAZY_AFTER);
+                later.blocks = blocks.split_off(first.max(1).min(blocks.len()));
+            }
             let (notes, panel) = render::lists_shown(a, display.footnotes, display.panel);
             let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
             let _ = write!(
@@ -608,7 +638,8 @@ impl Driver {
                 String::new()
             };
             if notes {
-                html.push_str(&notes_section(&r, &notes_html));
+                let below = defer && a.text.len() >= render::LAZY_AFTER;
+                html.push_str(&notes_section(&r, &split_list(&notes_html, below.then_some(0), &mut later.notes)));
             }
             *i.notes_html.borrow_mut() = notes_html;
             html.push_str("</div>");
@@ -618,7 +649,8 @@ impl Driver {
                 String::new()
             };
             if panel {
-                html.push_str(&panel_aside(&r, &panel_html));
+                let eager = defer.then_some(render::PANEL_EAGER);
+                html.push_str(&panel_aside(&r, &split_list(&panel_html, eager, &mut later.panel)));
             }
             *i.panel_html.borrow_mut() = panel_html;
             let _ = write!(
@@ -653,6 +685,55 @@ impl Driver {
         }
         if let Some(n) = i.selected.get() {
             self.with_model(|a| set_expanded(&r, a, n, true));
+        }
+        if !(later.blocks.is_empty() && later.notes.is_empty() && later.panel.is_empty()) {
+            *i.deferred.borrow_mut() = Some(later);
+            let weak = Rc::downgrade(&self.0);
+            dom::after_frame(move || {
+                if let Some(d) = upgrade(&weak) {
+                    d.flush_deferred();
+                }
+            });
+        }
+    }
+
+    /// Inserts what `build` left for later (nothing when it is in already).
+    fn flush_deferred(&self) {
+        let i = &self.0;
+        let Some(later) = i.deferred.borrow_mut().take() else {
+            return;
+        };
+        let Ok(nodes) = i.nodes.try_borrow() else {
+            return;
+        };
+        let Some(nodes) = nodes.as_ref() else { return };
+        if !later.blocks.is_empty() {
+            let mut html = String::new();
+            for b in &later.blocks {
+                html.push_str(block_open(b));
+                html.push_str(&b.html);
+                html.push_str("</div>");
+            }
+            let _ = nodes.body.insert_adjacent_html("beforeend", &html);
+            let mut shown = i.blocks.borrow_mut();
+            let children = nodes.body.children();
+            let first = shown.len();
+            for (k, b) in later.blocks.into_iter().enumerate() {
+                if let Some(el) = children.item((first + k) as u32) {
+                    shown.push((b, el));
+                }
+            }
+        }
+        for (items, root, list) in [
+            (later.notes, &nodes.answer, class::FOOTNOTES_LIST_SEL),
+            (later.panel, &nodes.root, class::PANEL_LIST_SEL),
+        ] {
+            if items.is_empty() {
+                continue;
+            }
+            if let Ok(Some(ol)) = root.query_selector(list) {
+                let _ = ol.insert_adjacent_html("beforeend", &items);
+            }
         }
     }
 
@@ -982,6 +1063,8 @@ impl Driver {
     }
 
     fn on_event(&self, name: &str, ev: web_sys::Event) {
+        // A reader reached the answer before the task that completes it: completed now.
+        self.flush_deferred();
         let t = self.0.timers.clone();
         let panel = self.0.display.get().panel;
         match name {
@@ -1062,6 +1145,24 @@ fn panel_aside(r: &RenderOptions, inner: &str) -> String {
         class::PANEL,
         p = r.id_prefix
     )
+}
+
+/// A list's HTML (footnotes, panel) with its entries after the first `keep` moved to
+/// `later`; all of it when `keep` is `None`.
+fn split_list(html: &str, keep: Option<usize>, later: &mut String) -> String {
+    let Some(keep) = keep else {
+        return html.to_string();
+    };
+    let (head, items, tail) = list_parts(html);
+    if items.len() <= keep {
+        return html.to_string();
+    }
+    later.push_str(&items[keep..].concat());
+    let mut out = String::with_capacity(html.len() - later.len());
+    out.push_str(head);
+    out.push_str(&items[..keep].concat());
+    out.push_str(tail);
+    out
 }
 
 /// The parts of a list's HTML (footnotes, panel): what comes before the first

@@ -52,6 +52,17 @@ pub fn defer(f: impl FnOnce() + 'static) {
     let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
 }
 
+/// Runs `f` once in a task after the next frame is rendered (a `setTimeout` of 0 from
+/// a `requestAnimationFrame` callback; a page in a background tab renders no frame
+/// until it is shown); in a task at once when no frame can be requested.
+pub fn after_frame(f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move || defer(f));
+    if w.request_animation_frame(cb.unchecked_ref()).is_err() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+    }
+}
+
 /// Whether the user asked for reduced motion.
 pub fn reduced_motion() -> bool {
     web_sys::window()

@@ -33,8 +33,12 @@ classes! {
     ANSWER_BODY, ANSWER_BODY_SEL = "cite-answer__body";
     /// The footnotes section.
     FOOTNOTES, FOOTNOTES_SEL = "cite-footnotes";
+    /// The footnotes' list.
+    FOOTNOTES_LIST, FOOTNOTES_LIST_SEL = "cite-footnotes__list";
     /// The source panel.
     PANEL, PANEL_SEL = "cite-panel";
+    /// The panel's list of sources.
+    PANEL_LIST, PANEL_LIST_SEL = "cite-panel__list";
     /// Markers and sources lit by a hover (set by the components only).
     ACTIVE, ACTIVE_SEL = "cite-active";
     /// The source selected in the panel (set by the components only).
