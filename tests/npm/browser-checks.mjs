@@ -56,6 +56,50 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.css, 'the stylesheet was not injected');
   });
 
+  await t('a long answer shows its first screenful at mount, the rest after the first frame or at once on an event', async () => {
+    const r = await page.evaluate(async () => {
+      const { mount } = window.citekit;
+      let answer = '';
+      for (let i = 0; i < 120; i++) answer += `Paragraph ${i} states a fact about the city that a source supports [${1 + (i % 12)}].\n\n`;
+      const data = {};
+      for (let n = 1; n <= 12; n++) data[n] = { title: `Source ${n}`, source: `https://example.com/${n}`, text: `Excerpt ${n}` };
+      const count = (el) => ({
+        blocks: el.querySelectorAll('.cite-answer__body > .cite-block').length,
+        markers: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+        notes: el.querySelectorAll('.cite-footnote').length,
+        panel: el.querySelectorAll('.cite-source').length,
+      });
+      const a = document.createElement('div');
+      document.body.append(a);
+      const va = mount(a, { answer, data, panel: true, footnotes: true });
+      const atMount = count(a);
+      await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+      await new Promise((res) => setTimeout(res, 0));
+      const afterFrame = count(a);
+      const b = document.createElement('div');
+      document.body.append(b);
+      const vb = mount(b, { answer, data, panel: true, footnotes: true });
+      b.querySelector('.cite-answer__body').dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+      const afterEvent = count(b);
+      const c = document.createElement('div');
+      document.body.append(c);
+      const vc = mount(c, { answer, data, panel: true, footnotes: true });
+      vc.update({ answer: answer + 'One more [1].' });
+      const afterUpdate = count(c);
+      const strip = (el) => el.innerHTML.replace(/cite\d+/g, 'cite');
+      const same = strip(a) === strip(b);
+      for (const v of [va, vb, vc]) v.destroy();
+      a.remove(); b.remove(); c.remove();
+      return { atMount, afterFrame, afterEvent, afterUpdate, same };
+    });
+    eq(r.afterFrame, { blocks: 120, markers: 120, notes: 12, panel: 12 }, 'after the first frame');
+    eq(r.afterEvent, r.afterFrame, 'after an event before the frame');
+    eq(r.afterUpdate, { blocks: 121, markers: 121, notes: 12, panel: 12 }, 'after an update before the frame');
+    assert(r.atMount.blocks > 0 && r.atMount.blocks < 120 && r.atMount.notes === 0 && r.atMount.panel === 8,
+      `at mount: ${JSON.stringify(r.atMount)}`);
+    assert(r.same, 'the answer completed after the frame differs from the one completed by an event');
+  });
+
   await t('hovering a marker opens its card with the source title', async () => {
     await page.hover('#host .cite-answer__body .cite-marker__link >> nth=1');
     await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
