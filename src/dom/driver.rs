@@ -465,7 +465,12 @@ impl Driver {
             }
         }
         for (target, name, f) in i.listeners.borrow_mut().drain(..) {
-            let _ = target.remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
+            // The scroll listener is the one added for the capture phase.
+            let _ = target.remove_event_listener_with_callback_and_bool(
+                name,
+                f.as_ref().unchecked_ref(),
+                name == "scroll",
+            );
         }
         dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
         i.nodes.borrow_mut().take();
@@ -871,6 +876,18 @@ impl Driver {
             return;
         }
         i.notes_pending.set(true);
+        // A frame requested before and not needed since (footnotes brought up to date at
+        // once by a change in between) is requested again with the same callback: the
+        // callback is never dropped while a frame may still call it.
+        if let (Some(w), Some((id, callback))) =
+            (web_sys::window(), i.notes_frame.borrow_mut().as_mut())
+        {
+            let _ = w.cancel_animation_frame(*id);
+            if let Ok(n) = w.request_animation_frame(callback.as_ref().unchecked_ref()) {
+                *id = n;
+                return;
+            }
+        }
         let weak = Rc::downgrade(&self.0);
         let callback = Closure::<dyn FnMut()>::new(move || {
             if let Some(d) = upgrade(&weak) {
@@ -1043,7 +1060,29 @@ impl Driver {
             });
             let win: EventTarget = win.into();
             let _ = win.add_event_listener_with_callback("pointerdown", f.as_ref().unchecked_ref());
-            self.0.listeners.borrow_mut().push((win, "pointerdown", f));
+            self.0
+                .listeners
+                .borrow_mut()
+                .push((win.clone(), "pointerdown", f));
+            // The card is placed at its marker when it opens: a scroll of the page or of
+            // any container around the answer would leave it behind, so it closes (a
+            // scroll inside the card keeps it). Captured: scroll events do not bubble.
+            let w = weak.clone();
+            let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                if let Some(d) = upgrade(&w) {
+                    if d.0.card.get().is_some()
+                        && dom::closest(ev.target(), class::CARD_SEL).is_none()
+                    {
+                        d.set_card(None);
+                    }
+                }
+            });
+            let _ = win.add_event_listener_with_callback_and_bool(
+                "scroll",
+                f.as_ref().unchecked_ref(),
+                true,
+            );
+            self.0.listeners.borrow_mut().push((win, "scroll", f));
         }
     }
 

@@ -116,6 +116,44 @@ export async function browserChecks(tally, context, url, label) {
     await page.waitForSelector('#host .cite-card[data-state="closed"]', { state: 'attached', timeout: 3000 });
   });
 
+  await t('a scroll of the page closes the open card (it would stay behind its marker)', async () => {
+    await page.hover('#host .cite-answer__body .cite-marker__link >> nth=1');
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    await page.evaluate(() => {
+      document.body.style.minHeight = '3000px';
+      window.scrollBy(0, 40);
+    });
+    await page.waitForSelector('#host .cite-card[data-state="closed"]', { state: 'attached', timeout: 3000 });
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      document.body.style.minHeight = '';
+    });
+    await page.mouse.move(5, 5);
+  });
+
+  await t('appends around late data in one task raise no error (a footnotes frame is never dropped while pending)', async () => {
+    const before = consoleErrors.length;
+    await page.evaluate(() => {
+      const { mount } = window.citekit;
+      const el = document.createElement('div');
+      document.body.append(el);
+      const v = mount(el, { answer: '', data: null });
+      v.append('Hello [1] more');
+      v.update({ data: { 1: { title: 'x', source: 'https://x.example' } } });
+      v.append(' x');
+      window.lateDataView = [v, el];
+    });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const r = await page.evaluate(() => {
+      const [v, el] = window.lateDataView;
+      const out = { markers: el.querySelectorAll('.cite-marker__link').length, notes: el.querySelectorAll('.cite-footnote').length };
+      v.destroy();
+      el.remove();
+      return out;
+    });
+    eq([r, consoleErrors.slice(before)], [{ markers: 1, notes: 1 }, []], 'after the frames');
+  });
+
   await t('citation-click fires with the right detail; source-select follows', async () => {
     await page.evaluate(() => (window.documentEvents.length = 0));
     await page.click('#host .cite-answer__body .cite-marker__link >> nth=2');
