@@ -115,7 +115,7 @@ export interface Options {
   uncited?: 'dim' | 'show' | 'hide';
   /** Marker look: numbers (default), grouped ranges (`1–3`) or domain chips. */
   markerStyle?: 'number' | 'grouped' | 'domain';
-  /** Colour theme. Default `auto` (follows `prefers-color-scheme`). */
+  /** Colour theme. Default `auto`: follows the page's `color-scheme` (light unless the page declares dark; `light dark` follows the system). */
   theme?: 'auto' | 'light' | 'dark';
   /** Replaced label texts. `{n}`, `{i}`, `{total}`, `{title}` are filled in. */
   labels?: Partial<Record<LabelKey, string>>;

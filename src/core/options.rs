@@ -96,7 +96,8 @@ pub enum MarkerStyle {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Theme {
-    /// Follow `prefers-color-scheme`. The default.
+    /// Follow the page's `color-scheme` (light unless it declares dark; `light dark` follows
+    /// the system), with the prose in the page's text colour. The default.
     #[default]
     Auto,
     /// Light.

@@ -187,7 +187,8 @@ fn App() -> impl IntoView {
         panel_beside: RwSignal::new(true),
     };
     provide_context(settings);
-    // The page follows the components' theme: `auto` follows prefers-color-scheme.
+    // The page follows the components' theme: `auto` follows prefers-color-scheme here, as
+    // demo.css declares `color-scheme: dark` on a dark system.
     let theme = move || settings.options.with(|o| theme_name(o.theme));
     Effect::new(move |_| {
         let t = theme();
