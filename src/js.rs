@@ -400,6 +400,28 @@ struct Mounted {
     /// The high surrogate that ended the last appended chunk, waiting for its pair.
     pending_high: Option<JsString>,
     listeners: Vec<(String, Function)>,
+    /// The data error last reported to the console (each new one is reported once).
+    warned: Option<String>,
+}
+
+/// Says on the console why citations are missing when the data could not all be read
+/// (`mount` never throws on bad data): once per new first error.
+fn warn_data_errors(m: &mut Mounted) {
+    let Some((first, n)) = m.driver.data_errors() else {
+        m.warned = None;
+        return;
+    };
+    if m.warned.as_deref() == Some(first.as_str()) {
+        return;
+    }
+    let more = match n {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    web_sys::console::warn_1(&JsValue::from_str(&format!(
+        "citekit: the citation data could not be read as given: {first}{more}; the answer shows without those citations"
+    )));
+    m.warned = Some(first);
 }
 
 thread_local! {
@@ -473,13 +495,15 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
         options,
         display,
     );
-    let m = Mounted {
+    let mut m = Mounted {
         driver,
         option_map,
         display,
         pending_high: None,
         listeners: Vec::new(),
+        warned: None,
     };
+    warn_data_errors(&mut m);
     let id = NEXT_VIEW.with(|n| {
         let id = n.get();
         n.set(id.wrapping_add(1).max(1));
@@ -570,7 +594,11 @@ impl View {
             if answer.is_some() {
                 m.pending_high = None;
             }
+            let data_given = data.is_some();
             m.driver.update(answer, data, Some(options), display);
+            if data_given {
+                warn_data_errors(m);
+            }
             Ok(())
         })
         .unwrap_or(Ok(()))

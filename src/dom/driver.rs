@@ -486,6 +486,24 @@ impl Driver {
         self.with_model(|a| a.diagnostics.iter().any(|d| d.code == "format-not-loaded"))
     }
 
+    /// What the data could not give, for the console: the first error (its code and
+    /// message) and how many there are. A missing provider formats module is left out
+    /// (the npm package loads it).
+    pub fn data_errors(&self) -> Option<(String, usize)> {
+        use crate::core::model::Severity;
+        self.with_model(|a| {
+            let mut errors = a
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error && d.code != "format-not-loaded");
+            let first = errors.next()?;
+            Some((
+                format!("{}: {}", first.code, first.message),
+                1 + errors.count(),
+            ))
+        })
+    }
+
     /// The element the answer is mounted in.
     pub fn element(&self) -> &HtmlElement {
         &self.0.element

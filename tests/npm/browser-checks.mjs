@@ -154,6 +154,29 @@ export async function browserChecks(tally, context, url, label) {
     eq([r, consoleErrors.slice(before)], [{ markers: 1, notes: 1 }, []], 'after the frames');
   });
 
+  await t('data that cannot be read is reported on the console once (mount never throws on it)', async () => {
+    const warnings = [];
+    const onConsole = (m) => {
+      if (m.type() === 'warning' && m.text().startsWith('citekit: the citation data')) warnings.push(m.text());
+    };
+    page.on('console', onConsole);
+    const text = await page.evaluate(() => {
+      const { mount } = window.citekit;
+      const el = document.createElement('div');
+      document.body.append(el);
+      const v = mount(el, { answer: 'Paris is the capital of France [1].', data: [{ nope: true }] });
+      v.update({ answer: 'Paris is the capital of France [1]. Again.' });
+      const out = el.querySelector('.cite-answer__body').textContent;
+      v.destroy();
+      el.remove();
+      return out;
+    });
+    await tick(page);
+    page.off('console', onConsole);
+    assert(text.includes('Paris is the capital of France'), `answer text: ${text}`);
+    eq(warnings.length, 1, `warnings: ${JSON.stringify(warnings)}`);
+  });
+
   await t('citation-click fires with the right detail; source-select follows', async () => {
     await page.evaluate(() => (window.documentEvents.length = 0));
     await page.click('#host .cite-answer__body .cite-marker__link >> nth=2');
