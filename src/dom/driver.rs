@@ -196,6 +196,11 @@ struct Deferred {
     panel: String,
 }
 
+thread_local! {
+    /// The answer whose card is open (the page shows one card at a time).
+    static OPEN_CARD: RefCell<Weak<Inner>> = const { RefCell::new(Weak::new()) };
+}
+
 /// A mounted answer. Cloning it gives another handle to the same answer.
 #[derive(Clone)]
 pub struct Driver(Rc<Inner>);
@@ -1348,8 +1353,25 @@ impl Host for Driver {
         if self.0.card.get() == card {
             return;
         }
+        // One card on the page: opening one closes another answer's.
+        if card.is_some() {
+            let other = OPEN_CARD.with(|o| o.replace(Rc::downgrade(&self.0)).upgrade());
+            if let Some(other) = other.filter(|o| !Rc::ptr_eq(o, &self.0)) {
+                Driver(other).set_card(None);
+            }
+        }
         self.0.card.set(card);
         self.show_card_now();
+    }
+    fn select_in_place(&self, n: Option<u32>) {
+        let r = self.0.render.borrow().clone();
+        if let Some(p) = self.0.selected.replace(n) {
+            self.with_model(|a| set_expanded(&r, a, p, false));
+        }
+        if let Some(n) = n {
+            self.emit("source-select", &source_detail(self, n));
+            self.with_model(|a| set_expanded(&r, a, n, true));
+        }
     }
     fn highlight(&self) -> Highlight {
         self.0.highlight.get()
@@ -1363,13 +1385,9 @@ impl Host for Driver {
         self.light();
     }
     fn select(&self, n: Option<u32>) {
-        let r = self.0.render.borrow().clone();
-        if let Some(p) = self.0.selected.replace(n) {
-            self.with_model(|a| set_expanded(&r, a, p, false));
-        }
+        self.select_in_place(n);
         if let Some(n) = n {
-            self.emit("source-select", &source_detail(self, n));
-            self.with_model(|a| set_expanded(&r, a, n, true));
+            let r = self.0.render.borrow().clone();
             if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
                 dom::scroll_into_view(&el);
             }

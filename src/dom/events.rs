@@ -22,6 +22,11 @@ pub(crate) trait Host: Clone + 'static {
     /// Selects source number `n` in the panel (again, when it is selected already),
     /// or clears the selection.
     fn select(&self, n: Option<u32>);
+    /// Selects as `select` does, without scrolling the panel: after a tap the card
+    /// shows the source at its marker, and the reader keeps their place.
+    fn select_in_place(&self, n: Option<u32>) {
+        self.select(n);
+    }
     /// The selected source's number.
     fn selected(&self) -> Option<u32>;
     /// The source numbers of citation `ci`.
@@ -246,10 +251,12 @@ pub(crate) fn on_answer_click<H: Host>(
         }
     }
     if panel {
-        if !touch {
+        if touch {
+            host.select_in_place(n);
+        } else {
             ev.prevent_default();
+            host.select(n);
         }
-        host.select(n);
     }
 }
 

@@ -177,6 +177,28 @@ export async function browserChecks(tally, context, url, label) {
     eq(warnings.length, 1, `warnings: ${JSON.stringify(warnings)}`);
   });
 
+  await t('one card on the page: a card opened in another answer closes the first', async () => {
+    await page.evaluate(() => {
+      const el = document.createElement('div');
+      el.id = 'second-answer';
+      document.getElementById('host').after(el);
+      window.secondView = window.citekit.mount(el, { answer: 'Lyon is a city in France [1].', data: { 1: { title: 'Lyon', source: 'https://lyon.example' } } });
+    });
+    await page.focus('#host .cite-answer__body .cite-marker__link >> nth=0');
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    await page.hover('#second-answer .cite-marker__link');
+    await page.waitForSelector('#second-answer .cite-card[data-state="open"]', { timeout: 3000 });
+    const open = await page.evaluate(() => document.querySelectorAll('.cite-card[data-state="open"]').length);
+    eq(open, 1, 'cards open');
+    await page.evaluate(() => {
+      window.secondView.destroy();
+      document.getElementById('second-answer').remove();
+      document.activeElement?.blur();
+    });
+    await page.mouse.move(5, 5);
+    await tick(page, 300);
+  });
+
   await t('citation-click fires with the right detail; source-select follows', async () => {
     await page.evaluate(() => (window.documentEvents.length = 0));
     await page.click('#host .cite-answer__body .cite-marker__link >> nth=2');

@@ -110,6 +110,30 @@ export async function touchChecks(tally, url, label) {
       assert(await isOpen(), 'the card did not open');
     });
 
+    await t('with the panel below the answer, a tap shows the card at the marker and selects the source without scrolling away', async () => {
+      await page.evaluate(() => {
+        window.touchView.update({ panel: true });
+        document.body.style.minHeight = '3000px';
+        window.scrollTo(0, 0);
+      });
+      await settle();
+      await page.tap(marker(1));
+      await settle();
+      const r = await page.evaluate(() => ({
+        y: window.scrollY,
+        selected: document.querySelector('#touch-host .cite-source.cite-selected')?.dataset.source ?? null,
+      }));
+      assert(await isOpen(), 'card not open after the tap');
+      eq(r.y, 0, 'page scrolled by the tap');
+      assert(r.selected !== null, 'no source selected');
+      await page.tap('main', { position: { x: 5, y: 5 } });
+      await settle();
+      await page.evaluate(() => {
+        window.touchView.update({ panel: false });
+        document.body.style.minHeight = '';
+      });
+    });
+
     await t('no page or console errors during the taps', async () => {
       await page.evaluate(() => window.touchView.destroy());
       eq(errors, [], 'errors');
