@@ -272,6 +272,37 @@ pub(crate) fn on_key_down<H: Host>(host: &H, ev: web_sys::KeyboardEvent) {
                 }
             }
         }
+        "Tab" => {
+            // Tab past the card's last control (or Shift+Tab before its first): the
+            // card is at the end of the answer's markup, so focus would jump past the
+            // whole answer. It closes and focus goes back to its marker, where the next
+            // Tab goes on to the next marker.
+            let Some(c) = host.card() else { return };
+            let Some(card) = dom::closest(ev.target(), class::CARD_SEL) else {
+                return;
+            };
+            let Ok(controls) = card.query_selector_all("a[href], button:not([disabled])") else {
+                return;
+            };
+            let edge = if ev.shift_key() {
+                controls.item(0)
+            } else {
+                controls.item(controls.length().saturating_sub(1))
+            };
+            let at_edge = edge.is_some_and(|n| {
+                ev.target()
+                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Node>(t).ok())
+                    .is_some_and(|t| t.is_same_node(Some(&n)))
+            });
+            if at_edge {
+                ev.prevent_default();
+                host.set_card(None);
+                let id = render::ref_id(&host.render(), c.ci, c.k);
+                if let Some(el) = dom::by_id(&id) {
+                    dom::focus(&el);
+                }
+            }
+        }
         "Enter" => {
             if let Some((_, ci, k)) = marker_of(ev.target()) {
                 ev.prevent_default();

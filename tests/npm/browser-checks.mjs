@@ -199,6 +199,32 @@ export async function browserChecks(tally, context, url, label) {
     await tick(page, 300);
   });
 
+  await t('keyboard: Enter moves focus into the card; Tab past its last control returns to the marker, the next Tab to the next marker', async () => {
+    const marker = '#host .cite-answer__body .cite-marker__link >> nth=1';
+    await page.focus(marker);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.closest('#host .cite-card'), null, { timeout: 3000 });
+    let where = null;
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      where = await page.evaluate(() => {
+        const a = document.activeElement;
+        if (a?.closest('#host .cite-card')) return null;
+        const links = [...document.querySelectorAll('#host .cite-answer__body .cite-marker__link')];
+        return { marker: links.indexOf(a) };
+      });
+      if (where) break;
+    }
+    // Back on its marker (whose focus shows the card again, as any marker's focus does).
+    eq(where, { marker: 1 }, 'focus after leaving the card');
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => [...document.querySelectorAll('#host .cite-answer__body .cite-marker__link')].indexOf(document.activeElement));
+    eq(next, 2, 'the next Tab goes on to the next marker');
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.mouse.move(5, 5);
+    await tick(page, 300);
+  });
+
   await t('citation-click fires with the right detail; source-select follows', async () => {
     await page.evaluate(() => (window.documentEvents.length = 0));
     await page.click('#host .cite-answer__body .cite-marker__link >> nth=2');
