@@ -17,12 +17,14 @@ pub(crate) type Shown<'a> = (&'a Model, &'a RenderOptions, StreamInfo);
 /// The opening tag of a rendered block's element. Blocks that start past about a
 /// screenful of text skip layout and paint until they scroll near
 /// (`content-visibility: auto`); the first ones do not, because for content already in
-/// view that costs a second layout in the first frame.
+/// view that costs a second layout in the first frame. Each block takes its direction
+/// from its own text (`dir="auto"`): an Arabic or Hebrew paragraph reads right to left,
+/// its markers at its end, on a left-to-right page.
 pub(crate) fn block_open(b: &render::Block) -> &'static str {
     if b.range.start >= render::LAZY_AFTER {
-        "<div class=\"cite-block cite-block--lazy\">"
+        "<div class=\"cite-block cite-block--lazy\" dir=\"auto\">"
     } else {
-        "<div class=\"cite-block\">"
+        "<div class=\"cite-block\" dir=\"auto\">"
     }
 }
 

@@ -225,6 +225,30 @@ export async function browserChecks(tally, context, url, label) {
     await tick(page, 300);
   });
 
+  await t('a right-to-left paragraph reads right to left on a left-to-right page, its marker at its end', async () => {
+    const r = await page.evaluate(() => {
+      const el = document.createElement('div');
+      document.body.append(el);
+      const v = window.citekit.mount(el, {
+        answer: 'باريس هي عاصمة فرنسا [1].\n\nParis is the capital of France [1].',
+        data: { 1: { title: 'Paris', source: 'https://paris.example' } },
+      });
+      const blocks = [...el.querySelectorAll('.cite-answer__body > .cite-block')];
+      const out = blocks.map((b) => {
+        const words = [...b.querySelector('p').childNodes].find((n) => n.nodeType === 3 && n.data.trim().length > 3);
+        const range = document.createRange();
+        range.selectNodeContents(words);
+        const text = range.getBoundingClientRect();
+        const marker = b.querySelector('.cite-marker').getBoundingClientRect();
+        return { dir: getComputedStyle(b).direction, markerLeftOfText: marker.left < text.left };
+      });
+      v.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r, [{ dir: 'rtl', markerLeftOfText: true }, { dir: 'ltr', markerLeftOfText: false }], 'blocks');
+  });
+
   await t('citation-click fires with the right detail; source-select follows', async () => {
     await page.evaluate(() => (window.documentEvents.length = 0));
     await page.click('#host .cite-answer__body .cite-marker__link >> nth=2');
