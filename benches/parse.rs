@@ -26,7 +26,7 @@ use citekit::core::markers::{scan, Grammar};
 use citekit::core::model::Format;
 use citekit::core::options::FormatChoice;
 use citekit::core::stream::StreamParser;
-use citekit::render::stream_view::{stream_view_text, StreamDefs};
+use citekit::render::stream_view::{render_tail, stream_view_text, tail_start, StreamDefs};
 use citekit::render::{self, RenderOptions};
 use citekit::{Data, Options};
 use serde_json::{json, Map, Value};
@@ -361,22 +361,11 @@ fn stream_appends() {
             let a = black_box(parser.snapshot());
             let stable = parser.stable_len();
             let pushed = t.elapsed();
-            let from = shown.last().map_or(0, |r| r.start).min(stable);
-            let k = shown.partition_point(|r| r.end <= from);
-            let start = shown.get(k).map_or(from, |r| r.start.min(from));
+            let (k, start) = tail_start(&shown, |r| r, stable);
             let tv = Instant::now();
             let view_text = stream_view_text(&a.text, start);
             view_times.push(tv.elapsed());
-            let markers = render::MarkerSet::from(a, &render_opts, start);
-            let whole = view_text.len() >= a.text.len();
-            let before = defs.before(&a.text, start);
-            let new = render::markdown::render_range_after(
-                &view_text,
-                start..view_text.len(),
-                &markers,
-                whole,
-                before,
-            );
+            let new = render_tail(a, &render_opts, &view_text, start, &mut defs);
             black_box(&new);
             all_times.push(t.elapsed());
             push_times.push(pushed);

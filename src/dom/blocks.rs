@@ -6,7 +6,7 @@ use crate::core::model::CitedAnswer as Model;
 use crate::dom::morph;
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::stream_view::{stream_view_text, StreamDefs};
+use crate::render::stream_view::{render_tail, stream_view_text, tail_start, StreamDefs};
 use crate::render::{self, RenderOptions};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -223,20 +223,9 @@ pub(crate) fn render_stream_tail(
     stable: usize,
     cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
-    let from = old.last().map_or(0, |(b, _)| b.range.start).min(stable);
-    let k = old.partition_point(|(b, _)| b.range.end <= from);
-    let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
+    let (k, start) = tail_start(old, |(b, _)| &b.range, stable);
     let view_text = stream_view_text(&a.text, start);
-    let markers = render::MarkerSet::from(a, r, start);
-    let whole = view_text.len() >= a.text.len();
-    let before = defs.before(&a.text, start);
-    let new = render::markdown::render_range_after(
-        &view_text,
-        start..view_text.len(),
-        &markers,
-        whole,
-        before,
-    );
+    let new = render_tail(a, r, &view_text, start, defs);
     patch_from(body, old, k, new, cite_of);
 }
 

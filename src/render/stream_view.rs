@@ -1,7 +1,11 @@
 //! The text of a streaming answer as it is shown: what the renderer is given while the
 //! stream runs, so that syntax still arriving never flashes as literal characters.
 
+use super::markdown::render_range_after;
 use super::md::{self, RefDef};
+use super::{Block, MarkerSet, RenderOptions};
+use crate::core::model::CitedAnswer;
+use std::ops::Range;
 
 /// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
 /// answer's text before the blocks a view renders again, so that a later block renders
@@ -76,6 +80,37 @@ impl StreamDefs {
         self.runs.clear();
         self.read = 0;
     }
+}
+
+/// Where a streaming view renders again after a chunk: how many of the `shown` blocks
+/// (each by its byte range, in order) stay as they are, and the byte the render starts
+/// from. The last block shown can still change, and so can every block from the
+/// stream's `stable` point on.
+pub fn tail_start<T>(
+    shown: &[T],
+    range: impl Fn(&T) -> &Range<usize>,
+    stable: usize,
+) -> (usize, usize) {
+    let from = shown.last().map_or(0, |b| range(b).start).min(stable);
+    let k = shown.partition_point(|b| range(b).end <= from);
+    let start = shown.get(k).map_or(from, |b| range(b).start.min(from));
+    (k, start)
+}
+
+/// The blocks of a streaming answer from `start` ([`tail_start`]), its text there as
+/// shown (`view_text`, from [`stream_view_text`]), after the reference definitions of
+/// the text before `start`.
+pub fn render_tail(
+    a: &CitedAnswer,
+    r: &RenderOptions,
+    view_text: &str,
+    start: usize,
+    defs: &mut StreamDefs,
+) -> Vec<Block> {
+    let markers = MarkerSet::from(a, r, start);
+    let whole = view_text.len() >= a.text.len();
+    let before = defs.before(&a.text, start);
+    render_range_after(view_text, start..view_text.len(), &markers, whole, before)
 }
 
 /// The answer text as shown while streaming: a table line still arriving is held
@@ -281,12 +316,12 @@ mod tests {
 
 #[cfg(test)]
 mod growth_tests {
-    use super::{stream_view_text, text_growth, Closing, StreamDefs};
+    use super::{render_tail, stream_view_text, tail_start, text_growth, Closing, StreamDefs};
     use crate::core::formats::Data;
     use crate::core::model::CitedAnswer;
     use crate::core::options::Options;
     use crate::core::stream::StreamParser;
-    use crate::render::markdown::{render_range, render_range_after};
+    use crate::render::markdown::render_range;
     use crate::render::{answer_blocks, Block, MarkerSet, RenderOptions};
 
     #[test]
@@ -430,14 +465,9 @@ mod growth_tests {
             i = j;
             let a = p.snapshot();
             let stable = p.stable_len();
-            let from = old.last().map_or(0, |b| b.range.start).min(stable);
-            let k = old.partition_point(|b| b.range.end <= from);
-            let start = old.get(k).map_or(from, |b| b.range.start.min(from));
+            let (k, start) = tail_start(&old, |b| &b.range, stable);
             let view = stream_view_text(&a.text, start);
-            let markers = MarkerSet::from(a, &r, start);
-            let whole = view.len() >= a.text.len();
-            let before = defs.before(&a.text, start);
-            let new = render_range_after(&view, start..view.len(), &markers, whole, before);
+            let new = render_tail(a, &r, &view, start, &mut defs);
             old.truncate(k);
             old.extend(new);
             let mut shown = a.clone();
