@@ -14,18 +14,20 @@ use web_sys::Element;
 /// The answer the body shows, its render options and the stream state it was shown in.
 pub(crate) type Shown<'a> = (&'a Model, &'a RenderOptions, StreamInfo);
 
-/// The opening tag of a rendered block's element. Blocks that start past about a
+/// Writes a rendered block as its element. Blocks that start past about a
 /// screenful of text skip layout and paint until they scroll near
 /// (`content-visibility: auto`); the first ones do not, because for content already in
 /// view that costs a second layout in the first frame. Each block takes its direction
 /// from its own text (`dir="auto"`): an Arabic or Hebrew paragraph reads right to left,
 /// its markers at its end, on a left-to-right page.
-pub(crate) fn block_open(b: &render::Block) -> &'static str {
-    if b.range.start >= render::LAZY_AFTER {
+pub(crate) fn push_block(out: &mut String, b: &render::Block) {
+    out.push_str(if b.range.start >= render::LAZY_AFTER {
         "<div class=\"cite-block cite-block--lazy\" dir=\"auto\">"
     } else {
         "<div class=\"cite-block\" dir=\"auto\">"
-    }
+    });
+    out.push_str(&b.html);
+    out.push_str("</div>");
 }
 
 /// Brings the body from showing `prev` to showing `a`, settling in place: when the text
@@ -183,9 +185,7 @@ pub(crate) fn patch_from(
             *ob = b;
             continue;
         }
-        added.push_str(block_open(&b));
-        added.push_str(&b.html);
-        added.push_str("</div>");
+        push_block(&mut added, &b);
         fresh.push(b);
     }
     while old.len() > count {

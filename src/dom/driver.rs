@@ -15,7 +15,7 @@ use crate::core::live::StreamInfo;
 use crate::core::model::{CitedAnswer as Model, ContentKind, Format};
 use crate::core::options::{FormatChoice, Options};
 use crate::core::stream::StreamParser;
-use crate::dom::blocks::{block_open, patch_markers, render_stream_tail, show_answer};
+use crate::dom::blocks::{patch_markers, push_block, render_stream_tail, show_answer};
 use crate::dom::card::show_card;
 use crate::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
@@ -655,9 +655,7 @@ impl Driver {
             }
             let _ = write!(html, "<div class=\"{}\">", class::ANSWER_BODY);
             for b in &blocks {
-                html.push_str(block_open(b));
-                html.push_str(&b.html);
-                html.push_str("</div>");
+                push_block(&mut html, b);
             }
             html.push_str("</div>");
             let notes_html = if notes {
@@ -738,9 +736,7 @@ impl Driver {
         if !later.blocks.is_empty() {
             let mut html = String::new();
             for b in &later.blocks {
-                html.push_str(block_open(b));
-                html.push_str(&b.html);
-                html.push_str("</div>");
+                push_block(&mut html, b);
             }
             let _ = nodes.body.insert_adjacent_html("beforeend", &html);
             let mut shown = i.blocks.borrow_mut();

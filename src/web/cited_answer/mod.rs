@@ -9,7 +9,7 @@ mod adopt;
 use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
-use crate::dom::blocks::{block_open, show_answer};
+use crate::dom::blocks::{push_block, show_answer};
 use crate::dom::events::{
     on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
     on_pointer_over,
@@ -126,9 +126,7 @@ pub(crate) fn cited_answer_view(
     let initial_html = first_blocks.borrow().as_ref().map(|(_, _, blocks)| {
         let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
         for b in blocks {
-            html.push_str(block_open(b));
-            html.push_str(&b.html);
-            html.push_str("</div>");
+            push_block(&mut html, b);
         }
         html
     });
