@@ -10,6 +10,7 @@
 pub(crate) mod blocks;
 pub(crate) mod card;
 pub mod driver;
+mod entity;
 pub(crate) mod events;
 pub(crate) mod highlight;
 pub(crate) mod morph;
@@ -17,6 +18,7 @@ pub(crate) mod panel;
 pub mod state;
 pub(crate) mod util;
 
+pub(crate) use entity::entity;
 pub use state::{Card, Highlight};
 pub use util::place_card;
 

@@ -56,6 +56,27 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.css, 'the stylesheet was not injected');
   });
 
+  await t('named character references are read by the browser (the first module has no entity table)', async () => {
+    const r = await page.evaluate(() => {
+      const el = document.createElement('div');
+      document.body.append(el);
+      const answer =
+        '&copy; 2024 &amp; &notit; &ampx; &Aacute;&#35; &CounterClockwiseContourIntegral; &bogus;\n\n' +
+        '[ok](https://x.test/?a=1&amp;b=2 "&quot;T&quot;") [bad](javascript&colon;alert(1)) `&copy;` [^&nbsp;]';
+      const view = window.citekit.mount(el, { answer, data: null });
+      const body = el.querySelector('.cite-answer__body');
+      const links = [...body.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('title')]);
+      const out = { text: body.querySelector('p').textContent, links, code: body.querySelector('code').textContent };
+      view.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r.text, '\u00a9 2024 & &notit; &ampx; \u00c1# \u2233 &bogus;', 'text with references');
+    eq(r.links[0], ['ok', 'https://x.test/?a=1&b=2', '"T"'], 'a link with references in its destination and title');
+    assert(!r.links.some(([, href]) => href && href.startsWith('javascript')), `a javascript: link was drawn: ${JSON.stringify(r.links)}`);
+    eq(r.code, '&copy;', 'code span stays literal');
+  });
+
   await t('a long answer shows its first screenful at mount, the rest after the first frame or at once on an event', async () => {
     const r = await page.evaluate(async () => {
       const { mount } = window.citekit;

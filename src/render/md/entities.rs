@@ -2,7 +2,17 @@
 //! the WHATWG list, 2,125 names), as one string: `name`, U+0001, the value, U+0002 between
 //! entries, sorted by name. One string with no table of pointers compresses to about a
 //! third of a `[(&[u8], &str)]` array in the wasm.
+//!
+//! A browser carries the same list in its HTML parser, so a wasm build with the DOM layer
+//! and without the cargo feature `entities` (the npm package's first module) leaves the
+//! table out (11 KB gzip) and asks the browser instead ([`crate::dom::entity`]). Every
+//! other build (the host, server rendering, the second module, Leptos apps with default
+//! features) keeps it.
 
+#[cfg(any(
+    feature = "entities",
+    not(all(target_arch = "wasm32", feature = "dom"))
+))]
 /// The entries (generated from the WHATWG list of named character references).
 pub(super) const ENTITIES: &str = "\
 AElig\u{1}Æ\u{2}AMP\u{1}&\u{2}Aacute\u{1}Á\u{2}Abreve\u{1}Ă\u{2}Acirc\u{1}Â\u{2}Acy\u{1}А\u{2}\
@@ -386,6 +396,10 @@ yscr\u{1}𝓎\u{2}yucy\u{1}ю\u{2}yuml\u{1}ÿ\u{2}zacute\u{1}ź\u{2}zcaron\u{1}�
 zdot\u{1}ż\u{2}zeetrf\u{1}ℨ\u{2}zeta\u{1}ζ\u{2}zfr\u{1}𝔷\u{2}zhcy\u{1}ж\u{2}zigrarr\u{1}⇝\u{2}\
 zopf\u{1}𝕫\u{2}zscr\u{1}𝓏\u{2}zwj\u{1}\u{200d}\u{2}zwnj\u{1}\u{200c}";
 
+#[cfg(any(
+    feature = "entities",
+    not(all(target_arch = "wasm32", feature = "dom"))
+))]
 /// The value of the named reference `name` (without `&` and `;`): a binary search over
 /// the string, by the entries around a middle byte (names are sorted bytewise).
 pub(super) fn entity(name: &str) -> Option<&'static str> {
@@ -410,6 +424,13 @@ pub(super) fn entity(name: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// The value of the character reference `&name;`, read by the browser's HTML parser
+/// (the same WHATWG list): see [`crate::dom::entity`].
+#[cfg(all(target_arch = "wasm32", feature = "dom", not(feature = "entities")))]
+pub(super) fn entity(name: &str) -> Option<&'static str> {
+    crate::dom::entity(name)
 }
 
 #[cfg(test)]
