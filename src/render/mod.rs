@@ -469,7 +469,7 @@ pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
 
 /// The text between adjacent links of one marker: hidden on screen, kept in copied
 /// text and in the marker's text content.
-pub const MARKER_SEPARATOR: &str = ", ";
+pub const MARKER_SEPARATOR: &str = "<span class=\"cite-marker__sep\">, </span>";
 
 /// The answer's sources by id, with what every marker of a source repeats (its
 /// escaped accessible name), made once per render: a long answer cites the same few
@@ -582,9 +582,8 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
         MarkerStyle::Number => {
             for (k, (s, label)) in sources.iter().map(|x| (x.0, &x.1)).enumerate() {
                 if k > 0 {
-                    // Copied text keeps adjacent numbers apart (`1, 2`, not `12`): a bare
-                    // text node, which the stylesheet hides by the `<sup>`'s zero font
-                    // size (one node per gap, no element).
+                    // Copied text keeps adjacent numbers apart (`1, 2`, not `12`): the
+                    // stylesheet gives the separator no room (a zero font size).
                     out.push_str(MARKER_SEPARATOR);
                 }
                 let n = s.number;
