@@ -10,6 +10,7 @@
 pub(crate) mod blocks;
 pub(crate) mod card;
 pub mod driver;
+#[cfg(not(feature = "entities"))]
 mod entity;
 pub(crate) mod events;
 pub(crate) mod highlight;
@@ -18,6 +19,7 @@ pub(crate) mod panel;
 pub mod state;
 pub(crate) mod util;
 
+#[cfg(not(feature = "entities"))]
 pub(crate) use entity::entity;
 pub use state::{Card, Highlight};
 pub use util::place_card;
