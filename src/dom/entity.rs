@@ -19,7 +19,7 @@ const MAX_MISSES: usize = 1024;
 
 #[derive(Default)]
 struct Cache {
-    /// A `<template>`'s content, parsed into by `innerHTML`, created on first use.
+    /// A detached `<div>` whose `innerHTML` the names are parsed into, made on first use.
     probe: Option<Element>,
     /// Names read so far: their value, or `None` for a name that is not a reference.
     known: Map<String, Option<&'static str>>,

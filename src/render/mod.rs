@@ -467,8 +467,9 @@ pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
     format!("{}-src-{n}", opts.id_prefix)
 }
 
-/// The text between adjacent links of one marker: hidden on screen, kept in copied
-/// text and in the marker's text content.
+/// What stands between adjacent links of one marker: the text `, ` in an element the
+/// stylesheet gives no room on screen, kept in copied text and in the marker's text
+/// content.
 pub const MARKER_SEPARATOR: &str = "<span class=\"cite-marker__sep\">, </span>";
 
 /// The answer's sources by id, with what every marker of a source repeats (its

@@ -5,7 +5,7 @@
 //!
 //! A browser carries the same list in its HTML parser, so a wasm build with the DOM layer
 //! and without the cargo feature `entities` (the npm package's first module) leaves the
-//! table out (11 KB gzip) and asks the browser instead ([`crate::dom::entity`]). Every
+//! table out (10 KB gzip) and asks the browser instead ([`crate::dom::entity`]). Every
 //! other build (the host, server rendering, the second module, Leptos apps with default
 //! features) keeps it.
 
