@@ -180,8 +180,11 @@ async function main() {
   cpSync(join(HERE, 'vite-app'), app, { recursive: true });
   cpSync(join(HERE, 'site', 'app.js'), join(app, 'app.js'));
   let built = false;
+  // --prefer-offline, not --offline: on a new machine the npm cache holds the tarballs
+  // the root `npm install` fetched by its lock file but not the registry's metadata that
+  // resolving `react@19.3.1` by name needs.
   await tally.test('vite: npm install <tarball> and vite build', () => {
-    run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
+    run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
     const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
     const out = run(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: app });
     if (out.trim()) console.log(out.trim().replace(/^/gm, '       '));
@@ -217,7 +220,7 @@ async function main() {
   await tally.test('react: npm install <tarball> react react-dom, development vite build', () => {
     const react = JSON.parse(readFileSync(resolveDev('react/package.json'), 'utf8')).version;
     const reactDom = JSON.parse(readFileSync(resolveDev('react-dom/package.json'), 'utf8')).version;
-    run('npm', ['install', tarball, `react@${react}`, `react-dom@${reactDom}`, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    run('npm', ['install', tarball, `react@${react}`, `react-dom@${reactDom}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: reactApp,
     });
     const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
