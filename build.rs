@@ -1,10 +1,22 @@
 //! Writes the stylesheet that the wasm carries (`src/dom/mod.rs`, `CSS`) without its
 //! comments and layout whitespace: style/citekit.css is written for people to read, and
 //! every byte of the embedded copy is downloaded with the npm package (1.3 KB gzip less).
+//! Also sets `cfg(browser_tables)` (below).
 
 use std::{env, fs, path::Path};
 
 fn main() {
+    // `cfg(browser_tables)`: the HTML entity and Unicode tables are the browser's (a wasm
+    // build with the DOM layer and without the `tables` feature: the npm package's first
+    // module). src/core/unicode.rs says what that covers.
+    println!("cargo::rustc-check-cfg=cfg(browser_tables)");
+    let wasm = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "wasm32");
+    if wasm
+        && env::var_os("CARGO_FEATURE_DOM").is_some()
+        && env::var_os("CARGO_FEATURE_TABLES").is_none()
+    {
+        println!("cargo::rustc-cfg=browser_tables");
+    }
     let src = "style/citekit.css";
     println!("cargo::rerun-if-changed={src}");
     let css = fs::read_to_string(src).expect("style/citekit.css is readable");

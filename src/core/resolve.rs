@@ -14,6 +14,7 @@ use crate::core::model::{
 use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
 use crate::core::sort;
+use crate::core::unicode;
 
 mod shared;
 pub(crate) use shared::BasePool;
@@ -957,7 +958,7 @@ fn identifier_links(text: &str, pairs: &[(&str, &str)], syntax: TextSyntax) -> V
     // Longer identifiers first, so `PR #123` wins over `#123`.
     sort::sort_by_key(&mut pairs, |(k, _)| (u64::MAX - sort::pos(k.len()), 0));
     let protected = markers::protected_regions(text, syntax);
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let is_word = |c: char| unicode::is_alphanumeric(c) || c == '_' || c == '-';
     let mut links: Vec<TextLink> = Vec::new();
     for (ident, url) in pairs {
         for (i, _) in text.match_indices(ident) {

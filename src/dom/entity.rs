@@ -1,6 +1,6 @@
 //! Named character references (`&copy;`) decoded by the browser's HTML parser, for the
-//! markdown parser of a build without the entity table (cargo feature `entities` off:
-//! the npm package's first module). The browser knows the same WHATWG list, so the
+//! markdown parser of a build without the entity table (`cfg(browser_tables)`: the npm
+//! package's first module). The browser knows the same WHATWG list, so the
 //! table need not ship twice.
 //!
 //! The browser also reads a legacy name without `;` as a prefix (`&notit;` is `¬it;`,

@@ -10,16 +10,18 @@
 pub(crate) mod blocks;
 pub(crate) mod card;
 pub mod driver;
-#[cfg(not(feature = "entities"))]
+#[cfg(browser_tables)]
 mod entity;
 pub(crate) mod events;
 pub(crate) mod highlight;
 pub(crate) mod morph;
 pub(crate) mod panel;
 pub mod state;
+#[cfg(browser_tables)]
+pub(crate) mod unicode;
 pub(crate) mod util;
 
-#[cfg(not(feature = "entities"))]
+#[cfg(browser_tables)]
 pub(crate) use entity::entity;
 pub use state::{Card, Highlight};
 pub use util::place_card;

@@ -77,6 +77,38 @@ export async function browserChecks(tally, context, url, label) {
     eq(r.code, '&copy;', 'code span stays literal');
   });
 
+  await t('case folding, Unicode punctuation and letters come from the browser (the first module has no Unicode tables)', async () => {
+    const r = await page.evaluate(() => {
+      const { mount, parse } = window.citekit;
+      const el = document.createElement('div');
+      document.body.append(el);
+      // A reference label matched by case folding (ß, ẞ and SS fold alike); emphasis
+      // that Unicode punctuation keeps from opening (“ after a letter is not left-
+      // flanking) and one it lets close (*«x»* after a space).
+      const answer = '[Straße] and [ΣΑΣ] and foo*\u201cbar\u201d* and *\u00abyes\u00bb*.\n\n[STRASSE]: https://x.test/s\n[σας]: https://x.test/g';
+      const view = mount(el, { answer, data: null });
+      const body = el.querySelector('.cite-answer__body');
+      const out = {
+        links: [...body.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
+        ems: [...body.querySelectorAll('em')].map((e) => e.textContent),
+      };
+      view.destroy();
+      el.remove();
+      // A post-hoc claim found in the answer through folding (ß against SS).
+      const model = parse('Die Straße ist lang. Der Weg ist kurz.', {
+        sources: [{ id: 's', title: 'Karte', url: 'https://x.test/k' }],
+        citations: [{ claim: 'die STRASSE ist lang', sourceIndex: 1 }],
+      });
+      out.citations = model.citations.map((c) => model.text.slice(c.start, c.end));
+      out.codes = model.diagnostics.map((d) => d.code);
+      return out;
+    });
+    eq(r.links, [['Straße', 'https://x.test/s'], ['ΣΑΣ', 'https://x.test/g']], 'labels matched by case folding');
+    eq(r.ems, ['\u00abyes\u00bb'], 'emphasis by Unicode punctuation');
+    eq(r.citations, ['Die Straße ist lang'], 'a claim found through case folding (as the module with the tables finds it)');
+    assert(!r.codes.includes('claim-not-found'), `diagnostics: ${r.codes}`);
+  });
+
   await t('a long answer shows its first screenful at mount, the rest after the first frame or at once on an event', async () => {
     const r = await page.evaluate(async () => {
       const { mount } = window.citekit;

@@ -27,6 +27,7 @@ use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::sanitize::excerpt;
 use crate::core::sort;
+use crate::core::unicode::is_alphanumeric;
 use serde_json::{Map, Value};
 
 use super::support::{cap_sources, cap_spans, id_text};
@@ -395,10 +396,7 @@ fn fold(c: char, out: &mut dyn FnMut(char)) {
             // Unicode case folding (`ß` -> `ss`, final sigma -> sigma), the same tables
             // pulldown-cmark matches link labels with.
             let mut buf = [0u8; 4];
-            for l in unicase::UniCase::new(&*c.encode_utf8(&mut buf))
-                .to_folded_case()
-                .chars()
-            {
+            for l in crate::core::unicode::fold_case(c.encode_utf8(&mut buf)).chars() {
                 out(l)
             }
         }
@@ -578,9 +576,9 @@ impl<'a> ClaimLocator<'a> {
         let mut seen: Vec<String> = Vec::new();
         let mut i = 0;
         while i < m {
-            if claim[i].is_alphanumeric() {
+            if is_alphanumeric(claim[i]) {
                 let s = i;
-                while i < m && claim[i].is_alphanumeric() {
+                while i < m && is_alphanumeric(claim[i]) {
                     i += 1;
                 }
                 let w: String = claim[s..i].iter().collect();
@@ -697,7 +695,7 @@ fn trim_range(text: &str, (s, e): (usize, usize)) -> (usize, usize) {
 
 /// `r` widened so it does not start or end inside a word (at most 40 bytes each way).
 fn widen_to_words(text: &str, (mut s, mut e): (usize, usize)) -> (usize, usize) {
-    let word = |c: char| c.is_alphanumeric();
+    let word = is_alphanumeric;
     let limit_s = s.saturating_sub(40);
     while s > limit_s {
         let (Some(before), Some(at)) = (text[..s].chars().next_back(), text[s..].chars().next())

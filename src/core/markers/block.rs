@@ -646,7 +646,7 @@ impl<'a> Blocks<'_, 'a> {
         };
         let norm = label
             .split_whitespace()
-            .map(|w| unicase::UniCase::new(w).to_folded_case())
+            .map(crate::core::unicode::fold_case)
             .collect::<Vec<_>>()
             .join(" ");
         if norm.is_empty() {

@@ -336,7 +336,7 @@ impl Run<'_, '_> {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&unicase::UniCase::new(w).to_folded_case());
+            out.push_str(&crate::core::unicode::fold_case(w));
         }
         if out.is_empty() {
             None

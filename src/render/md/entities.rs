@@ -4,15 +4,12 @@
 //! third of a `[(&[u8], &str)]` array in the wasm.
 //!
 //! A browser carries the same list in its HTML parser, so a wasm build with the DOM layer
-//! and without the cargo feature `entities` (the npm package's first module) leaves the
-//! table out (10 KB gzip) and asks the browser instead ([`crate::dom::entity`]). Every
-//! other build (the host, server rendering, the second module, Leptos apps with default
-//! features) keeps it.
+//! and without the cargo feature `tables` (`cfg(browser_tables)`: the npm package's
+//! first module) leaves the table out (10 KB gzip) and asks the browser instead
+//! ([`crate::dom::entity`]). Every other build (the host, server rendering, the second
+//! module, Leptos apps with default features) keeps it.
 
-#[cfg(any(
-    feature = "entities",
-    not(all(target_arch = "wasm32", feature = "dom"))
-))]
+#[cfg(not(browser_tables))]
 /// The entries (generated from the WHATWG list of named character references).
 pub(super) const ENTITIES: &str = "\
 AElig\u{1}Æ\u{2}AMP\u{1}&\u{2}Aacute\u{1}Á\u{2}Abreve\u{1}Ă\u{2}Acirc\u{1}Â\u{2}Acy\u{1}А\u{2}\
@@ -396,10 +393,7 @@ yscr\u{1}𝓎\u{2}yucy\u{1}ю\u{2}yuml\u{1}ÿ\u{2}zacute\u{1}ź\u{2}zcaron\u{1}�
 zdot\u{1}ż\u{2}zeetrf\u{1}ℨ\u{2}zeta\u{1}ζ\u{2}zfr\u{1}𝔷\u{2}zhcy\u{1}ж\u{2}zigrarr\u{1}⇝\u{2}\
 zopf\u{1}𝕫\u{2}zscr\u{1}𝓏\u{2}zwj\u{1}\u{200d}\u{2}zwnj\u{1}\u{200c}";
 
-#[cfg(any(
-    feature = "entities",
-    not(all(target_arch = "wasm32", feature = "dom"))
-))]
+#[cfg(not(browser_tables))]
 /// The value of the named reference `name` (without `&` and `;`): a binary search over
 /// the string, by the entries around a middle byte (names are sorted bytewise).
 pub(super) fn entity(name: &str) -> Option<&'static str> {
@@ -428,7 +422,7 @@ pub(super) fn entity(name: &str) -> Option<&'static str> {
 
 /// The value of the character reference `&name;`, read by the browser's HTML parser
 /// (the same WHATWG list): see [`crate::dom::entity`].
-#[cfg(all(target_arch = "wasm32", feature = "dom", not(feature = "entities")))]
+#[cfg(browser_tables)]
 pub(super) fn entity(name: &str) -> Option<&'static str> {
     crate::dom::entity(name)
 }

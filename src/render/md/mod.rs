@@ -172,7 +172,7 @@ pub(crate) fn normalize_label(label: &str) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&unicase::UniCase::new(w).to_folded_case());
+        out.push_str(&crate::core::unicode::fold_case(w));
     }
     out
 }

@@ -1,8 +1,11 @@
 //! Unicode punctuation for CommonMark's flanking rules: the general categories P and S
 //! above ASCII, as a bit mask per block of 16 code points. Generated from Unicode 17.0
-//! (Node's `/[\p{P}\p{S}]/u` over every code point, 16 to a mask).
+//! (Node's `/[\p{P}\p{S}]/u` over every code point, 16 to a mask). A build with
+//! `cfg(browser_tables)` asks the browser the same question instead
+//! ([`crate::core::unicode`]).
 
 /// Blocks (code point / 16) that hold punctuation or symbols, ascending.
+#[cfg(not(browser_tables))]
 const BLOCKS: [u16; 790] = [
     0x000a, 0x000b, 0x000d, 0x000f, 0x002c, 0x002d, 0x002e, 0x002f, 0x0037, 0x0038, 0x003f, 0x0048,
     0x0055, 0x0058, 0x005b, 0x005c, 0x005f, 0x0060, 0x0061, 0x0066, 0x006d, 0x006e, 0x006f, 0x0070,
@@ -72,6 +75,7 @@ const BLOCKS: [u16; 790] = [
     0x1fb6, 0x1fb7, 0x1fb8, 0x1fb9, 0x1fba, 0x1fbb, 0x1fbc, 0x1fbd, 0x1fbe, 0x1fbf,
 ];
 
+#[cfg(not(browser_tables))]
 /// The punctuation and symbols in each block of [`BLOCKS`], one bit per code point.
 const MASKS: [u16; 790] = [
     0xdbfe, 0x89d3, 0x0080, 0x0080, 0x003c, 0xfffc, 0xafe0, 0xffff, 0x4020, 0x00b0, 0x0040, 0x0004,
@@ -148,11 +152,16 @@ pub(super) fn is_punct(c: char) -> bool {
     if cp < 128 {
         return c.is_ascii_punctuation();
     }
-    let Ok(hi) = u16::try_from(cp >> 4) else {
-        return false;
-    };
-    match BLOCKS.binary_search(&hi) {
-        Ok(i) => MASKS[i] & (1 << (cp & 15)) != 0,
-        Err(_) => false,
+    #[cfg(browser_tables)]
+    return crate::core::unicode::is_punct_beyond_ascii(c);
+    #[cfg(not(browser_tables))]
+    {
+        let Ok(hi) = u16::try_from(cp >> 4) else {
+            return false;
+        };
+        match BLOCKS.binary_search(&hi) {
+            Ok(i) => MASKS[i] & (1 << (cp & 15)) != 0,
+            Err(_) => false,
+        }
     }
 }
