@@ -141,9 +141,11 @@ function need(name) {
 function withAdvice(err, name) {
   if (err?.code !== 'format-not-loaded') return err;
   loadFormats().catch(reportOnce);
-  const format = /(\w+) data needs/.exec(String(err.message))?.[1] ?? 'this';
+  // "openai data needs ...", "canonical html answers need ...": the subject and its verb.
+  const [, subject = 'this data', verb = 'needs'] = /^(?:citekit: )?(.+?) (needs?) /.exec(String(err.message)) ?? [];
   const e = new Error(
-    `citekit: ${format} data needs citekit's provider formats, which are not loaded yet: ` +
+    `citekit: ${subject} ${verb} citekit's provider formats module (which also reads HTML, JSON ` +
+      'and YAML answers), not loaded yet: ' +
       `call \`await loadFormats()\` before \`${name}()\` with such data ` +
       "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load them by themselves",
   );

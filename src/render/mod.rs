@@ -8,7 +8,9 @@
 
 pub mod class;
 pub mod escape;
+#[cfg(feature = "answer-kinds")]
 pub mod html;
+#[cfg(feature = "answer-kinds")]
 pub mod json_view;
 pub mod markdown;
 pub mod md;
@@ -205,9 +207,13 @@ pub fn answer_blocks(answer: &CitedAnswer, opts: &RenderOptions) -> Vec<Block> {
     let markers = MarkerSet::new(answer, opts);
     match answer.content_kind {
         ContentKind::Markdown => markdown::blocks(answer, &markers),
+        #[cfg(feature = "answer-kinds")]
         ContentKind::Html => html::blocks(answer, &markers),
+        #[cfg(feature = "answer-kinds")]
         ContentKind::Json => json_view::blocks(answer, &markers),
-        ContentKind::Plain | ContentKind::Yaml => plain_blocks(answer, &markers),
+        // Without `answer-kinds` the parser makes no HTML or JSON answer (it gives
+        // their text as plain text).
+        _ => plain_blocks(answer, &markers),
     }
 }
 
@@ -281,6 +287,7 @@ pub(crate) struct MarkerHtml {
 
 impl MarkerHtml {
     /// The marker HTML of citation `ci`, if it was made.
+    #[cfg(any(feature = "answer-kinds", feature = "dom"))]
     pub(crate) fn get(&self, ci: usize) -> Option<&String> {
         self.html.get(ci.checked_sub(self.first)?)
     }

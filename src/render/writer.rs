@@ -168,6 +168,7 @@ impl<'a> Inline<'a> {
     }
 
     /// What was written since the last [`take`](Self::take).
+    #[cfg(feature = "answer-kinds")]
     pub(crate) fn pending(&self) -> &str {
         &self.out
     }

@@ -882,6 +882,37 @@ export async function browserChecks(tally, context, url, label) {
     eq(r.empty, 0, 'destroy empties the moved view');
   });
 
+  await t('a canonical HTML answer (read by the second module) renders through the allow-list, markers in place', async () => {
+    const r = await page.evaluate(async () => {
+      const { mount } = window.citekit;
+      const el = document.createElement('div');
+      document.querySelector('main').append(el);
+      const data = {
+        ok: true,
+        format: 'html',
+        content: '<p>Paris is <b>big</b><sup class="cite" data-sids="1">[S:1]</sup>.</p><script>window.pwned = 1</script><p onclick="x()">Two</p>',
+        sources_used: [{ sid: 1, title: 'Paris', url: 'https://p.example/' }],
+      };
+      const view = mount(el, { answer: null, data });
+      for (let i = 0; i < 200 && !el.querySelector('.cite-marker__link'); i++) await new Promise((res) => setTimeout(res, 10));
+      const body = el.querySelector('.cite-answer__body');
+      const out = {
+        bold: body.querySelector('b')?.textContent,
+        links: [...body.querySelectorAll('.cite-marker__link')].map((a) => a.textContent),
+        text: body.textContent,
+        onclick: !!body.querySelector('[onclick]'),
+        pwned: !!window.pwned,
+      };
+      view.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r.bold, 'big', 'kept element');
+    eq(r.links, ['1'], 'marker');
+    assert(r.text.includes('Paris is big') && r.text.includes('Two') && !r.text.includes('[S:1]'), `text: ${r.text}`);
+    assert(!r.onclick && !r.pwned, 'markup from the answer was kept');
+  });
+
   await t('no page errors or console errors', async () => {
     const errs = await page.evaluate(() => window.pageErrors);
     eq([...errs, ...consoleErrors], [], 'errors');

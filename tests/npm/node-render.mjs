@@ -60,7 +60,7 @@ await test('under Node init() loads the module with the provider formats: openai
   assert.match(citekit.renderToString(null, OPENAI), /Announcing Rust 1\.0/);
 });
 
-await test("init(undefined, { formats: 'first-use' }): openai data throws format-not-loaded saying what to do; loadFormats() then parses it", async () => {
+await test("init(undefined, { formats: 'first-use' }): openai data and canonical HTML answers throw format-not-loaded saying what to do; loadFormats() then parses them", async () => {
   const { spawnSync } = await import('node:child_process');
   const code = `
     import { init, parse, renderToString, loadFormats } from 'citekit';
@@ -71,8 +71,14 @@ await test("init(undefined, { formats: 'first-use' }): openai data throws format
       try { f(); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
     }
     out.push(parse('Plain [1].', { 1: { title: 'T', source: 'https://t.example/' } }).sources.length);
+    const HTML = { ok: true, format: 'html', content: '<p>Paris<sup class="cite" data-sids="1">[S:1]</sup>.</p>',
+      sources_used: [{ sid: 1, title: 'Paris', url: 'https://p.example/' }] };
+    try { parse(null, HTML); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
     await loadFormats();
     out.push(parse(null, OPENAI).sources[0].title);
+    const html = parse(null, HTML);
+    const rendered = renderToString(null, HTML);
+    out.push([html.format, html.citations.length, /<p[ >]/.test(rendered) && rendered.includes("Paris") && !rendered.includes("[S:1]")]);
     console.log(JSON.stringify(out));
   `;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
@@ -83,7 +89,10 @@ await test("init(undefined, { formats: 'first-use' }): openai data throws format
     assert.match(out[i], new RegExp(`await loadFormats\\(\\)\` before \`${name}\\(\\)`));
   }
   assert.equal(out[2], 1, 'other formats work in the first module');
-  assert.equal(out[3], 'Announcing Rust 1.0');
+  // HTML, JSON and YAML answers (canonical) are read by the second module too.
+  assert.match(out[3], /^format-not-loaded: citekit: canonical html answers need citekit's provider formats module/);
+  assert.equal(out[4], 'Announcing Rust 1.0');
+  assert.deepEqual(out[5], ['canonical', 1, true]);
 });
 
 await test('init() rejects an unknown `formats` with what it expects', async () => {

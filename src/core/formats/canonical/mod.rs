@@ -36,21 +36,29 @@
 //!   and block scalars, one-line flow lists); anything beyond is an
 //!   `invalid-content` info diagnostic and the text is still shown.
 
-use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
+use crate::core::draft::{Draft, DraftSource};
+#[cfg(feature = "answer-kinds")]
+use crate::core::draft::{DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, SourceReader};
 use crate::core::json::{as_uint, parse_json, type_name, wrong_type, Fields};
+#[cfg(feature = "answer-kinds")]
 use crate::core::limits::MAX_JSON_DEPTH;
 use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::{Grammar, SourceKey, TextSyntax};
-use crate::core::model::{ContentKind, Diagnostic, Format, Location};
+#[cfg(feature = "answer-kinds")]
+use crate::core::model::Location;
+use crate::core::model::{ContentKind, Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::sanitize::clean_text;
 use serde_json::{Map, Value};
 
+#[cfg(feature = "answer-kinds")]
 mod pointer;
+#[cfg(feature = "answer-kinds")]
 mod yaml;
 
+#[cfg(feature = "answer-kinds")]
 use pointer::{array_index, parse_pointer, JsonNode, Pointed};
 
 /// Keys of an object that make it canonical data.
@@ -137,6 +145,13 @@ pub fn parse(
 
     let text = text.unwrap_or_default();
     let kind = content_kind(declared.as_deref(), &text, &mut diags);
+    #[cfg(not(feature = "answer-kinds"))]
+    if matches!(
+        kind,
+        ContentKind::Html | ContentKind::Json | ContentKind::Yaml
+    ) {
+        return Ok(kind_not_loaded(kind, &text));
+    }
     let mut draft = Draft::new(Format::Canonical, text);
     draft.content_kind = kind;
     draft.grammar = Some(grammar_for(kind));
@@ -186,6 +201,7 @@ pub fn parse(
         }
     }
 
+    #[cfg(feature = "answer-kinds")]
     match kind {
         ContentKind::Json => json_sidecar(&mut draft, &mut diags),
         ContentKind::Yaml => yaml_sidecar(&mut draft, &mut diags),
@@ -195,6 +211,112 @@ pub fn parse(
     support::cap_sources(&mut draft);
     support::cap_spans(&mut draft);
     Ok(draft)
+}
+
+/// An HTML, JSON or YAML answer in a build without `answer-kinds` (the npm package's
+/// first module, whose second module reads them): its text as plain text (HTML without
+/// its tags and markers), no sources or citations, and a `format-not-loaded` error.
+#[cfg(not(feature = "answer-kinds"))]
+fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
+    let name = match kind {
+        ContentKind::Html => "html",
+        ContentKind::Json => "json",
+        _ => "yaml",
+    };
+    let shown = if kind == ContentKind::Html {
+        html_text(text)
+    } else {
+        text.to_string()
+    };
+    let mut draft = Draft::new(Format::Canonical, shown);
+    draft.content_kind = ContentKind::Plain;
+    draft.grammar = Some(grammar_for(ContentKind::Plain));
+    draft.diagnostics.push(Diagnostic::error(
+        "format-not-loaded",
+        [
+            "canonical ",
+            name,
+            " answers need the provider formats module (it also reads HTML, JSON and YAML \
+             answers), which this build of citekit does not include",
+        ]
+        .concat(),
+    ));
+    draft
+}
+
+/// The text of an HTML answer for a moment's plain display: tags, comments and the
+/// contents of `<sup>` (markers), `<script>` and `<style>` left out; the text is shown
+/// escaped, never as markup.
+#[cfg(not(feature = "answer-kinds"))]
+fn html_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        out.push_str(&rest[..lt]);
+        rest = &rest[lt..];
+        let starts = |p: &str| {
+            rest.as_bytes()
+                .get(..p.len())
+                .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+        };
+        let skip_to = if starts("<!--") {
+            "-->"
+        } else if starts("<sup") {
+            "</sup>"
+        } else if starts("<script") {
+            "</script>"
+        } else if starts("<style") {
+            "</style>"
+        } else {
+            ">"
+        };
+        let end = find_ascii_ci(rest, skip_to).map_or(rest.len(), |i| i + skip_to.len());
+        // A block's edge keeps words apart (`</p><p>`); an inline tag does not.
+        let name: String = rest[1..]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        const BLOCKS: [&str; 22] = [
+            "p",
+            "div",
+            "br",
+            "li",
+            "ul",
+            "ol",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "tr",
+            "td",
+            "th",
+            "table",
+            "blockquote",
+            "pre",
+            "hr",
+            "dt",
+            "dd",
+            "section",
+        ];
+        if BLOCKS.contains(&name.as_str()) {
+            out.push(' ');
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Where `needle` (ASCII, lower case) first occurs in `hay`, ignoring ASCII case.
+#[cfg(not(feature = "answer-kinds"))]
+fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+    hay.as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// The marker syntaxes scanned for each kind of answer.
@@ -367,6 +489,7 @@ fn read_source(
     Some((sid, support::numbered(src, Some(sid))))
 }
 
+#[cfg(feature = "answer-kinds")]
 /// Reads the `_citations` sidecar of a JSON answer.
 fn json_sidecar(draft: &mut Draft, diags: &mut Vec<Diagnostic>) {
     let Ok(doc) = parse_json(&draft.text) else {
@@ -382,6 +505,7 @@ fn json_sidecar(draft: &mut Draft, diags: &mut Vec<Diagnostic>) {
     draft.spans.extend(spans);
 }
 
+#[cfg(feature = "answer-kinds")]
 /// Reads the `_citations` sidecar of a YAML answer.
 fn yaml_sidecar(draft: &mut Draft, diags: &mut Vec<Diagnostic>) {
     let (root, problems) = yaml::parse(&draft.text);
@@ -409,6 +533,7 @@ fn yaml_sidecar(draft: &mut Draft, diags: &mut Vec<Diagnostic>) {
     draft.spans.extend(spans);
 }
 
+#[cfg(feature = "answer-kinds")]
 /// Turns sidecar entries `[{path, sids}]` into spans, locating each path with
 /// `locate` (pointer tokens → the pointed value).
 fn read_sidecar(
@@ -489,11 +614,13 @@ fn read_sidecar(
     spans
 }
 
+#[cfg(feature = "answer-kinds")]
 /// A `missing-field` warning.
 fn missing(path: &str, what: &str) -> Diagnostic {
     Diagnostic::warning("missing-field", format!("`{path}` is missing; {what}")).at_path(path)
 }
 
+#[cfg(feature = "answer-kinds")]
 /// Sids from `[3, 5]`, `["3", "5"]`, `3` or `"3, 5"`; others reported.
 fn sid_list(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<u64> {
     let mut out = Vec::new();
@@ -534,6 +661,50 @@ fn sid_list(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without `answer-kinds` (`cargo test --no-default-features --lib`, as `npm test`
+    /// runs it): HTML, JSON and YAML answers show their text, without citations, with a
+    /// `format-not-loaded` error; markdown answers are read as always.
+    #[cfg(not(feature = "answer-kinds"))]
+    #[test]
+    fn html_json_and_yaml_answers_without_answer_kinds() {
+        use serde_json::json;
+        let sources = json!([{"sid": 1, "title": "T", "url": "https://t.example/"}]);
+        let cases = [
+            (
+                "html",
+                "<p>Paris <b>is</b> big<sup class=\"cite\" data-sids=\"1\">[S:1]</sup>.</p>\
+                 <script>alert(1)</script><!-- c --><style>p{}</style><p>Second</p>",
+                "Paris is big. Second",
+            ),
+            ("json", "{\"a\": \"b\"}", "{\"a\": \"b\"}"),
+            ("yaml", "a: b", "a: b"),
+        ];
+        for (kind, content, shown) in cases {
+            let data =
+                json!({"ok": true, "content": content, "format": kind, "sources_used": sources});
+            let d = parse(None, Some(&data), &Options::default()).unwrap();
+            assert_eq!(d.text, shown, "{kind}");
+            assert_eq!(d.content_kind, ContentKind::Plain, "{kind}");
+            assert!(d.spans.is_empty() && d.sources.is_empty(), "{kind}");
+            let e = d.diagnostics.iter().find(|d| d.code == "format-not-loaded");
+            let message = &e
+                .unwrap_or_else(|| panic!("{kind}: {:?}", d.diagnostics))
+                .message;
+            assert!(
+                message.starts_with(&format!("canonical {kind} answers need")),
+                "{message}"
+            );
+        }
+        // An unclosed tag or marker ends the text, in linear time.
+        assert_eq!(html_text("a <sup>b"), "a");
+        assert_eq!(html_text(&"<i>".repeat(50_000)), "");
+        let md =
+            json!({"content": "Paris [[S:1]].", "format": "markdown", "sources_used": sources});
+        let d = parse(None, Some(&md), &Options::default()).unwrap();
+        assert!(d.diagnostics.iter().all(|d| d.code != "format-not-loaded"));
+        assert_eq!(d.sources.len(), 1);
+    }
 
     #[test]
     fn kinds_are_declared_or_sniffed() {
