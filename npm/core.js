@@ -144,8 +144,8 @@ function withAdvice(err, name) {
   // "openai data needs ...", "canonical html answers need ...": the subject and its verb.
   const [, subject = 'this data', verb = 'needs'] = /^(?:citekit: )?(.+?) (needs?) /.exec(String(err.message)) ?? [];
   const e = new Error(
-    `citekit: ${subject} ${verb} citekit's provider formats module (which also reads HTML, JSON ` +
-      'and YAML answers), not loaded yet: ' +
+    `citekit: ${subject} ${verb} citekit's provider formats module (which also reads posthoc ` +
+      'claims and HTML, JSON and YAML answers), not loaded yet: ' +
       `call \`await loadFormats()\` before \`${name}()\` with such data ` +
       "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load them by themselves",
   );

@@ -18,8 +18,8 @@ export type InitInput =
 export interface InitOptions {
   /**
    * `'first-use'` (the default in browsers): load the module without the provider
-   * formats (anthropic, openai, gemini, perplexity) and without canonical HTML, JSON
-   * and YAML answers, about 55 KB gzip lighter, and the one with them when such data
+   * formats (anthropic, openai, gemini, perplexity), the posthoc format and canonical
+   * HTML, JSON and YAML answers, about 65 KB gzip lighter, and the one with them when such data
    * first comes (`mount` and `<cited-answer>` do it by
    * themselves; `parse` and `renderToString` throw `format-not-loaded` until
    * `loadFormats()` has resolved). `'all'` (the default under Node): load only the
@@ -41,8 +41,8 @@ export function init(input?: InitInput, options?: InitOptions): Promise<void>;
 /**
  * Loads the module with the provider formats (citekit_full_bg.wasm) unless it is
  * loaded; from then on every call goes to it. Await it before `parse` or
- * `renderToString` with anthropic, openai, gemini or perplexity data, or a canonical
- * answer in HTML, JSON or YAML.
+ * `renderToString` with anthropic, openai, gemini, perplexity or posthoc data, or a
+ * canonical answer in HTML, JSON or YAML.
  */
 export function loadFormats(input?: InitInput): Promise<void>;
 

@@ -94,19 +94,17 @@ export async function browserChecks(tally, context, url, label) {
       };
       view.destroy();
       el.remove();
-      // A post-hoc claim found in the answer through folding (ß against SS).
-      const model = parse('Die Straße ist lang. Der Weg ist kurz.', {
-        sources: [{ id: 's', title: 'Karte', url: 'https://x.test/k' }],
-        citations: [{ claim: 'die STRASSE ist lang', sourceIndex: 1 }],
-      });
-      out.citations = model.citations.map((c) => model.text.slice(c.start, c.end));
-      out.codes = model.diagnostics.map((d) => d.code);
+      // Identifiers link only as whole words: not after a letter beyond ASCII (éMKT-1),
+      // after a space or a non-letter (« MKT-1).
+      const model = parse('Voir MKT-1 et éMKT-1 et «MKT-1» [1].', [
+        { urls: ['https://j.example/1'], titles: ['MKT-1'], identifiers: { 'MKT-1': 'https://j.example/1' } },
+      ], { format: 'scintilla' });
+      out.identifiers = (model.links ?? []).map((l) => model.text.slice(l.start, l.end) + '@' + l.start);
       return out;
     });
     eq(r.links, [['Straße', 'https://x.test/s'], ['ΣΑΣ', 'https://x.test/g']], 'labels matched by case folding');
     eq(r.ems, ['\u00abyes\u00bb'], 'emphasis by Unicode punctuation');
-    eq(r.citations, ['Die Straße ist lang'], 'a claim found through case folding (as the module with the tables finds it)');
-    assert(!r.codes.includes('claim-not-found'), `diagnostics: ${r.codes}`);
+    eq(r.identifiers, ['MKT-1@5', 'MKT-1@25'], 'identifier links at word edges');
   });
 
   await t('a long answer shows its first screenful at mount, the rest after the first frame or at once on an event', async () => {

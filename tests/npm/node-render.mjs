@@ -60,7 +60,7 @@ await test('under Node init() loads the module with the provider formats: openai
   assert.match(citekit.renderToString(null, OPENAI), /Announcing Rust 1\.0/);
 });
 
-await test("init(undefined, { formats: 'first-use' }): openai data and canonical HTML answers throw format-not-loaded saying what to do; loadFormats() then parses them", async () => {
+await test("init(undefined, { formats: 'first-use' }): openai data, posthoc data and canonical HTML answers throw format-not-loaded saying what to do; loadFormats() then parses them", async () => {
   const { spawnSync } = await import('node:child_process');
   const code = `
     import { init, parse, renderToString, loadFormats } from 'citekit';
@@ -74,10 +74,14 @@ await test("init(undefined, { formats: 'first-use' }): openai data and canonical
     const HTML = { ok: true, format: 'html', content: '<p>Paris<sup class="cite" data-sids="1">[S:1]</sup>.</p>',
       sources_used: [{ sid: 1, title: 'Paris', url: 'https://p.example/' }] };
     try { parse(null, HTML); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
+    const POSTHOC = { response: 'Paris is big.', sources: [{ title: 'P', url: 'https://p.example/' }],
+      citations: [{ claim: 'Paris is big', sourceIndex: 1 }] };
+    try { parse(null, POSTHOC); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
     await loadFormats();
     out.push(parse(null, OPENAI).sources[0].title);
     const html = parse(null, HTML);
     const rendered = renderToString(null, HTML);
+    out.push(parse(null, POSTHOC).citations.length);
     out.push([html.format, html.citations.length, /<p[ >]/.test(rendered) && rendered.includes("Paris") && !rendered.includes("[S:1]")]);
     console.log(JSON.stringify(out));
   `;
@@ -91,8 +95,10 @@ await test("init(undefined, { formats: 'first-use' }): openai data and canonical
   assert.equal(out[2], 1, 'other formats work in the first module');
   // HTML, JSON and YAML answers (canonical) are read by the second module too.
   assert.match(out[3], /^format-not-loaded: citekit: canonical html answers need citekit's provider formats module/);
-  assert.equal(out[4], 'Announcing Rust 1.0');
-  assert.deepEqual(out[5], ['canonical', 1, true]);
+  assert.match(out[4], /^format-not-loaded: citekit: posthoc data needs citekit's provider formats module/);
+  assert.equal(out[5], 'Announcing Rust 1.0');
+  assert.equal(out[6], 1, 'the posthoc claim is located by the second module');
+  assert.deepEqual(out[7], ['canonical', 1, true]);
 });
 
 await test('init() rejects an unknown `formats` with what it expects', async () => {

@@ -20,17 +20,18 @@ pub mod openai;
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
+#[cfg(feature = "posthoc")]
 pub mod posthoc;
 pub mod scintilla;
 pub mod sse;
 pub mod stored;
 pub(crate) mod support;
 
-/// Provider data in a build without the provider formats: the answer text (the
+/// Provider (or posthoc) data in a build without those formats: the answer text (the
 /// caller's, else the text the data holds, read plainly; its markers unresolved)
 /// without citations, and a `format-not-loaded` error saying so. The npm package's
 /// first module shows this until its second module, which has the formats, takes over.
-#[cfg(not(feature = "providers"))]
+#[cfg(any(not(feature = "providers"), not(feature = "posthoc")))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
         Some(a) => a.to_string(),
@@ -44,7 +45,7 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     d.diagnostics.push(crate::core::model::Diagnostic::error(
         "format-not-loaded",
         format!(
-            "{} data needs the provider formats, which this build of citekit does not include",
+            "{} data needs the provider formats module, which this build of citekit does not include",
             format.name()
         ),
     ));
@@ -53,8 +54,8 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
 
 /// The text of a provider's response, read plainly: Anthropic's text blocks, an OpenAI
 /// Responses output's (or a chat completion's) text, Gemini's first candidate's parts,
-/// Perplexity's message.
-#[cfg(not(feature = "providers"))]
+/// Perplexity's message; posthoc data's `response`, `answer` or `text`.
+#[cfg(any(not(feature = "providers"), not(feature = "posthoc")))]
 fn provider_text(format: Format, v: &Value) -> String {
     let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
         let mut out = String::new();
@@ -91,6 +92,11 @@ fn provider_text(format: Format, v: &Value) -> String {
             out
         }
         Format::Gemini => texts(v.pointer("/candidates/0/content/parts"), None),
+        Format::Posthoc => ["response", "answer", "text"]
+            .iter()
+            .find_map(|k| v.get(k).and_then(Value::as_str))
+            .unwrap_or("")
+            .to_string(),
         _ => message(v),
     }
 }
@@ -154,7 +160,10 @@ pub fn parse_draft(
     };
     match format {
         Format::Stored => stored::parse(answer, v, options),
+        #[cfg(feature = "posthoc")]
         Format::Posthoc => posthoc::parse(answer, v, options),
+        #[cfg(not(feature = "posthoc"))]
+        Format::Posthoc => Ok(not_loaded(format, answer, v)),
         Format::CitationMap => citation_map::parse(answer, v, options),
         Format::Sse => match data {
             Data::Text(_) | Data::Json(Value::String(_)) => {
@@ -423,6 +432,23 @@ mod tests {
         let a =
             crate::core::parse_lenient(Some("Mine."), Data::Json(&cases[1].1), &Options::default());
         assert_eq!(a.text, "Mine.");
+    }
+
+    /// Without the posthoc format (the npm package's first module): its data is still
+    /// detected and shows its text, without citations, with a `format-not-loaded` error.
+    #[cfg(not(feature = "posthoc"))]
+    #[test]
+    fn posthoc_data_without_the_posthoc_format() {
+        let data = serde_json::json!({"response": "Paris is big.",
+            "sources": [{"title": "P", "url": "https://p.example/"}],
+            "citations": [{"claim": "Paris is big", "sourceIndex": 1}]});
+        let a = crate::core::parse_lenient(None, Data::Json(&data), &Options::default());
+        assert_eq!(a.format, Format::Posthoc);
+        assert_eq!(a.text, "Paris is big.");
+        assert!(a.citations.is_empty());
+        assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
+            && d.message
+                .starts_with("posthoc data needs the provider formats module")));
     }
 
     /// The caller's text wins over the text of an event stream's tokens; the stream
