@@ -47,7 +47,7 @@
 // Needs the built package in pkg/ (`npm run build`), marked and streaming-markdown in
 // node_modules (`npm install`).
 // Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,smd,marked]
-//          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N]
+//          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N] [--pkg pkg]
 //        node bench/stream.mjs --profile [--sizes 20,200] [--profile-seconds 20] [--top 25]
 //   --runs: best of N full runs (only for a size streamed whole within the budget; a cut
 //     side runs once). --limit-bytes: cut a side after N bytes as well.
@@ -97,7 +97,10 @@ for (const need of ['pkg/index.js', 'node_modules/marked/lib/marked.esm.js', 'no
     process.exit(2);
   }
 }
-let pkgDir = '/pkg';
+// --pkg DIR: the package to measure, relative to the repository (default pkg), e.g. an
+// older build for a before/after comparison in one session.
+const pkgArg = args.indexOf('--pkg');
+let pkgDir = pkgArg >= 0 ? `/${args[pkgArg + 1].replace(/^\/+|\/+$/g, '')}` : '/pkg';
 if (PROFILE) {
   execFileSync('bash', [path.join(root, 'bench/build-prof.sh')], { stdio: 'inherit', env: { ...process.env, PATH: `${root}/node_modules/.bin:${process.env.PATH}` } });
   pkgDir = '/target/bench-prof-pkg';
