@@ -254,12 +254,17 @@ fn html_text(html: &str) -> String {
     while let Some(lt) = rest.find('<') {
         out.push_str(&rest[..lt]);
         rest = &rest[lt..];
+        // `<sup` and the like as a whole tag name (`<supplement>` is another element).
         let starts = |p: &str| {
             rest.as_bytes()
                 .get(..p.len())
                 .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+                && rest
+                    .as_bytes()
+                    .get(p.len())
+                    .is_none_or(|b| !b.is_ascii_alphanumeric())
         };
-        let skip_to = if starts("<!--") {
+        let skip_to = if rest.starts_with("<!--") {
             "-->"
         } else if starts("<sup") {
             "</sup>"
@@ -698,6 +703,10 @@ mod tests {
         }
         // An unclosed tag or marker ends the text, in linear time.
         assert_eq!(html_text("a <sup>b"), "a");
+        assert_eq!(
+            html_text("<supplement>kept</supplement> <SUP>1</SUP>."),
+            "kept ."
+        );
         assert_eq!(html_text(&"<i>".repeat(50_000)), "");
         let md =
             json!({"content": "Paris [[S:1]].", "format": "markdown", "sources_used": sources});
