@@ -6,9 +6,11 @@
 #      -> wasm-bindgen --target web -> wasm-opt -Oz -g (binaryen 132 from node_modules;
 #      the named copy stays in target/size/ for the report) -> the same wasm without
 #      its name section:
-#        citekit_wasm  (feature `js`, no provider formats): what a page loads first
-#        citekit_full  (features `js`, `providers`): loaded by npm/core.js on first use
-#                      of anthropic, openai, gemini or perplexity data (or at init)
+#        citekit_wasm  (feature `js`, no default features: no provider formats,
+#                      posthoc, HTML/JSON/YAML answers or tables): what a page loads first
+#        citekit_full  (features `js`, `providers` and the defaults): loaded by
+#                      npm/core.js on first use of anthropic, openai, gemini, perplexity
+#                      or posthoc data or a canonical HTML/JSON/YAML answer (or at init)
 #   -> npm/ files + style/citekit.css, the JS minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
