@@ -276,38 +276,9 @@ fn html_text(html: &str) -> String {
             ">"
         };
         let end = find_ascii_ci(rest, skip_to).map_or(rest.len(), |i| i + skip_to.len());
-        // A block's edge keeps words apart (`</p><p>`); an inline tag does not.
-        let name: String = rest[1..]
-            .trim_start_matches('/')
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .collect::<String>()
-            .to_ascii_lowercase();
-        const BLOCKS: [&str; 22] = [
-            "p",
-            "div",
-            "br",
-            "li",
-            "ul",
-            "ol",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "h5",
-            "h6",
-            "tr",
-            "td",
-            "th",
-            "table",
-            "blockquote",
-            "pre",
-            "hr",
-            "dt",
-            "dd",
-            "section",
-        ];
-        if BLOCKS.contains(&name.as_str()) {
+        // A block's edge keeps words apart (`</p><p>`, `<br>`); an inline tag does not.
+        let tag = &rest.as_bytes()[1..];
+        if crate::core::markers::block::html_block_6(tag) || starts("<br") || starts("<pre") {
             out.push(' ');
         }
         rest = &rest[end..];
