@@ -1,8 +1,8 @@
 //! The Unicode questions the parsers ask beyond ASCII: case folding (reference labels,
-//! claims), punctuation (CommonMark's flanking rules) and letters and digits (word
-//! edges). A host build, and every build with the cargo feature `tables`, answers from
-//! tables: unicase's case folding, the punctuation masks of `render::md::punct` and
-//! core's own. A wasm build with the DOM layer and without `tables`
+//! claims) and letters and digits (word edges); the markdown parser's punctuation
+//! (`render::md::punct`) works the same way. A host build, and every build with the
+//! cargo feature `tables`, answers from tables: unicase's case folding, the
+//! punctuation masks and core's own. A wasm build with the DOM layer and without `tables`
 //! (`cfg(browser_tables)`: the npm package's first module) asks the browser's
 //! JavaScript engine instead ([`crate::dom::unicode`]), which carries the same Unicode
 //! data: the wasm is about 4 KB gzip lighter. The two give the same answers for what
@@ -27,13 +27,6 @@ pub(crate) fn is_alphanumeric(c: char) -> bool {
     return c.is_alphanumeric();
     #[cfg(browser_tables)]
     return crate::dom::unicode::is_alphanumeric(c);
-}
-
-/// Whether `c` (not ASCII) is Unicode punctuation or a symbol (general categories P
-/// and S).
-#[cfg(browser_tables)]
-pub(crate) fn is_punct_beyond_ascii(c: char) -> bool {
-    crate::dom::unicode::is_punct(c)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! Unicode property escapes, which carry the same data as the tables left out.
 
 use js_sys::{JsString, RegExp};
+use std::thread::LocalKey;
 
 thread_local! {
     /// `[\p{P}\p{S}]`: punctuation and symbols, CommonMark's "Unicode punctuation".
@@ -24,14 +25,17 @@ pub fn fold_case(s: &str) -> String {
 
 /// Whether `c` is Unicode punctuation or a symbol.
 pub fn is_punct(c: char) -> bool {
-    let mut buf = [0u8; 4];
-    let s: &str = c.encode_utf8(&mut buf);
-    PUNCT.with(|re| re.test(s))
+    matches(&PUNCT, c)
 }
 
 /// Whether `c` is a letter or digit, as `char::is_alphanumeric` says.
 pub fn is_alphanumeric(c: char) -> bool {
+    matches(&ALNUM, c)
+}
+
+/// Whether the one-character pattern `re` matches `c`.
+fn matches(re: &'static LocalKey<RegExp>, c: char) -> bool {
     let mut buf = [0u8; 4];
     let s: &str = c.encode_utf8(&mut buf);
-    ALNUM.with(|re| re.test(s))
+    re.with(|re| re.test(s))
 }

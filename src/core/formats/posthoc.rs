@@ -393,8 +393,8 @@ fn fold(c: char, out: &mut dyn FnMut(char)) {
         c if c.is_control() => {}
         c if c.is_ascii() => out(c.to_ascii_lowercase()),
         c => {
-            // Unicode case folding (`ß` -> `ss`, final sigma -> sigma), the same tables
-            // pulldown-cmark matches link labels with.
+            // Unicode case folding (`ß` -> `ss`, final sigma -> sigma), as link labels
+            // are matched (`core::unicode`).
             let mut buf = [0u8; 4];
             for l in crate::core::unicode::fold_case(c.encode_utf8(&mut buf)).chars() {
                 out(l)

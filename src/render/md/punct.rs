@@ -2,7 +2,7 @@
 //! above ASCII, as a bit mask per block of 16 code points. Generated from Unicode 17.0
 //! (Node's `/[\p{P}\p{S}]/u` over every code point, 16 to a mask). A build with
 //! `cfg(browser_tables)` asks the browser the same question instead
-//! ([`crate::core::unicode`]).
+//! ([`crate::core::unicode`] says which builds).
 
 /// Blocks (code point / 16) that hold punctuation or symbols, ascending.
 #[cfg(not(browser_tables))]
@@ -153,7 +153,7 @@ pub(super) fn is_punct(c: char) -> bool {
         return c.is_ascii_punctuation();
     }
     #[cfg(browser_tables)]
-    return crate::core::unicode::is_punct_beyond_ascii(c);
+    return crate::dom::unicode::is_punct(c);
     #[cfg(not(browser_tables))]
     {
         let Ok(hi) = u16::try_from(cp >> 4) else {
