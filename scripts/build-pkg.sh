@@ -107,6 +107,9 @@ module() {
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$named"
   node scripts/wasm-strip-names.mjs "$named" "$wasm"
+  # Short import names in the shipped wasm and its glue (the hashed names do not
+  # compress): 4.6 KB gzip less per module.
+  node scripts/wasm-short-imports.mjs "$wasm" "$OUT/$name.js" || die "wasm-short-imports $name failed"
   say "$name wasm: $before -> $(wc -c <"$wasm") bytes"
 }
 

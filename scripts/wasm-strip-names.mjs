@@ -1,4 +1,6 @@
-// Copies a .wasm without its `name` custom section, byte for byte otherwise.
+// Copies a .wasm without its `name`, `producers` and `target_features` custom sections
+// (function names for the size report; the toolchain's versions and the features it
+// compiled for, which a browser ignores), byte for byte otherwise.
 //
 // scripts/build-pkg.sh runs wasm-opt once with `-g` (names kept, for the size report's
 // twiggy attribution) and ships this copy: the code is then exactly what was
@@ -41,7 +43,7 @@ while (at < b.length) {
   let drop = false;
   if (id === 0) {
     const [len, nameAt] = uleb(body);
-    drop = b.toString('utf8', nameAt, nameAt + len) === 'name';
+    drop = ['name', 'producers', 'target_features'].includes(b.toString('utf8', nameAt, nameAt + len));
   }
   if (drop) dropped += end - start;
   else keep.push(b.subarray(start, end));
