@@ -1,4 +1,5 @@
-// Gives a wasm-bindgen module's imports short names, in the .wasm and in its glue.
+// Gives a wasm-bindgen module's imports (and the glue's own exports) short names, in
+// the .wasm and in its glue.
 //
 // wasm-bindgen names every import after the function and a hash
 // (`__wbg_setAttribute_2704501201f15687`) under the module `./citekit_wasm_bg.js`; the
@@ -73,6 +74,35 @@ const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const shortName = (i) =>
   i < letters.length ? letters[i] : shortName(Math.floor(i / letters.length) - 1) + letters[i % letters.length];
 
+// The glue's own exports (`__wbindgen_malloc`, the closures' long hashed `invoke`
+// names, `view_update`, ...) get short names too, `$a`, `$b`, ...; the API's exports
+// (`mount`, `parse`, `memory`, ...) keep theirs, since the glue reads them as
+// `wasm.parse` where `.parse` also means `JSON.parse`.
+const exportsRenamed = new Map();
+const renameExports = (body, end) => {
+  let p = body;
+  let count;
+  [count, p] = uleb(p);
+  const entries = [leb(count)];
+  for (let i = 0; i < count; i++) {
+    let len;
+    [len, p] = uleb(p);
+    let name = b.toString('utf8', p, p + len);
+    p += len;
+    const descStart = p;
+    p = uleb(p + 1)[1];
+    if (/^(?:__|wasm_bindgen_|view_)/.test(name)) {
+      const short = `$${shortName(exportsRenamed.size)}`;
+      exportsRenamed.set(name, short);
+      name = short;
+    }
+    entries.push(str(name), b.subarray(descStart, p));
+  }
+  if (p !== end) fail('the export section has bytes after its entries');
+  const payload = Buffer.concat(entries);
+  return Buffer.concat([Buffer.from([7]), leb(payload.length), payload]);
+};
+
 const parts = [b.subarray(0, 8)];
 const renamed = new Map(); // old name -> new name
 let moduleName = null;
@@ -83,6 +113,11 @@ while (at < b.length) {
   const [size, body] = uleb(at);
   const end = body + size;
   if (end > b.length) fail(`section at ${start} runs past the end`);
+  if (id === 7) {
+    parts.push(renameExports(body, end));
+    at = end;
+    continue;
+  }
   if (id !== 2) {
     parts.push(b.subarray(start, end));
     at = end;
@@ -128,6 +163,14 @@ glue = glue.replace(byName, (name) => {
 for (const name of renamed.keys()) {
   if (seen.get(name) !== 1) fail(`${glueFile} names the import ${name} ${seen.get(name) || 0} times, not once`);
 }
+// An export is read as a property of the wasm's exports (`wasm.view_update(...)`);
+// the glue also has local functions of the same names, which stay (esbuild shortens
+// them). A quoted name would be a property read another way: the build stops.
+for (const [name, short] of exportsRenamed) {
+  if (glue.includes(`"${name}"`) || glue.includes(`'${name}'`)) fail(`${glueFile} quotes the export ${name}`);
+  const asProperty = new RegExp(`\\.${name}\\b`, 'g');
+  glue = glue.replace(asProperty, () => `.${short}`);
+}
 fs.writeFileSync(wasmFile, Buffer.concat(parts));
 fs.writeFileSync(glueFile, glue);
-console.error(`wasm-short-imports: ${renamed.size} imports of ${moduleName} renamed`);
+console.error(`wasm-short-imports: ${renamed.size} imports of ${moduleName} and ${exportsRenamed.size} exports renamed`);
