@@ -68,8 +68,13 @@ fn provider_text(format: Format, v: &Value) -> String {
         }
         out
     };
+    // `get` steps rather than `Value::pointer`, which this module would link only here
+    // (2 KB of wasm for its path parsing).
     let message = |v: &Value| -> String {
-        v.pointer("/choices/0/message/content")
+        v.get("choices")
+            .and_then(|c| c.get(0))
+            .and_then(|c| c.get("message"))
+            .and_then(|m| m.get("content"))
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string()
@@ -91,7 +96,13 @@ fn provider_text(format: Format, v: &Value) -> String {
             }
             out
         }
-        Format::Gemini => texts(v.pointer("/candidates/0/content/parts"), None),
+        Format::Gemini => texts(
+            v.get("candidates")
+                .and_then(|c| c.get(0))
+                .and_then(|c| c.get("content"))
+                .and_then(|c| c.get("parts")),
+            None,
+        ),
         Format::Posthoc => ["response", "answer", "text"]
             .iter()
             .find_map(|k| v.get(k).and_then(Value::as_str))
