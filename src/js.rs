@@ -12,7 +12,7 @@ use crate::core::formats::Data;
 use crate::core::json::parse_json;
 use crate::core::model::{CitedAnswer as Model, Diagnostic};
 use crate::core::options::Options;
-use crate::core::output::to_json;
+use crate::core::output::to_json_text;
 use crate::dom::driver::{Display, Driver};
 use crate::render::{self, RenderOptions};
 use js_sys::{Array, Error, Function, JsString, Object, Reflect, JSON};
@@ -279,15 +279,15 @@ fn note_surrogates(model: &mut Model, answer_bad: bool, data_bad: bool) {
     ));
 }
 
-/// A Rust JSON value as a plain JS value (objects, not `Map`s), built directly by
-/// serde-wasm-bindgen: for a 1 MB answer's model (2.5 MB of JSON) that is 1.8x faster
-/// than JSON text and `JSON.parse`. (Data coming in still goes through
-/// `JSON.stringify`, which reports cycles and too deep nesting as errors where walking
-/// the object from Rust overflows the stack.)
-fn to_js(v: &Value) -> JsResult<JsValue> {
-    use serde::Serialize;
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_error(e.to_string()))
+/// The model as a plain JS value: its JSON text (written by
+/// [`to_json_text`](crate::core::output::to_json_text), without serde) through
+/// `JSON.parse`. Session 5 had measured serde-wasm-bindgen 1.8x faster than
+/// serde_json's text and `JSON.parse`; this writer goes straight from the model to the
+/// text (no `Value` in between) and takes 16 KB less wasm (docs/size.md). (Data coming
+/// in also goes through `JSON.stringify`, which reports cycles and too deep nesting as
+/// errors where walking the object from Rust overflows the stack.)
+fn model_to_js(text: &str) -> JsResult<JsValue> {
+    js_sys::JSON::parse(text).map_err(|_| js_error("parse: the model's JSON did not parse"))
 }
 
 /// Parses an answer and its citation data into the normalized model (npm/README.md, "parse")
@@ -313,7 +313,7 @@ pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsVa
         return Err(err);
     }
     note_surrogates(&mut model, answer_bad, data_bad);
-    to_js(&to_json(&model, options.position_encoding))
+    model_to_js(&to_json_text(&model, options.position_encoding))
 }
 
 /// Provider data in the module without the provider formats (a `format-not-loaded`

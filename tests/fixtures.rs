@@ -12,7 +12,7 @@
 
 use citekit::core::formats::Data;
 use citekit::core::options::Options;
-use citekit::core::output::to_json;
+use citekit::core::output::{to_json, to_json_text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -84,6 +84,17 @@ fn run_case(case: &Value, name: &str) -> Result<(), String> {
     }
     let answer = result.map_err(|e| format!("{name}: parse failed: {e}"))?;
     let actual = to_json(&answer, options.position_encoding);
+    // The JSON text the npm package's `parse` hands to `JSON.parse` is this same
+    // value, key for key and in the same order.
+    let text = to_json_text(&answer, options.position_encoding);
+    let written: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{name}: to_json_text is not JSON ({e}): {text}"))?;
+    if serde_json::to_string(&written).unwrap() != serde_json::to_string(&actual).unwrap() {
+        return Err(format!(
+            "{name}: to_json_text differs from to_json:\n  text:    {text}\n  to_json: {}",
+            serde_json::to_string(&actual).unwrap()
+        ));
+    }
     let expected = case
         .get("expected")
         .ok_or_else(|| format!("{name}: no `expected`"))?;

@@ -101,6 +101,19 @@ pub enum ContentKind {
     Yaml,
 }
 
+impl ContentKind {
+    /// The name `parse` gives it (`contentKind`), as serde writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContentKind::Markdown => "markdown",
+            ContentKind::Plain => "plain",
+            ContentKind::Html => "html",
+            ContentKind::Json => "json",
+            ContentKind::Yaml => "yaml",
+        }
+    }
+}
+
 /// A source that supports statements of the answer.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
