@@ -130,6 +130,18 @@ pub fn to_json_text(answer: &CitedAnswer, encoding: PositionEncoding) -> String 
     w.out
 }
 
+/// `v` as serde_json's `to_string_pretty` writes it, byte for byte (two spaces of
+/// indentation, `"key": value`, `[]` and `{}` when empty), without linking serde's
+/// writer: a JSON answer stored as a value is shown as this text.
+pub fn to_pretty_json(v: &Value) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        comma: false,
+    };
+    w.pretty(v, 0);
+    w.out
+}
+
 /// JSON text with commas put where they belong: `comma` says whether the next key or
 /// item follows another.
 struct Writer {
@@ -168,6 +180,8 @@ impl Writer {
             let esc = match b {
                 b'"' => "\\\"",
                 b'\\' => "\\\\",
+                0x08 => "\\b",
+                0x0c => "\\f",
                 b'\n' => "\\n",
                 b'\r' => "\\r",
                 b'\t' => "\\t",
@@ -275,6 +289,36 @@ impl Writer {
             }
             Value::Object(m) => self.map(m),
         }
+    }
+
+    fn pretty(&mut self, v: &Value, depth: usize) {
+        let (open, close, items): (char, char, Vec<(Option<&String>, &Value)>) = match v {
+            Value::Array(a) if !a.is_empty() => ('[', ']', a.iter().map(|x| (None, x)).collect()),
+            Value::Object(m) if !m.is_empty() => {
+                ('{', '}', m.iter().map(|(k, x)| (Some(k), x)).collect())
+            }
+            _ => return self.value(v),
+        };
+        self.out.push(open);
+        for (i, (k, x)) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.out.push('\n');
+            for _ in 0..=depth {
+                self.out.push_str("  ");
+            }
+            if let Some(k) = k {
+                self.str(k);
+                self.out.push_str(": ");
+            }
+            self.pretty(x, depth + 1);
+        }
+        self.out.push('\n');
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+        self.out.push(close);
     }
 
     fn source(&mut self, s: &Source) {
@@ -436,6 +480,26 @@ mod tests {
             show_citations: false,
             metadata: meta,
         };
+        let pretty = serde_json::json!({
+            "a": [], "b": {}, "c": [1, 2.5, -3e-7, null, true, {"d": [[], {"e": "\u{8}\u{c}\u{1f}\u{7f}\"\\/é😀"}]}],
+            "": "", "f": {"g": {"h": [false]}}
+        });
+        for v in [
+            pretty.clone(),
+            pretty["c"].clone(),
+            serde_json::json!([]),
+            serde_json::json!("x"),
+            serde_json::json!(1),
+        ] {
+            assert_eq!(
+                to_pretty_json(&v),
+                serde_json::to_string_pretty(&v).unwrap()
+            );
+            assert_eq!(
+                to_pretty_json(&v).replace(['\n', ' '], ""),
+                serde_json::to_string(&v).unwrap().replace(' ', "")
+            );
+        }
         for enc in [
             PositionEncoding::Utf8,
             PositionEncoding::Utf16,

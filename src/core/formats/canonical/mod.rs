@@ -106,7 +106,7 @@ pub fn parse(
                 Some(Value::String(s)) if text.is_none() => text = Some(s.clone()),
                 Some(v @ (Value::Object(_) | Value::Array(_))) if text.is_none() => {
                     // A JSON answer stored as a value rather than as text.
-                    text = Some(serde_json::to_string_pretty(v).unwrap_or_default());
+                    text = Some(crate::core::output::to_pretty_json(v));
                     declared = Some("json".to_string());
                 }
                 Some(v @ (Value::String(_) | Value::Object(_) | Value::Array(_))) => {
