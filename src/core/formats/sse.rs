@@ -329,8 +329,13 @@ impl SseAccumulator {
                 Some(s) => self.source(s, &format!("{path}.source")),
                 None => {
                     // The source's fields may sit on the event itself.
-                    let mut inner = o.clone();
-                    inner.remove("type");
+                    // (Filtered rather than `remove`d: serde_json's `remove` moves
+                    // the last key into the gap, and metadata keeps the input's order.)
+                    let inner = o
+                        .iter()
+                        .filter(|(k, _)| *k != "type")
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
                     self.source(&Value::Object(inner), &path)
                 }
             },
@@ -386,9 +391,11 @@ impl SseAccumulator {
             return;
         };
         if given.is_some() {
-            for k in ["index", "number", "sid"] {
-                src.metadata.remove(k);
-            }
+            // In the input's order (see `source` above).
+            src.metadata = std::mem::take(&mut src.metadata)
+                .into_iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "index" | "number" | "sid"))
+                .collect();
         }
         self.draft.sources.push(numbered(src, Some(n)));
     }
@@ -482,6 +489,19 @@ mod tests {
         let ev = read_all(&["\u{feff}data: x"]);
         assert_eq!(data(&ev), ["x"]);
         assert!(read_all(&["", "\n\n"]).is_empty());
+    }
+
+    #[test]
+    fn source_metadata_keeps_the_input_order() {
+        let stream = concat!(
+            "data: {\"type\": \"source\", \"title\": \"A\", \"z\": 1, \"a\": 2, \"m\": 3}\n\n",
+            "data: {\"type\": \"source\", \"source\": {\"number\": 4, \"title\": \"B\", \"z\": 1, \"a\": 2, \"m\": 3}}\n\n",
+        );
+        let d = parse(stream, &Options::default()).unwrap();
+        for s in &d.sources {
+            let keys: Vec<&str> = s.source.metadata.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["z", "a", "m"], "{:?}", s.source.title);
+        }
     }
 
     #[test]
