@@ -310,7 +310,8 @@ fn take_content(choice: &mut Map<String, Value>, diags: &mut Vec<Diagnostic>) ->
         return None;
     };
     let path = format!("choices[0].{key}.content");
-    match msg.remove("content") {
+    // `shift_remove` keeps the order of the keys left (metadata shows them).
+    match msg.shift_remove("content") {
         Some(Value::String(s)) => Some(s),
         Some(Value::Array(parts)) => Some(
             parts
