@@ -1,7 +1,7 @@
 //! Writes the stylesheet that the wasm carries (`src/dom/mod.rs`, `CSS`) without its
 //! comments and layout whitespace: style/citekit.css is written for people to read, and
 //! every byte of the embedded copy is downloaded with the npm package (1.3 KB gzip less).
-//! Also sets `cfg(browser_tables)` (below).
+//! Also sets `cfg(browser_tables)` and `cfg(trap_panics)` (below).
 
 use std::{env, fs, path::Path};
 
@@ -16,6 +16,13 @@ fn main() {
         && env::var_os("CARGO_FEATURE_TABLES").is_none()
     {
         println!("cargo::rustc-cfg=browser_tables");
+    }
+    // `cfg(trap_panics)`: panics trap at once without running a hook (the npm package
+    // built on the pinned nightly with `-Cpanic=immediate-abort`), so the console hook of
+    // src/js.rs would never run and is left out.
+    println!("cargo::rustc-check-cfg=cfg(trap_panics)");
+    if env::var("CARGO_CFG_PANIC").is_ok_and(|p| p.split(',').any(|v| v == "immediate-abort")) {
+        println!("cargo::rustc-cfg=trap_panics");
     }
     let src = "style/citekit.css";
     println!("cargo::rerun-if-changed={src}");

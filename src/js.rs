@@ -365,9 +365,11 @@ pub fn js_render_to_string(
 /// Runs when the module is loaded: a panic (a bug in citekit) is reported on the
 /// console with its message instead of a bare `RuntimeError: unreachable`. (Not in the
 /// npm package built on the pinned nightly by scripts/build-pkg.sh: its panics trap at
-/// once, without a message, which is what keeps the formatting code out of it.)
+/// once, without a message, which is what keeps the formatting code out of it; there
+/// the hook is left out, `cfg(trap_panics)` from build.rs.)
 #[wasm_bindgen(start)]
 pub fn js_start() {
+    #[cfg(not(trap_panics))]
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&JsValue::from_str(&format!(
             "citekit: internal error (please report it): {info}"
