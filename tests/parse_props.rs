@@ -7,7 +7,8 @@
 //! - (c) every citation, link and diagnostic span lies on char boundaries inside the
 //!   text, start <= end (plus the model's own consistency, `support/invariants.rs`);
 //! - (d) `to_json` under utf8, utf16 and utf32 gives offsets within the text's length in
-//!   that unit;
+//!   that unit, and `to_json_text` (what the npm package's `parse` hands to
+//!   `JSON.parse`) is the same value;
 //! - (e) the caller's answer wins over the data's own text in every format that carries
 //!   one: the output text is the caller's with its markers removed, as in (b).
 //!

@@ -106,6 +106,21 @@ pub fn check_json_offsets(answer: &CitedAnswer) -> Result<(), String> {
 pub fn check_json_offsets_in(answer: &CitedAnswer, enc: PositionEncoding) -> Result<(), String> {
     let len = OffsetIndex::new(&answer.text, enc).len_units() as u64;
     let json = citekit::core::output::to_json(answer, enc);
+    // The JSON text the npm package's `parse` hands to `JSON.parse` is the same value,
+    // key for key and in order, whatever the text and data hold.
+    let text = citekit::core::output::to_json_text(answer, enc);
+    // (Both texts read by the same reader: serde_json's is not exact for every float,
+    // where `JSON.parse` is, so each side's digits go through it alike.)
+    let written: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("to_json_text is not JSON ({e}): {text}"))?;
+    let expected: Value = serde_json::from_str(&serde_json::to_string(&json).unwrap_or_default())
+        .map_err(|e| e.to_string())?;
+    if serde_json::to_string(&written).ok() != serde_json::to_string(&expected).ok() {
+        return Err(format!(
+            "to_json_text differs from to_json in {}: {text}",
+            enc.name()
+        ));
+    }
     for list in ["citations", "links", "diagnostics"] {
         let Some(items) = json.get(list).and_then(Value::as_array) else {
             continue;
