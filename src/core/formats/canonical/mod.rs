@@ -254,6 +254,17 @@ fn html_text(html: &str) -> String {
     while let Some(lt) = rest.find('<') {
         out.push_str(&rest[..lt]);
         rest = &rest[lt..];
+        // As the HTML tokenizer reads it: `<` starts markup only before a letter, `/`,
+        // `!` or `?`; otherwise (`a < b`) it is text.
+        if !rest
+            .as_bytes()
+            .get(1)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || matches!(b, b'/' | b'!' | b'?'))
+        {
+            out.push('<');
+            rest = &rest[1..];
+            continue;
+        }
         // `<sup` and the like as a whole tag name (`<supplement>` is another element).
         let starts = |p: &str| {
             rest.as_bytes()
@@ -679,6 +690,12 @@ mod tests {
             "kept ."
         );
         assert_eq!(html_text(&"<i>".repeat(50_000)), "");
+        // A `<` that starts no markup is text, as a browser reads it.
+        assert_eq!(
+            html_text("<p>1 < 2 and 3 <4, 5 <</p>"),
+            "1 < 2 and 3 <4, 5 <"
+        );
+        assert_eq!(html_text(&"a < ".repeat(20_000)).len(), 79_999);
         let md =
             json!({"content": "Paris [[S:1]].", "format": "markdown", "sources_used": sources});
         let d = parse(None, Some(&md), &Options::default()).unwrap();
