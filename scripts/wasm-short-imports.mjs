@@ -12,6 +12,7 @@
 //
 // Usage: node scripts/wasm-short-imports.mjs MODULE.wasm GLUE.js   (both rewritten)
 import fs from 'node:fs';
+import { leb, name, nameBytes, section, sections, uleb } from './wasm-binary.mjs';
 
 const [wasmFile, glueFile] = process.argv.slice(2);
 if (!wasmFile || !glueFile) {
@@ -23,48 +24,28 @@ const fail = (msg) => {
   process.exit(1);
 };
 const b = fs.readFileSync(wasmFile);
-if (b.length < 8 || b.readUInt32LE(0) !== 0x6d736100) fail(`${wasmFile} is not a wasm module`);
+let all;
+try {
+  all = sections(b);
+} catch (e) {
+  fail(`${wasmFile}: ${e.message}`);
+}
 
-const uleb = (at) => {
-  let v = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = b[at++];
-    if (byte === undefined) throw new Error('truncated LEB128');
-    v += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (!(byte & 0x80)) return [v, at];
-  }
-};
-const leb = (v) => {
-  const out = [];
-  do {
-    let byte = v % 128;
-    v = Math.floor(v / 128);
-    if (v) byte |= 0x80;
-    out.push(byte);
-  } while (v);
-  return Buffer.from(out);
-};
-const str = (s) => {
-  const bytes = Buffer.from(s, 'utf8');
-  return Buffer.concat([leb(bytes.length), bytes]);
-};
 // Skips an import's description (function, table, memory, global or tag).
 const limits = (at) => {
   const flag = b[at++];
-  [, at] = uleb(at);
-  if (flag & 1) [, at] = uleb(at);
+  [, at] = uleb(b, at);
+  if (flag & 1) [, at] = uleb(b, at);
   return at;
 };
-const skipDesc = (at) => {
+const skipImportDesc = (at) => {
   const kind = b[at++];
   switch (kind) {
-    case 0: return uleb(at)[1]; // function: type index
+    case 0: return uleb(b, at)[1]; // function: type index
     case 1: return limits(at + 1); // table: reference type, limits
     case 2: return limits(at); // memory: limits
     case 3: return at + 2; // global: value type, mutability
-    case 4: return uleb(at + 1)[1]; // tag: attribute, type index
+    case 4: return uleb(b, at + 1)[1]; // tag: attribute, type index
     default: throw new Error(`unknown import kind ${kind}`);
   }
 };
@@ -74,79 +55,58 @@ const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const shortName = (i) =>
   i < letters.length ? letters[i] : shortName(Math.floor(i / letters.length) - 1) + letters[i % letters.length];
 
+// A section that is a vector of entries, rewritten: `entry(p)` reads the entry at `p`
+// and gives its new bytes and the position after it.
+const rewriteVector = (s, entry) => {
+  let [count, p] = uleb(b, s.body);
+  const out = [leb(count)];
+  for (let i = 0; i < count; i++) {
+    let bytes;
+    [bytes, p] = entry(p);
+    out.push(bytes);
+  }
+  if (p !== s.end) fail(`section ${s.id} has bytes after its entries`);
+  return section(s.id, Buffer.concat(out));
+};
+
+// Imports: every one gets a short name, under the module `w`.
+const renamed = new Map(); // old name -> new name
+let moduleName = null;
+const importEntry = (p) => {
+  let mod, field;
+  [mod, p] = name(b, p);
+  [field, p] = name(b, p);
+  const desc = p;
+  p = skipImportDesc(p);
+  moduleName ??= mod;
+  if (mod !== moduleName) fail(`imports from two modules (${moduleName}, ${mod})`);
+  if (renamed.has(field)) fail(`import ${field} twice`);
+  renamed.set(field, shortName(renamed.size));
+  return [Buffer.concat([nameBytes('w'), nameBytes(renamed.get(field)), b.subarray(desc, p)]), p];
+};
+
 // The glue's own exports (`__wbindgen_malloc`, the closures' long hashed `invoke`
 // names, `view_update`, ...) get short names too, `$a`, `$b`, ...; the API's exports
 // (`mount`, `parse`, `memory`, ...) keep theirs, since the glue reads them as
 // `wasm.parse` where `.parse` also means `JSON.parse`.
 const exportsRenamed = new Map();
-const renameExports = (body, end) => {
-  let p = body;
-  let count;
-  [count, p] = uleb(p);
-  const entries = [leb(count)];
-  for (let i = 0; i < count; i++) {
-    let len;
-    [len, p] = uleb(p);
-    let name = b.toString('utf8', p, p + len);
-    p += len;
-    const descStart = p;
-    p = uleb(p + 1)[1];
-    if (/^(?:__|wasm_bindgen_|view_)/.test(name)) {
-      const short = `$${shortName(exportsRenamed.size)}`;
-      exportsRenamed.set(name, short);
-      name = short;
-    }
-    entries.push(str(name), b.subarray(descStart, p));
+const exportEntry = (p) => {
+  let field;
+  [field, p] = name(b, p);
+  const desc = p;
+  p = uleb(b, p + 1)[1]; // kind, index
+  if (/^(?:__|wasm_bindgen_|view_)/.test(field)) {
+    exportsRenamed.set(field, `$${shortName(exportsRenamed.size)}`);
+    field = exportsRenamed.get(field);
   }
-  if (p !== end) fail('the export section has bytes after its entries');
-  const payload = Buffer.concat(entries);
-  return Buffer.concat([Buffer.from([7]), leb(payload.length), payload]);
+  return [Buffer.concat([nameBytes(field), b.subarray(desc, p)]), p];
 };
 
 const parts = [b.subarray(0, 8)];
-const renamed = new Map(); // old name -> new name
-let moduleName = null;
-let at = 8;
-while (at < b.length) {
-  const start = at;
-  const id = b[at++];
-  const [size, body] = uleb(at);
-  const end = body + size;
-  if (end > b.length) fail(`section at ${start} runs past the end`);
-  if (id === 7) {
-    parts.push(renameExports(body, end));
-    at = end;
-    continue;
-  }
-  if (id !== 2) {
-    parts.push(b.subarray(start, end));
-    at = end;
-    continue;
-  }
-  let p = body;
-  let count;
-  [count, p] = uleb(p);
-  const entries = [leb(count)];
-  for (let i = 0; i < count; i++) {
-    let len;
-    [len, p] = uleb(p);
-    const mod = b.toString('utf8', p, p + len);
-    p += len;
-    [len, p] = uleb(p);
-    const name = b.toString('utf8', p, p + len);
-    p += len;
-    const descStart = p;
-    p = skipDesc(p);
-    if (moduleName === null) moduleName = mod;
-    if (mod !== moduleName) fail(`imports from two modules (${moduleName}, ${mod})`);
-    if (renamed.has(name)) fail(`import ${name} twice`);
-    renamed.set(name, shortName(renamed.size));
-    entries.push(str('w'), str(renamed.get(name)), b.subarray(descStart, p));
-  }
-  if (p !== end) fail('the import section has bytes after its entries');
-  const payload = Buffer.concat(entries);
-  parts.push(Buffer.from([2]), leb(payload.length), payload);
-  at = end;
+for (const s of all) {
+  if (s.id === 2) parts.push(rewriteVector(s, importEntry));
+  else if (s.id === 7) parts.push(rewriteVector(s, exportEntry));
+  else parts.push(b.subarray(s.start, s.end));
 }
 if (moduleName === null) fail(`${wasmFile} has no imports`);
 

@@ -9,6 +9,7 @@
 //
 // Usage: node scripts/wasm-strip-names.mjs IN.wasm OUT.wasm
 import fs from 'node:fs';
+import { sections } from './wasm-binary.mjs';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
@@ -16,38 +17,14 @@ if (!input || !output) {
   process.exit(2);
 }
 const b = fs.readFileSync(input);
-if (b.length < 8 || b.readUInt32LE(0) !== 0x6d736100) {
-  console.error(`wasm-strip-names: ${input} is not a wasm module`);
+let all;
+try {
+  all = sections(b);
+} catch (e) {
+  console.error(`wasm-strip-names: ${input}: ${e.message}`);
   process.exit(1);
 }
-const uleb = (at) => {
-  let v = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = b[at++];
-    if (byte === undefined) throw new Error('truncated LEB128');
-    v += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (!(byte & 0x80)) return [v, at];
-  }
-};
-const keep = [b.subarray(0, 8)];
-let at = 8;
-let dropped = 0;
-while (at < b.length) {
-  const start = at;
-  const id = b[at++];
-  const [size, body] = uleb(at);
-  const end = body + size;
-  if (end > b.length) throw new Error(`section at ${start} runs past the end`);
-  let drop = false;
-  if (id === 0) {
-    const [len, nameAt] = uleb(body);
-    drop = ['name', 'producers', 'target_features'].includes(b.toString('utf8', nameAt, nameAt + len));
-  }
-  if (drop) dropped += end - start;
-  else keep.push(b.subarray(start, end));
-  at = end;
-}
+const drop = (s) => ['name', 'producers', 'target_features'].includes(s.custom);
+const keep = [b.subarray(0, 8), ...all.filter((s) => !drop(s)).map((s) => b.subarray(s.start, s.end))];
 fs.writeFileSync(output, Buffer.concat(keep));
-if (!dropped) console.error(`wasm-strip-names: ${input} had no name section`);
+if (!all.some((s) => s.custom === 'name')) console.error(`wasm-strip-names: ${input} had no name section`);

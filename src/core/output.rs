@@ -45,21 +45,11 @@ pub fn to_json_text(answer: &CitedAnswer, encoding: PositionEncoding) -> String 
     w.key("contentKind");
     w.str(answer.content_kind.name());
     w.key("sources");
-    w.open('[');
-    for s in &answer.sources {
-        w.item();
-        w.source(s);
-    }
-    w.close(']');
+    w.list(&answer.sources, Writer::source);
     w.key("citations");
-    w.open('[');
-    for c in &answer.citations {
-        w.item();
+    w.list(&answer.citations, |w, c| {
         w.open('{');
-        w.key("start");
-        w.uint(pos(c.start));
-        w.key("end");
-        w.uint(pos(c.end));
+        w.range(pos(c.start), pos(c.end));
         w.key("sources");
         w.strs(&c.sources);
         w.key("origin");
@@ -81,28 +71,19 @@ pub fn to_json_text(answer: &CitedAnswer, encoding: PositionEncoding) -> String 
             w.strs(&c.pending);
         }
         w.close('}');
-    }
-    w.close(']');
+    });
     if !answer.links.is_empty() {
         w.key("links");
-        w.open('[');
-        for l in &answer.links {
-            w.item();
+        w.list(&answer.links, |w, l| {
             w.open('{');
-            w.key("start");
-            w.uint(pos(l.start));
-            w.key("end");
-            w.uint(pos(l.end));
+            w.range(pos(l.start), pos(l.end));
             w.key("url");
             w.str(&l.url);
             w.close('}');
-        }
-        w.close(']');
+        });
     }
     w.key("diagnostics");
-    w.open('[');
-    for d in &answer.diagnostics {
-        w.item();
+    w.list(&answer.diagnostics, |w, d| {
         w.open('{');
         w.key("code");
         w.str(&d.code);
@@ -118,8 +99,7 @@ pub fn to_json_text(answer: &CitedAnswer, encoding: PositionEncoding) -> String 
         w.opt_uint("end", d.end.map(pos));
         w.opt_str("path", d.path.as_deref());
         w.close('}');
-    }
-    w.close(']');
+    });
     w.key("showCitations");
     w.bool(answer.show_citations);
     if !answer.metadata.is_empty() {
@@ -249,13 +229,26 @@ impl Writer {
         }
     }
 
-    fn strs(&mut self, v: &[String]) {
+    /// `items` as an array, each written by `f`.
+    fn list<T>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, &T)) {
         self.open('[');
-        for s in v {
+        for x in items {
             self.item();
-            self.str(s);
+            f(self, x);
         }
         self.close(']');
+    }
+
+    fn strs(&mut self, v: &[String]) {
+        self.list(v, |w, s| w.str(s));
+    }
+
+    /// `"start"` and `"end"`.
+    fn range(&mut self, start: u64, end: u64) {
+        self.key("start");
+        self.uint(start);
+        self.key("end");
+        self.uint(end);
     }
 
     fn map(&mut self, m: &Map<String, Value>) {
@@ -279,14 +272,7 @@ impl Writer {
                 self.comma = true;
             }
             Value::String(s) => self.str(s),
-            Value::Array(a) => {
-                self.open('[');
-                for x in a {
-                    self.item();
-                    self.value(x);
-                }
-                self.close(']');
-            }
+            Value::Array(a) => self.list(a, Self::value),
             Value::Object(m) => self.map(m),
         }
     }
