@@ -28,12 +28,12 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::options::Options;
 use crate::core::sanitize::{domain_of, excerpt200, normalize_url};
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
 
 /// The provider name set on every source.
 const PROVIDER: &str = "anthropic";
@@ -99,8 +99,8 @@ pub fn parse(
     let mut p = Parser {
         text: String::new(),
         sources: Vec::new(),
-        by_doc: HashMap::new(),
-        by_id: HashMap::new(),
+        by_doc: HMap::new(),
+        by_id: HMap::new(),
         spans: Vec::new(),
         diags: Vec::new(),
         gap: false,
@@ -146,9 +146,9 @@ struct Parser {
     text: String,
     sources: Vec<DraftSource>,
     /// document_index → index into `sources`.
-    by_doc: HashMap<u64, usize>,
+    by_doc: HMap<u64, usize>,
     /// source id → index into `sources`.
-    by_id: HashMap<String, usize>,
+    by_id: HMap<String, usize>,
     spans: Vec<DraftSpan>,
     diags: Vec<Diagnostic>,
     /// A block that is not text came since the last text block.
@@ -211,9 +211,9 @@ impl Parser {
             }
         };
         let mut refs: Vec<SourceRef> = Vec::new();
-        let mut ref_seen = HashSet::new();
+        let mut ref_seen = HSet::new();
         let mut cited: Vec<String> = Vec::new();
-        let mut cited_seen = HashSet::new();
+        let mut cited_seen = HSet::new();
         let mut location = None;
         for (j, c) in citations.iter().enumerate() {
             let cpath = format!("{path}.citations[{j}]");

@@ -40,13 +40,13 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::sanitize::{clean_text, domain_of, normalize_url};
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
 
 /// The provider name set on every source.
 const PROVIDER: &str = "openai";
@@ -356,16 +356,16 @@ fn text_part<'a>(
 struct Builder {
     sources: Vec<DraftSource>,
     spans: Vec<DraftSpan>,
-    by_id: HashMap<String, usize>,
-    by_url: HashMap<String, usize>,
+    by_id: HMap<String, usize>,
+    by_url: HMap<String, usize>,
     /// (source index, key) pairs already given.
-    keys_seen: HashSet<(usize, SourceKey)>,
+    keys_seen: HSet<(usize, SourceKey)>,
     /// Span range → index into `spans`.
-    span_at: HashMap<(usize, usize), usize>,
+    span_at: HMap<(usize, usize), usize>,
     /// (span index, source index) pairs already in a span.
-    span_refs: HashSet<(usize, usize)>,
+    span_refs: HSet<(usize, usize)>,
     /// Urls that cannot be linked → the number in their source's id (`unlinked-1`).
-    unlinked: HashMap<String, usize>,
+    unlinked: HMap<String, usize>,
 }
 
 impl Builder {
@@ -461,7 +461,7 @@ impl Builder {
                     Some(u) => normalize_url(u),
                     None => {
                         let next = self.unlinked.len() + 1;
-                        let n = *self.unlinked.entry(url_text).or_insert(next);
+                        let n = *self.unlinked.or_insert(url_text, next);
                         format!("unlinked-{n}")
                     }
                 };
@@ -742,7 +742,7 @@ fn web_entry(
     f.value("type");
     f.value("supporting_websites");
     let mut keys: Vec<String> = Vec::new();
-    let mut key_seen = HashSet::new();
+    let mut key_seen = HSet::new();
     let mut ref_type = None;
     if let Some(v) = f.value("ref_id") {
         match ref_id(v) {
@@ -835,7 +835,7 @@ fn web_entry(
                 crate::core::resolve::merge_source(&mut ds.source, src);
                 for k in keys {
                     if let SourceKey::Name(n) = &k {
-                        b.by_id.entry(n.clone()).or_insert(i);
+                        b.by_id.or_insert(n.clone(), i);
                     }
                     if b.keys_seen.insert((i, k.clone())) {
                         ds.keys.push(k);
@@ -853,7 +853,7 @@ fn web_entry(
                 .collect();
             let i = b.add(src, keys);
             for n in names {
-                b.by_id.entry(n).or_insert(i);
+                b.by_id.or_insert(n, i);
             }
         }
     }
