@@ -136,7 +136,7 @@ impl View<'_> {
             Value::Object(m) if m.is_empty() => self.scalar("{}"),
             Value::Array(a) if a.is_empty() => self.scalar("[]"),
             _ if depth >= MAX_VIEW_DEPTH => {
-                let compact = serde_json::to_string(v).unwrap_or_default();
+                let compact = crate::core::output::to_compact_json(v);
                 self.scalar(&compact);
             }
             Value::Object(m) => {
