@@ -44,7 +44,7 @@ fn js_text(s: &JsString) -> (String, bool) {
     let text = String::from(s);
     // The conversion replaces each lone surrogate by U+FFFD; only then is the exact
     // (slower) check needed.
-    let replaced = text.contains('\u{fffd}') && !s.is_valid_utf16();
+    let replaced = crate::core::bytes::has_char(&text, '\u{fffd}') && !s.is_valid_utf16();
     (text, replaced)
 }
 
@@ -155,9 +155,9 @@ fn stringify(v: &JsValue, what: &str) -> JsResult<String> {
 /// serde_json refuses them). `None` when there was nothing to replace.
 pub(crate) fn fix_lone_surrogate_escapes(json: &str) -> Option<String> {
     fn hex4(b: &[u8], at: usize) -> Option<u32> {
-        let digits = b.get(at..at.checked_add(4)?)?;
-        let s = std::str::from_utf8(digits).ok()?;
-        u32::from_str_radix(s, 16).ok()
+        b.get(at..at.checked_add(4)?)?
+            .iter()
+            .try_fold(0, |n, &c| Some(n * 16 + (c as char).to_digit(16)?))
     }
     let b = json.as_bytes();
     let mut out: Option<String> = None;

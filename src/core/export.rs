@@ -78,7 +78,7 @@ pub fn to_markdown(answer: &CitedAnswer) -> String {
                         out,
                         "[^{}]: [{title}](<{}>)",
                         s.number,
-                        u.replace('>', "%3E")
+                        crate::core::bytes::replace(u, ">", "%3E")
                     );
                 }
                 None => {

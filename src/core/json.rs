@@ -249,7 +249,7 @@ pub fn as_uint(v: &Value) -> Option<u64> {
                 .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 9.0e15)
                 .map(|f| f as u64)
         }),
-        Value::String(s) => s.trim().parse::<u64>().ok(),
+        Value::String(s) => crate::core::bytes::uint(s.trim()),
         _ => None,
     }
 }

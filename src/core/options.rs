@@ -225,10 +225,7 @@ impl Options {
 
 /// The `format` option: `"auto"` or a format's name.
 fn format_choice(v: &Value) -> Result<FormatChoice, String> {
-    let names = || {
-        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-        names.join(", ")
-    };
+    let names = || crate::core::bytes::join(&mut Format::ALL.iter().map(|f| f.name()), ", ");
     match v.as_str() {
         Some("auto") => Ok(FormatChoice::Auto),
         Some(name) => Format::from_name(name)
@@ -251,7 +248,7 @@ fn format_choice(v: &Value) -> Result<FormatChoice, String> {
 fn choice<T: Copy>(v: &Value, choices: &[(&str, T)]) -> Result<T, String> {
     let expected = || {
         let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
-        names.join(", ")
+        crate::core::bytes::join(&mut names.iter().map(String::as_str), ", ")
     };
     match v.as_str() {
         Some(s) => choices

@@ -13,8 +13,8 @@ use crate::core::model::{
 };
 use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
-use crate::core::sort;
 use crate::core::unicode;
+use crate::core::{bytes, sort};
 
 mod shared;
 pub(crate) use shared::BasePool;
@@ -171,7 +171,7 @@ fn resolve_with(
                                 format!(
                                     "marker `{}` names no source ({}); {what}",
                                     crate::core::sanitize::escape_literal(literal),
-                                    names.join(", ")
+                                    bytes::join(&mut names.iter().map(String::as_str), ", ")
                                 ),
                             )
                             .at(m.syntax.start, m.syntax.end),
@@ -616,16 +616,15 @@ fn footnote_source(raw: &str, m: &Marker, body: std::ops::Range<usize>) -> Optio
             ..Source::default()
         },
         keys: vec![key],
-        given_number: label.parse().ok(),
+        given_number: crate::core::bytes::uint_as(&label),
     })
 }
 
 /// The first `http(s)://` url in a piece of markdown (inside `(...)`, `<...>` or bare).
 fn first_url(s: &str) -> Option<String> {
-    let i = s
-        .find("http://")
+    let i = bytes::find_str(s, "http://")
         .into_iter()
-        .chain(s.find("https://"))
+        .chain(bytes::find_str(s, "https://"))
         .min()?;
     let end = s[i..]
         .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"' | '\'' | ']'))
@@ -643,7 +642,7 @@ fn strip_link_syntax(s: &str) -> String {
         let tail = &rest[i..];
         if let Some(inner) = tail.strip_prefix('<') {
             match inner.find('>') {
-                Some(e) if inner[..e].contains("://") => {
+                Some(e) if bytes::has(&inner[..e], "://") => {
                     rest = &inner[e + 1..];
                 }
                 _ => {
@@ -651,7 +650,7 @@ fn strip_link_syntax(s: &str) -> String {
                     rest = inner;
                 }
             }
-        } else if let Some(close) = tail.find("](") {
+        } else if let Some(close) = bytes::find_str(tail, "](") {
             match tail[close..].find(')') {
                 Some(p) => {
                     out.push_str(&tail[1..close]);
@@ -961,7 +960,7 @@ fn identifier_links(text: &str, pairs: &[(&str, &str)], syntax: TextSyntax) -> V
     let is_word = |c: char| unicode::is_alphanumeric(c) || c == '_' || c == '-';
     let mut links: Vec<TextLink> = Vec::new();
     for (ident, url) in pairs {
-        for (i, _) in text.match_indices(ident) {
+        for i in bytes::offsets(text, ident) {
             let end = i + ident.len();
             if text[..i].chars().next_back().is_some_and(is_word)
                 || text[end..].chars().next().is_some_and(is_word)

@@ -54,7 +54,8 @@ fn host_of_rest(rest: &str) -> Option<&str> {
         .or_else(|| rest.strip_prefix("\\\\"))?;
     let end = after.find(['/', '?', '#', '\\']).unwrap_or(after.len());
     let authority = &after[..end];
-    let host_port = authority.rsplit('@').next().unwrap_or(authority);
+    let host_port =
+        crate::core::bytes::rfind_byte(authority, b'@').map_or(authority, |i| &authority[i + 1..]);
     let host = if let Some(v6) = host_port.strip_prefix('[') {
         v6.split(']').next().unwrap_or("")
     } else {
@@ -77,7 +78,7 @@ pub fn domain_of(url: &str) -> Option<String> {
 /// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
 pub fn normalize_url(url: &str) -> String {
     let no_fragment = url.split('#').next().unwrap_or(url);
-    let (scheme, rest) = match no_fragment.find("://") {
+    let (scheme, rest) = match crate::core::bytes::find_str(no_fragment, "://") {
         Some(i) => (&no_fragment[..i], &no_fragment[i + 3..]),
         None => return no_fragment.trim_end_matches('/').to_string(),
     };

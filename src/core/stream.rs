@@ -576,7 +576,11 @@ impl StreamParser {
             for s in &b.answer.sources {
                 if s.kind == "footnote" && !self.base_resolved.sources.iter().any(|x| x.id == s.id)
                 {
-                    let label = s.id.trim_start_matches("fn-").to_string();
+                    let mut label = s.id.as_str();
+                    while let Some(rest) = label.strip_prefix("fn-") {
+                        label = rest;
+                    }
+                    let label = label.to_string();
                     let mut src = s.clone();
                     src.number = 0;
                     src.cited = false;
@@ -591,7 +595,7 @@ impl StreamParser {
                     out.push(crate::core::draft::DraftSource {
                         source: src,
                         keys: vec![crate::core::markers::SourceKey::Name(format!("^{label}"))],
-                        given_number: label.parse().ok(),
+                        given_number: crate::core::bytes::uint_as(&label),
                     });
                 }
             }
@@ -735,10 +739,7 @@ fn unclosed_html_block(s: &str) -> bool {
             continue;
         };
         let body_from = start + (line.len() - t.len()) + 2;
-        if !s[body_from.min(s.len())..]
-            .to_ascii_lowercase()
-            .contains(end)
-        {
+        if !crate::core::bytes::has(&s[body_from.min(s.len())..].to_ascii_lowercase(), end) {
             open = Some(end);
         }
     }
@@ -790,8 +791,7 @@ const LINK_LOOKBACK: usize = 4096;
 /// the `[` matching the `]` before the first `(` of the last line that no `)` closes
 /// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
 fn unclosed_link_start(tail: &str) -> Option<usize> {
-    let from = tail
-        .rfind('\n')
+    let from = crate::core::bytes::rfind_byte(tail, b'\n')
         .map_or(0, |i| i + 1)
         .max(tail.len().saturating_sub(LINK_LOOKBACK));
     // Bytes: every character looked for is ASCII, so `[` is always on a char boundary.
@@ -844,16 +844,16 @@ fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
             }
             '【' | '［' if grammar.numeric => {
                 let close = if c == '【' { '】' } else { '］' };
-                !rest.contains(close) && rest.chars().count() < 24
+                !crate::core::bytes::has_char(rest, close) && rest.chars().count() < 24
             }
-            '\u{e200}' if grammar.openai => !rest.contains('\u{e201}'),
+            '\u{e200}' if grammar.openai => !crate::core::bytes::has_char(rest, '\u{e201}'),
             '<' if grammar.html_sup => {
                 // Bytes, not a string slice: the rest may hold a multibyte character
                 // within its first four bytes (`<む`), and `<sup` is ASCII.
                 let lower = rest.to_ascii_lowercase();
                 let head = &lower.as_bytes()[..lower.len().min(4)];
                 (b"<sup".starts_with(head) || lower.starts_with("<sup"))
-                    && !lower.contains("</sup>")
+                    && !crate::core::bytes::has(&lower, "</sup>")
             }
             '\n' => break,
             _ => false,

@@ -9,6 +9,7 @@
 //! - new data, new options and the end of a stream settle in place (changed markers
 //!   patched, changed blocks morphed, an open card kept on its citation).
 
+use crate::core::bytes;
 use crate::core::export::to_markdown;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::StreamInfo;
@@ -1227,12 +1228,11 @@ fn split_list(html: &str, keep: Option<usize>, later: &mut String) -> String {
 /// `<li `, each entry, and what follows the last one. Our markup only: every `<` of
 /// the text in it is escaped, so each `<li ` opens one of our entries.
 fn list_parts(html: &str) -> (&str, Vec<&str>, &str) {
-    let starts: Vec<usize> = html.match_indices("<li ").map(|(i, _)| i).collect();
+    let starts: Vec<usize> = bytes::offsets(html, "<li ").collect();
     let Some(&first) = starts.first() else {
         return (html, Vec::new(), "");
     };
-    let end = html
-        .rfind("</ol>")
+    let end = bytes::rfind_str(html, "</ol>")
         .filter(|&e| e > first)
         .unwrap_or(html.len());
     let mut items = Vec::with_capacity(starts.len());
@@ -1285,8 +1285,8 @@ fn patch_list(section: &Element, shown: &mut String, html: String) {
         let list = section.query_selector("ol").ok()??;
         if old_head != head {
             // Only the heading (its quote of the answer) changed: that element alone.
-            let (old_title, old_open) = old_head.split_at(old_head.rfind("<ol")?);
-            let (title, open) = head.split_at(head.rfind("<ol")?);
+            let (old_title, old_open) = old_head.split_at(bytes::rfind_str(old_head, "<ol")?);
+            let (title, open) = head.split_at(bytes::rfind_str(head, "<ol")?);
             if old_open != open || !title.starts_with("<h2") || !old_title.starts_with("<h2") {
                 return None;
             }

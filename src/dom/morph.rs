@@ -75,7 +75,10 @@ fn pairs(old: &Node, new: &Node, cite_of: &dyn Fn(usize) -> Option<usize>) -> bo
         return false;
     }
     CITATION_ATTRS.iter().all(|attr| {
-        let cite = |e: &Element| e.get_attribute(attr).and_then(|v| v.parse().ok());
+        let cite = |e: &Element| {
+            e.get_attribute(attr)
+                .and_then(|v| crate::core::bytes::uint_as(&v))
+        };
         match (cite(o), cite(n)) {
             (Some(a), Some(b)) => cite_of(a) == Some(b),
             (None, None) => true,
@@ -150,15 +153,14 @@ fn sync_attributes(old: &Element, new: &Element) {
         });
         if name == "class" {
             let had = old.class_list();
-            let kept: Vec<&str> = RUNTIME_CLASSES
-                .iter()
-                .copied()
-                .filter(|c| had.contains(c))
-                .collect();
+            let kept = crate::core::bytes::join(
+                &mut RUNTIME_CLASSES.iter().copied().filter(|c| had.contains(c)),
+                " ",
+            );
             if kept.is_empty() {
                 let _ = old.remove_attribute("class");
             } else {
-                let _ = old.set_attribute("class", &kept.join(" "));
+                let _ = old.set_attribute("class", &kept);
             }
             continue;
         }

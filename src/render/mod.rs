@@ -96,8 +96,8 @@ impl Labels {
             placeholder.push('{');
             placeholder.push_str(k);
             placeholder.push('}');
-            if s.contains(placeholder.as_str()) {
-                s = s.replace(placeholder.as_str(), v);
+            if crate::core::bytes::has(&s, &placeholder) {
+                s = crate::core::bytes::replace(&s, &placeholder, v);
             }
         }
         s
@@ -448,7 +448,7 @@ pub fn compress_numbers(nums: &[u32]) -> String {
         }
         i = j + 1;
     }
-    parts.join(", ")
+    crate::core::bytes::join(&mut parts.iter().map(String::as_str), ", ")
 }
 
 fn source_label(s: &Source, opts: &RenderOptions) -> String {
@@ -605,7 +605,9 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
             let sources: Vec<&Source> = sources.iter().map(|x| x.0).collect();
             if let Some(first) = sources.first() {
                 let n: Vec<u32> = sources.iter().map(|s| s.number).collect();
-                let all_sources = n.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+                let all_sources = n.iter().map(u32::to_string).collect::<Vec<_>>();
+                let all_sources =
+                    crate::core::bytes::join(&mut all_sources.iter().map(String::as_str), " ");
                 let label = if sources.len() == 1 {
                     source_label(first, opts)
                 } else {
@@ -942,7 +944,7 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     // The back-link label around its `{label}`, escaped once (it is written for every
     // marker of the answer).
     let back_label = escape::escape(opts.labels.get("backToCitation"));
-    let back_parts = back_label.split_once("{label}");
+    let back_parts = crate::core::bytes::split_once(&back_label, "{label}");
     let prefix = &opts.id_prefix;
     let mut out = String::new();
     let _ = write!(

@@ -4,6 +4,7 @@
 use super::markdown::render_range_after;
 use super::md::{self, RefDef};
 use super::{Block, MarkerSet, RenderOptions};
+use crate::core::bytes;
 use crate::core::model::CitedAnswer;
 use std::ops::Range;
 
@@ -130,7 +131,7 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let tail = &text[block_start..];
     let mut cut = text.len();
     // A line that is still arriving and looks like a table row.
-    let last_line_start = tail.rfind('\n').map_or(0, |i| i + 1);
+    let last_line_start = bytes::rfind_byte(tail, b'\n').map_or(0, |i| i + 1);
     let last_line = &tail[last_line_start..];
     if last_line.trim_start().starts_with('|') {
         cut = block_start + last_line_start;
@@ -139,24 +140,24 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let shown = &text[block_start.min(cut)..cut];
     let lines: Vec<&str> = shown.lines().filter(|l| !l.trim().is_empty()).collect();
     if let Some(last) = lines.last() {
-        if last.trim_start().starts_with('|') && !shown.contains("---") {
-            if let Some(i) = shown.rfind(last) {
+        if last.trim_start().starts_with('|') && !bytes::has(shown, "---") {
+            if let Some(i) = bytes::rfind_str(shown, last) {
                 cut = block_start + i;
             }
         }
     }
     // An unfinished link `[text](http...`.
     let shown = &text[block_start.min(cut)..cut];
-    if let Some(open) = shown.rfind("](") {
-        if !shown[open..].contains(')') {
-            if let Some(lb) = shown[..open].rfind('[') {
+    if let Some(open) = bytes::rfind_str(shown, "](") {
+        if !crate::core::bytes::has_char(&shown[open..], ')') {
+            if let Some(lb) = bytes::rfind_byte(&shown[..open], b'[') {
                 cut = block_start + lb;
             }
         }
     }
     let mut out = text[..cut].to_string();
     let shown = &text[block_start.min(cut)..cut];
-    if !shown.contains("```") && !shown.contains("~~~") {
+    if !bytes::has(shown, "```") && !bytes::has(shown, "~~~") {
         // Closed as the stream parser reads it (as code, so a `[1]` there is text).
         if let Some(run) = crate::core::stream::unclosed_code_span(shown) {
             if out.ends_with('`') {
@@ -164,7 +165,7 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
             }
             out.push_str(&"`".repeat(run));
         }
-        if shown.matches("**").count() % 2 == 1 {
+        if bytes::offsets(shown, "**").count() % 2 == 1 {
             out.push_str("**");
         }
     }
@@ -201,8 +202,8 @@ pub fn text_growth<'a>(old: &'a str, new: &'a str) -> Option<TextGrowth<'a>> {
         return None;
     }
     // Not inside a character reference (`&am|p;`).
-    if let Some(amp) = old[..pre].rfind('&') {
-        if !old[amp..pre].contains(';') {
+    if let Some(amp) = bytes::rfind_byte(&old[..pre], b'&') {
+        if !crate::core::bytes::has_char(&old[amp..pre], ';') {
             return None;
         }
     }

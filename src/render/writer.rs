@@ -125,7 +125,7 @@ impl<'a> Inline<'a> {
             return;
         }
         for id in active.split(' ') {
-            let Ok(ci) = id.parse::<usize>() else {
+            let Some(ci) = crate::core::bytes::uint_as::<usize>(id) else {
                 continue;
             };
             let k = ci.checked_sub(self.m.html.first());

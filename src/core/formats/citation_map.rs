@@ -77,7 +77,11 @@ pub fn parse(
             }
         }
         Value::Object(o) => {
-            if !o.is_empty() && !o.keys().any(|k| k.trim().parse::<u64>().is_ok()) {
+            if !o.is_empty()
+                && !o
+                    .keys()
+                    .any(|k| crate::core::bytes::uint(k.trim()).is_some())
+            {
                 return Err(ParseError::not_format(
                     Format::CitationMap,
                     "$",
@@ -105,7 +109,9 @@ pub fn parse(
 /// Whether an object is a whole chat response holding a citation map.
 fn is_chat_response(o: &Map<String, Value>) -> bool {
     (o.contains_key("citation_map") || o.contains_key("citationMap"))
-        && !o.keys().all(|k| k.trim().parse::<u64>().is_ok())
+        && !o
+            .keys()
+            .all(|k| crate::core::bytes::uint(k.trim()).is_some())
 }
 
 /// Reads a citation map: an object keyed by number (sorted by number) or an array
@@ -123,7 +129,7 @@ pub(crate) fn read_map(map: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> 
         Value::Object(o) => {
             for (k, v) in o {
                 let p = join(k);
-                let Some(n) = k.trim().parse::<u64>().ok() else {
+                let Some(n) = crate::core::bytes::uint(k.trim()) else {
                     diags.push(
                         Diagnostic::warning(
                             "wrong-type",

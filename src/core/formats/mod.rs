@@ -228,11 +228,13 @@ pub fn looks_like_sse(t: &str) -> bool {
 pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError> {
     let v = match data {
         Data::None => {
-            return Ok(if answer.is_some_and(|a| a.contains('\u{e200}')) {
-                Format::Openai
-            } else {
-                Format::Markdown
-            })
+            return Ok(
+                if answer.is_some_and(|a| crate::core::bytes::has_char(a, '\u{e200}')) {
+                    Format::Openai
+                } else {
+                    Format::Markdown
+                },
+            )
         }
         Data::Text(t) if looks_like_sse(t) => return Ok(Format::Sse),
         Data::Text(_) => {
@@ -304,7 +306,10 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             {
                 return Ok(Format::Payload);
             }
-            if !o.is_empty() && o.keys().all(|k| k.trim().parse::<u64>().is_ok()) {
+            if !o.is_empty()
+                && o.keys()
+                    .all(|k| crate::core::bytes::uint(k.trim()).is_some())
+            {
                 return Ok(Format::CitationMap);
             }
             if o.get("sources")
@@ -327,7 +332,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
                 .collect();
             Err(ParseError::Undetected(format!(
                 "no format has an object with the keys [{}]",
-                keys.join(", ")
+                crate::core::bytes::join(&mut keys.iter().map(String::as_str), ", ")
             )))
         }
         Value::Array(a) => {

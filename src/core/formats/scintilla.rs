@@ -74,10 +74,13 @@ pub fn parse(
                 }
             } else if is_item(o) {
                 items.push((Some(1), data.unwrap_or(&Value::Null), String::new()));
-            } else if !o.is_empty() && o.keys().all(|k| k.trim().parse::<u64>().is_ok()) {
+            } else if !o.is_empty()
+                && o.keys()
+                    .all(|k| crate::core::bytes::uint(k.trim()).is_some())
+            {
                 let mut keyed: Vec<(u64, &Value, String)> = o
                     .iter()
-                    .filter_map(|(k, v)| Some((k.trim().parse::<u64>().ok()?, v, k.clone())))
+                    .filter_map(|(k, v)| Some((crate::core::bytes::uint(k.trim())?, v, k.clone())))
                     .collect();
                 crate::core::sort::sort_by_key(&mut keyed, |(n, _, _)| (*n, 0));
                 items.extend(keyed.into_iter().map(|(n, v, k)| (Some(n), v, k)));

@@ -169,7 +169,7 @@ impl SseReader {
             }
             "id" => {
                 self.fields_seen = true;
-                if !value.contains('\0') {
+                if !crate::core::bytes::has_char(value, '\0') {
                     self.id = Some(value.to_string());
                 }
             }
@@ -183,7 +183,8 @@ impl SseReader {
         if self.data.is_empty() {
             return;
         }
-        let data = std::mem::take(&mut self.data).join("\n");
+        let data = crate::core::bytes::join(&mut self.data.iter().map(String::as_str), "\n");
+        self.data.clear();
         out.push(SseEvent {
             event,
             data,

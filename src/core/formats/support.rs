@@ -408,13 +408,13 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
             .then(|| {
                 let after = caller
                     .get(cursor..)
-                    .and_then(|rest| rest.find(quote))
+                    .and_then(|rest| crate::core::bytes::find_str(rest, quote))
                     .map(|i| cursor + i);
                 let scanned = after.map_or(caller.len() - cursor, |at| at - cursor);
                 budget = budget.saturating_sub(scanned + quote.len());
                 after.or_else(|| {
                     budget = budget.saturating_sub(cursor + quote.len());
-                    caller.find(quote)
+                    crate::core::bytes::find_str(caller, quote)
                 })
             })
             .flatten();

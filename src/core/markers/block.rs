@@ -647,8 +647,8 @@ impl<'a> Blocks<'_, 'a> {
         let norm = label
             .split_whitespace()
             .map(crate::core::unicode::fold_case)
-            .collect::<Vec<_>>()
-            .join(" ");
+            .collect::<Vec<_>>();
+        let norm = crate::core::bytes::join(&mut norm.iter().map(String::as_str), " ");
         if norm.is_empty() {
             return None;
         }

@@ -323,7 +323,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         {
             return Found::None;
         }
-        let n: u64 = num.parse().unwrap_or(u64::MAX);
+        let n: u64 = crate::core::bytes::uint(num).unwrap_or(u64::MAX);
         return match check_range(n, n) {
             None => Found::Marker {
                 end,
@@ -438,7 +438,9 @@ pub(super) fn private_use(
         return Found::None;
     };
     // In markdown, an entity holding a backtick could end inside a code span.
-    if content.contains('\u{e200}') || (md && content.contains('`')) {
+    if crate::core::bytes::has_char(content, '\u{e200}')
+        || (md && crate::core::bytes::has_char(content, '`'))
+    {
         return Found::None;
     }
     let end = j + 3;

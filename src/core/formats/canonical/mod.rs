@@ -233,13 +233,16 @@ fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
     draft.grammar = Some(grammar_for(ContentKind::Plain));
     draft.diagnostics.push(Diagnostic::error(
         "format-not-loaded",
-        [
-            "canonical ",
-            name,
-            " answers need the provider formats module (it also reads HTML, JSON and YAML \
-             answers), which this build of citekit does not include",
-        ]
-        .concat(),
+        crate::core::bytes::join(
+            &mut [
+                "canonical ",
+                name,
+                " answers need the provider formats module (it also reads HTML, JSON and YAML \
+                 answers), which this build of citekit does not include",
+            ]
+            .into_iter(),
+            "",
+        ),
     ));
     draft
 }
@@ -295,7 +298,7 @@ fn html_text(html: &str) -> String {
         rest = &rest[end..];
     }
     out.push_str(rest);
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::core::bytes::join(&mut out.split_whitespace(), " ")
 }
 
 /// Where `needle` (ASCII, lower case) first occurs in `hay`, ignoring ASCII case.
@@ -380,8 +383,8 @@ fn read_sid(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Option<u64> {
             }
             n
         }
-        Value::String(s) => match s.trim().parse::<u64>() {
-            Ok(n) => {
+        Value::String(s) => match crate::core::bytes::uint(s.trim()) {
+            Some(n) => {
                 diags.push(
                     Diagnostic::info(
                         "wrong-type",
@@ -394,7 +397,7 @@ fn read_sid(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Option<u64> {
                 );
                 Some(n)
             }
-            Err(_) => {
+            None => {
                 diags.push(wrong_type(path, "an integer sid", v));
                 None
             }
@@ -628,9 +631,9 @@ fn sid_list(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<u64> {
         }
         Value::String(s) => {
             for part in s.split(',') {
-                match part.trim().parse::<u64>() {
-                    Ok(n) => push(n),
-                    Err(_) => {
+                match crate::core::bytes::uint(part.trim()) {
+                    Some(n) => push(n),
+                    None => {
                         diags.push(wrong_type(path, "an array of sids", v));
                         break;
                     }
