@@ -26,6 +26,7 @@ pub(crate) mod resolve;
 pub(crate) mod sanitize;
 pub(crate) mod sort;
 pub mod stream;
+pub mod text_map;
 pub(crate) mod unicode;
 
 use error::ParseError;

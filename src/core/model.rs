@@ -3,9 +3,9 @@
 //! Offsets inside Rust are byte ranges into [`CitedAnswer::text`]; they are converted
 //! to the caller's unit only at the edges ([`crate::core::offsets`]).
 
+use crate::core::text_map::TextMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// The input formats citekit understands (docs/formats.md, a section each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -164,8 +164,8 @@ pub struct Source {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
     /// Identifiers (ticket, PR ids) mapped to urls.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub identifiers: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "TextMap::is_empty")]
+    pub identifiers: TextMap,
     /// Whether any citation names this source.
     pub cited: bool,
     /// How many citations name this source.
@@ -233,7 +233,7 @@ impl Source {
         match wins {
             MergeWins::Kept => {
                 for (k, v) in other.identifiers {
-                    self.identifiers.entry(k).or_insert(v);
+                    self.identifiers.insert_if_absent(k, v);
                 }
                 for (k, v) in other.metadata {
                     self.metadata.entry(k).or_insert(v);

@@ -3,9 +3,9 @@
 use crate::core::json::type_name;
 use crate::core::model::Format;
 use crate::core::offsets::PositionEncoding;
+use crate::core::text_map::TextMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// Which format to read the input as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -130,7 +130,7 @@ pub struct Options {
     /// Theme. Defaults to `auto`.
     pub theme: Theme,
     /// Replaced label texts (i18n), by label key. Defaults to none.
-    pub labels: BTreeMap<String, String>,
+    pub labels: TextMap,
     /// Link identifiers (`MKT-1183`) in the answer to their urls (scintilla). Defaults to `true`.
     pub link_identifiers: bool,
 }
@@ -147,7 +147,7 @@ impl Default for Options {
             uncited: Uncited::Dim,
             marker_style: MarkerStyle::Number,
             theme: Theme::Auto,
-            labels: BTreeMap::new(),
+            labels: TextMap::new(),
             link_identifiers: true,
         }
     }
@@ -270,14 +270,14 @@ fn boolean(v: &Value) -> Result<bool, String> {
 }
 
 /// Replaced label texts: an object of strings.
-fn labels(v: &Value) -> Result<BTreeMap<String, String>, String> {
+fn labels(v: &Value) -> Result<TextMap, String> {
     let Some(o) = v.as_object() else {
         return Err(format!(
             "expected an object of label texts, found {}",
             type_name(v)
         ));
     };
-    let mut labels = BTreeMap::new();
+    let mut labels = TextMap::new();
     for (k, t) in o {
         let Some(t) = t.as_str() else {
             return Err(format!(

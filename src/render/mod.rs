@@ -24,7 +24,6 @@ use class::{
     ANSWER, ANSWER_BODY, CARD_NAV, FOOTNOTES, MARKER, MARKER_LINK, PANEL, SOURCE, SOURCE_TOGGLE,
 };
 use escape::push_escaped;
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -69,7 +68,7 @@ impl Default for Labels {
 
 impl Labels {
     /// The defaults with `overrides` replacing some of them (unknown keys ignored).
-    pub fn with(overrides: &BTreeMap<String, String>) -> Self {
+    pub fn with(overrides: &crate::core::text_map::TextMap) -> Self {
         let mut l = Labels::default();
         for (k, v) in overrides {
             if let Some(i) = DEFAULT_LABELS.iter().position(|(d, _)| d == k) {
