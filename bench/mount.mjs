@@ -5,8 +5,9 @@
 //   (b) the baseline: marked + a small citation extension (an inline extension turning
 //       [n] into <sup><a> with the source title, counting the references) + innerHTML,
 //       drawing the same lists as citekit: footnotes (the cited sources with their
-//       counts and links) and a source list (every source: title link, cited state and
-//       count, snippet), all in one HTML string.
+//       counts, links, domains and a back-link to each citation, as GFM footnotes have)
+//       and a source list (every source: title link, domain, cited state and count,
+//       snippet), all in one HTML string.
 // Also (c) both with the lists off: markers only. Each is timed to a forced layout (the
 // issue's measure) and to the end of the first frame (plus the next frame's rendering
 // work, not the wait for it: with content-visibility, layout skipped before the frame is
@@ -136,8 +137,9 @@ const md = new Marked({ extensions: [{
   renderer(t) {
     const s = current[t.n];
     if (!s) return esc(t.raw);
-    counts.set(t.n, (counts.get(t.n) || 0) + 1);
-    return '<sup class="cite"><a href="' + esc(s.source) + '" title="' + esc(s.title) + '">' + t.n + '</a></sup>';
+    const k = (counts.get(t.n) || 0) + 1;
+    counts.set(t.n, k);
+    return '<sup class="cite"><a id="ref-' + t.n + '-' + k + '" href="' + esc(s.source) + '" title="' + esc(s.title) + '">' + t.n + '</a></sup>';
   },
 }] });
 
@@ -178,17 +180,22 @@ async function citekitOnce(c, notes = true, allParts = false) {
   return { ms, frame, markers, how };
 }
 
-// The footnotes and source list a careful baseline draws under the answer.
+// The footnotes and source list a careful baseline draws under the answer, with what
+// citekit's show: a back-reference to each citation of the source (as GFM footnotes
+// draw one per reference: remark-gfm, markdown-it-footnote) and the source's domain.
+const domain = (url) => { try { return new URL(url).hostname; } catch { return ''; } };
 function listsHtml(data) {
   let notes = '<h2>References</h2><ol class="footnotes">';
   for (const [n, k] of counts) {
     const s = data[n];
-    notes += '<li id="fn-' + n + '" value="' + n + '"><a href="' + esc(s.source) + '">' + esc(s.title) + '</a> (' + k + ')</li>';
+    notes += '<li id="fn-' + n + '" value="' + n + '">';
+    for (let i = 1; i <= k; i++) notes += '<a href="#ref-' + n + '-' + i + '" aria-label="Back to citation ' + i + '">↩</a>';
+    notes += ' <a href="' + esc(s.source) + '">' + esc(s.title) + '</a> <span class="domain">' + esc(domain(s.source)) + '</span> (' + k + ')</li>';
   }
   notes += '</ol><h2>Sources</h2><ul class="sources">';
   for (const [n, s] of Object.entries(data)) {
     const k = counts.get(n) || 0;
-    notes += '<li' + (k ? ' class="cited"' : '') + '><span>' + n + '</span> <a href="' + esc(s.source) + '">' + esc(s.title) + '</a> <span class="count">' + (k ? 'cited ' + k + 'x' : 'not cited') + '</span><p>' + esc(s.text) + '</p></li>';
+    notes += '<li' + (k ? ' class="cited"' : '') + '><span>' + n + '</span> <a href="' + esc(s.source) + '">' + esc(s.title) + '</a> <span class="domain">' + esc(domain(s.source)) + '</span> <span class="count">' + (k ? 'cited ' + k + 'x' : 'not cited') + '</span><p>' + esc(s.text) + '</p></li>';
   }
   return notes + '</ul>';
 }
