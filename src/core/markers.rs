@@ -504,11 +504,17 @@ fn char_at(b: &[u8], i: usize) -> Option<char> {
     let lead = *b.get(i)?;
     let len = match lead {
         0x00..=0x7f => return Some(lead as char),
+        0x80..=0xbf | 0xf8..=0xff => return None,
         0xc0..=0xdf => 2,
         0xe0..=0xef => 3,
         _ => 4,
     };
-    std::str::from_utf8(b.get(i..i + len)?).ok()?.chars().next()
+    // Decoded by hand (the text is valid UTF-8): no `str::from_utf8` linked for it.
+    let mut c = u32::from(lead & (0x7f >> len));
+    for &x in b.get(i + 1..i + len)? {
+        c = (c << 6) | u32::from(x & 0x3f);
+    }
+    char::from_u32(c)
 }
 
 /// Whether `c` ends a marker's word: punctuation after which the marker's leading space
@@ -596,6 +602,18 @@ fn standalone_line(b: &[u8], syntax: Range<usize>, floor: usize) -> Option<Range
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn char_at_decodes_as_str_does() {
+        let s = "a\u{7f}\u{80}é\u{7ff}\u{800}€\u{ffff}\u{10000}😀\u{10ffff}z";
+        for i in 0..=s.len() {
+            let want = s
+                .is_char_boundary(i)
+                .then(|| s[i..].chars().next())
+                .flatten();
+            assert_eq!(char_at(s.as_bytes(), i), want, "at {i}");
+        }
+    }
 
     /// The text with every marker range removed.
     fn removed(text: &str, s: &Scan) -> String {

@@ -206,9 +206,7 @@ impl Writer {
                 break;
             }
         }
-        // Only ASCII digits were written.
-        self.out
-            .push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
+        self.out.extend(digits[i..].iter().map(|&d| d as char));
         self.comma = true;
     }
 

@@ -1028,8 +1028,7 @@ fn backlink_letter(j: usize) -> String {
         }
         j = j / 26 - 1;
     }
-    s.reverse();
-    String::from_utf8(s).unwrap_or_default()
+    s.iter().rev().map(|&c| c as char).collect()
 }
 
 /// The root's class for a theme: `cite-root`, with `cite-theme-light` or

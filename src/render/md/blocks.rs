@@ -983,14 +983,14 @@ fn trim_range(b: &[u8], mut s: usize, mut e: usize) -> Range<usize> {
 
 /// The alignments of a delimiter row.
 fn aligns(r: &[u8]) -> Vec<Alignment> {
-    let s = String::from_utf8_lossy(r);
-    let s = s.trim();
-    let s = s.strip_prefix('|').unwrap_or(s);
-    let s = s.strip_suffix('|').unwrap_or(s);
-    s.split('|')
+    // Bytes: a delimiter row is `|`, `:`, `-` and spaces or tabs only.
+    let s = r.trim_ascii();
+    let s = s.strip_prefix(b"|").unwrap_or(s);
+    let s = s.strip_suffix(b"|").unwrap_or(s);
+    s.split(|&c| c == b'|')
         .map(|c| {
-            let c = c.trim();
-            match (c.starts_with(':'), c.ends_with(':') && c.len() > 1) {
+            let c = c.trim_ascii();
+            match (c.starts_with(b":"), c.ends_with(b":") && c.len() > 1) {
                 (true, true) => Alignment::Center,
                 (true, false) => Alignment::Left,
                 (false, true) => Alignment::Right,
