@@ -183,6 +183,43 @@ pub fn offsets<'a>(h: &'a str, n: &'a str) -> impl Iterator<Item = usize> + 'a {
     })
 }
 
+/// `s.split(n)` for a non-empty `n` (a character's text, `","`, or a longer string).
+pub fn split<'a>(s: &'a str, n: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let mut rest = Some(s);
+    core::iter::from_fn(move || {
+        let r = rest?;
+        match find(r.as_bytes(), n.as_bytes()) {
+            Some(i) => {
+                rest = Some(&r[i + n.len()..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// `s.split_inclusive(n)`: each piece keeps its `n`; no empty last piece.
+pub fn split_inclusive<'a>(s: &'a str, n: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let mut rest = s;
+    core::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = find(rest.as_bytes(), n.as_bytes()).map_or(rest.len(), |i| i + n.len());
+        let (piece, more) = rest.split_at(end);
+        rest = more;
+        Some(piece)
+    })
+}
+
+/// The part of `s` before the first `n` (all of it without one): `s.split(n).next()`.
+pub fn before<'a>(s: &'a str, n: &str) -> &'a str {
+    find_str(s, n).map_or(s, |i| &s[..i])
+}
+
 /// `h.replace(from, to)` for a non-empty `from`.
 pub fn replace(h: &str, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(h.len());
@@ -320,12 +357,24 @@ mod tests {
             ("", "x"),
             ("é{label}é", "{label}"),
             ("aaa", "aa"),
+            ("a\nb\n\nc\n", "\n"),
+            ("\n", "\n"),
+            ("x\u{e202}y\u{e202}", "\u{e202}"),
         ] {
             assert_eq!(find_str(h, n), h.find(n), "{h} {n}");
             assert_eq!(rfind_str(h, n), h.rfind(n), "{h} {n}");
             assert_eq!(has(h, n), h.contains(n));
             assert_eq!(split_once(h, n), h.split_once(n));
             if !n.is_empty() {
+                assert_eq!(
+                    split(h, n).collect::<Vec<_>>(),
+                    h.split(n).collect::<Vec<_>>()
+                );
+                assert_eq!(
+                    split_inclusive(h, n).collect::<Vec<_>>(),
+                    h.split_inclusive(n).collect::<Vec<_>>()
+                );
+                assert_eq!(before(h, n), h.split(n).next().unwrap());
                 assert_eq!(
                     offsets(h, n).collect::<Vec<_>>(),
                     h.match_indices(n).map(|(i, _)| i).collect::<Vec<_>>()

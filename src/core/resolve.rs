@@ -540,7 +540,10 @@ fn skip_tags(text: &str, mut s: usize, end: usize) -> usize {
         let rest = &text[s..end];
         let trimmed = rest.trim_start();
         let ws = rest.len() - trimmed.len();
-        match trimmed.strip_prefix('<').and_then(|t| t.find('>')) {
+        match trimmed
+            .strip_prefix('<')
+            .and_then(|t| bytes::find_str(t, ">"))
+        {
             Some(e) if trimmed[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') => {
                 s += ws + e + 2;
             }
@@ -641,7 +644,7 @@ fn strip_link_syntax(s: &str) -> String {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
         if let Some(inner) = tail.strip_prefix('<') {
-            match inner.find('>') {
+            match bytes::find_str(inner, ">") {
                 Some(e) if bytes::has(&inner[..e], "://") => {
                     rest = &inner[e + 1..];
                 }
@@ -651,7 +654,7 @@ fn strip_link_syntax(s: &str) -> String {
                 }
             }
         } else if let Some(close) = bytes::find_str(tail, "](") {
-            match tail[close..].find(')') {
+            match bytes::find_str(&tail[close..], ")") {
                 Some(p) => {
                     out.push_str(&tail[1..close]);
                     rest = &tail[close + p + 1..];

@@ -29,7 +29,7 @@ pub fn sanitize_url(raw: &str, context: UrlContext) -> Option<String> {
     {
         return None;
     }
-    let colon = cleaned.find(':')?;
+    let colon = crate::core::bytes::find_str(&cleaned, ":")?;
     let scheme = cleaned[..colon].to_ascii_lowercase();
     let rest = &cleaned[colon + 1..];
     match scheme.as_str() {
@@ -57,16 +57,16 @@ fn host_of_rest(rest: &str) -> Option<&str> {
     let host_port =
         crate::core::bytes::rfind_byte(authority, b'@').map_or(authority, |i| &authority[i + 1..]);
     let host = if let Some(v6) = host_port.strip_prefix('[') {
-        v6.split(']').next().unwrap_or("")
+        crate::core::bytes::before(v6, "]")
     } else {
-        host_port.split(':').next().unwrap_or("")
+        crate::core::bytes::before(host_port, ":")
     };
     Some(host)
 }
 
 /// The display domain of a url: its host, lowercased, without `www.` and port.
 pub fn domain_of(url: &str) -> Option<String> {
-    let colon = url.find(':')?;
+    let colon = crate::core::bytes::find_str(url, ":")?;
     let host = host_of_rest(&url[colon + 1..])?;
     if host.is_empty() {
         return None;
@@ -77,7 +77,7 @@ pub fn domain_of(url: &str) -> Option<String> {
 
 /// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
 pub fn normalize_url(url: &str) -> String {
-    let no_fragment = url.split('#').next().unwrap_or(url);
+    let no_fragment = crate::core::bytes::before(url, "#");
     let (scheme, rest) = match crate::core::bytes::find_str(no_fragment, "://") {
         Some(i) => (&no_fragment[..i], &no_fragment[i + 3..]),
         None => return no_fragment.trim_end_matches('/').to_string(),

@@ -704,7 +704,7 @@ pub fn block_boundary(tail: &str) -> Option<usize> {
 fn unclosed_html_block(s: &str) -> bool {
     let mut open: Option<&'static str> = None;
     let mut offset = 0;
-    for line in s.split_inclusive('\n') {
+    for line in crate::core::bytes::split_inclusive(s, "\n") {
         let start = offset;
         offset += line.len();
         if open.is_some() {
@@ -875,7 +875,7 @@ fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
 /// group at the very end (`[1]` may still be followed by `(url)` or `:`).
 fn partial_bracket(rest: &str) -> bool {
     let body = rest.trim_start_matches('[');
-    let close = body.find(']');
+    let close = crate::core::bytes::find_str(body, "]");
     let inner = &body[..close.unwrap_or(body.len())];
     if inner.chars().count() > 40 {
         return false;

@@ -247,7 +247,7 @@ fn closing_tokens(mut s: &str) -> Option<Vec<Closing<'_>>> {
     let mut out = Vec::new();
     while !s.is_empty() {
         if let Some(r) = s.strip_prefix("</") {
-            let e = r.find('>')?;
+            let e = bytes::find_str(r, ">")?;
             let name = &r[..e];
             if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
                 return None;

@@ -124,7 +124,7 @@ impl<'a> Inline<'a> {
             self.push_text(s, url);
             return;
         }
-        for id in active.split(' ') {
+        for id in crate::core::bytes::split(active, " ") {
             let Some(ci) = crate::core::bytes::uint_as::<usize>(id) else {
                 continue;
             };

@@ -145,7 +145,7 @@ impl SseReader {
             self.fields_seen = true;
             return;
         }
-        let (field, value) = match line.find(':') {
+        let (field, value) = match crate::core::bytes::find_str(line, ":") {
             Some(i) => {
                 let v = &line[i + 1..];
                 (&line[..i], v.strip_prefix(' ').unwrap_or(v))

@@ -27,7 +27,7 @@ pub(crate) enum Link {
 /// The scheme of `s` (`https`, `javascript`), if it starts with one. A single letter
 /// before `:` is a Windows drive (`C:\docs`), not a scheme.
 fn scheme_of(s: &str) -> Option<&str> {
-    let colon = s.find(':')?;
+    let colon = crate::core::bytes::find_str(s, ":")?;
     let scheme = &s[..colon];
     let mut chars = scheme.chars();
     let first = chars.next()?;

@@ -444,7 +444,7 @@ pub(super) fn private_use(
         return Found::None;
     }
     let end = j + 3;
-    let mut fields = content.split('\u{e202}');
+    let mut fields = crate::core::bytes::split(content, "\u{e202}");
     let name = fields.next().unwrap_or("").trim();
     if name.is_empty()
         || name.len() > 64

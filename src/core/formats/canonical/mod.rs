@@ -254,7 +254,7 @@ fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
 fn html_text(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
-    while let Some(lt) = rest.find('<') {
+    while let Some(lt) = crate::core::bytes::find_str(rest, "<") {
         out.push_str(&rest[..lt]);
         rest = &rest[lt..];
         // As the HTML tokenizer reads it: `<` starts markup only before a letter, `/`,
