@@ -53,9 +53,24 @@ impl TextMap {
         }
     }
 
+    /// Takes the text of `key` out.
+    pub fn remove(&mut self, key: &str) -> Option<String> {
+        self.at(key).ok().map(|i| self.0.remove(i).1)
+    }
+
     /// The keys and their texts, by key.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
         self.0.iter().map(|(k, t)| (k, t))
+    }
+
+    /// The keys, sorted.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// The texts, by key.
+    pub fn values(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(_, t)| t)
     }
 
     /// How many keys have a text.
@@ -102,6 +117,25 @@ impl<K: Into<String>, T: Into<String>> FromIterator<(K, T)> for TextMap {
 impl<K: Into<String>, T: Into<String>, const N: usize> From<[(K, T); N]> for TextMap {
     fn from(pairs: [(K, T); N]) -> Self {
         pairs.into_iter().collect()
+    }
+}
+
+/// From and to the `BTreeMap` these fields were before (same keys, same order).
+impl From<std::collections::BTreeMap<String, String>> for TextMap {
+    fn from(m: std::collections::BTreeMap<String, String>) -> Self {
+        TextMap(m.into_iter().collect())
+    }
+}
+
+impl From<TextMap> for std::collections::BTreeMap<String, String> {
+    fn from(m: TextMap) -> Self {
+        m.0.into_iter().collect()
+    }
+}
+
+impl PartialEq<std::collections::BTreeMap<String, String>> for TextMap {
+    fn eq(&self, other: &std::collections::BTreeMap<String, String>) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -196,6 +230,14 @@ mod tests {
         let back: TextMap = serde_json::from_str(r#"{"z": "1", "y": "2"}"#).unwrap();
         assert_eq!(back, TextMap::from([("y", "2"), ("z", "1")]));
         assert!(serde_json::from_str::<TextMap>(r#"{"z": 1}"#).is_err());
+        assert_eq!(ours, theirs);
+        assert_eq!(TextMap::from(theirs.clone()), ours);
+        assert_eq!(BTreeMap::from(ours.clone()), theirs);
+        assert!(ours.keys().eq(theirs.keys()));
+        assert!(ours.values().eq(theirs.values()));
+        assert_eq!(ours.remove("b"), theirs.remove("b"));
+        assert_eq!(ours.remove("nope"), theirs.remove("nope"));
+        assert_eq!(ours, theirs);
         assert!(ours.clone().into_iter().eq(theirs.into_iter()));
     }
 }
