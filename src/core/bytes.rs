@@ -159,11 +159,6 @@ pub fn join(parts: &mut dyn Iterator<Item = &str>, sep: &str) -> String {
     out
 }
 
-/// `h.rfind(b)` for an ASCII `b` (char's reverse searcher is 0.7 KB of wasm).
-pub fn rfind_byte(h: &str, b: u8) -> Option<usize> {
-    h.as_bytes().iter().rposition(|&c| c == b)
-}
-
 /// `h.contains(c)` (str's links its two-way searcher for a character beyond ASCII).
 pub fn has_char(h: &str, c: char) -> bool {
     has(h, c.encode_utf8(&mut [0; 4]))

@@ -55,7 +55,7 @@ fn host_of_rest(rest: &str) -> Option<&str> {
     let end = after.find(['/', '?', '#', '\\']).unwrap_or(after.len());
     let authority = &after[..end];
     let host_port =
-        crate::core::bytes::rfind_byte(authority, b'@').map_or(authority, |i| &authority[i + 1..]);
+        crate::core::bytes::rfind_str(authority, "@").map_or(authority, |i| &authority[i + 1..]);
     let host = if let Some(v6) = host_port.strip_prefix('[') {
         crate::core::bytes::before(v6, "]")
     } else {

@@ -791,7 +791,7 @@ const LINK_LOOKBACK: usize = 4096;
 /// the `[` matching the `]` before the first `(` of the last line that no `)` closes
 /// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
 fn unclosed_link_start(tail: &str) -> Option<usize> {
-    let from = crate::core::bytes::rfind_byte(tail, b'\n')
+    let from = crate::core::bytes::rfind_str(tail, "\n")
         .map_or(0, |i| i + 1)
         .max(tail.len().saturating_sub(LINK_LOOKBACK));
     // Bytes: every character looked for is ASCII, so `[` is always on a char boundary.

@@ -131,7 +131,7 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let tail = &text[block_start..];
     let mut cut = text.len();
     // A line that is still arriving and looks like a table row.
-    let last_line_start = bytes::rfind_byte(tail, b'\n').map_or(0, |i| i + 1);
+    let last_line_start = bytes::rfind_str(tail, "\n").map_or(0, |i| i + 1);
     let last_line = &tail[last_line_start..];
     if last_line.trim_start().starts_with('|') {
         cut = block_start + last_line_start;
@@ -150,7 +150,7 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let shown = &text[block_start.min(cut)..cut];
     if let Some(open) = bytes::rfind_str(shown, "](") {
         if !crate::core::bytes::has_char(&shown[open..], ')') {
-            if let Some(lb) = bytes::rfind_byte(&shown[..open], b'[') {
+            if let Some(lb) = bytes::rfind_str(&shown[..open], "[") {
                 cut = block_start + lb;
             }
         }
@@ -202,7 +202,7 @@ pub fn text_growth<'a>(old: &'a str, new: &'a str) -> Option<TextGrowth<'a>> {
         return None;
     }
     // Not inside a character reference (`&am|p;`).
-    if let Some(amp) = bytes::rfind_byte(&old[..pre], b'&') {
+    if let Some(amp) = bytes::rfind_str(&old[..pre], "&") {
         if !crate::core::bytes::has_char(&old[amp..pre], ';') {
             return None;
         }
