@@ -141,9 +141,8 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let lines: Vec<&str> = shown.lines().filter(|l| !l.trim().is_empty()).collect();
     if let Some(last) = lines.last() {
         if last.trim_start().starts_with('|') && !bytes::has(shown, "---") {
-            if let Some(i) = bytes::rfind_str(shown, last) {
-                cut = block_start + i;
-            }
+            // `last` is a line of `shown`: where it starts, without searching for it.
+            cut = block_start + (last.as_ptr() as usize - shown.as_ptr() as usize);
         }
     }
     // An unfinished link `[text](http...`.
