@@ -72,6 +72,9 @@ pub struct StreamParser {
     /// The options as given (the format may be `auto`).
     given: Options,
     format: Format,
+    /// The format is `auto` and no data has come yet: `format` is a stand-in
+    /// (`citation_map`), the first data decides.
+    format_open: bool,
     data: Source_,
     /// The data parsed with an empty answer: sources, grammar, content kind.
     base: Draft,
@@ -114,22 +117,34 @@ impl StreamParser {
     pub fn new(data: Data<'_>, options: &Options) -> Result<Self, ParseError> {
         let given = options.clone();
         let mut options = options.clone();
+        let auto = options.format == FormatChoice::Auto;
+        // JSON given as text is read once here; an event stream stays text.
+        let owned;
+        let data = match data {
+            Data::Text(t)
+                if !t.trim().is_empty()
+                    && match options.format {
+                        FormatChoice::Given(f) => f != Format::Sse,
+                        FormatChoice::Auto => !formats::looks_like_sse(t),
+                    } =>
+            {
+                owned = crate::core::json::parse_json(t)?;
+                Data::Json(&owned)
+            }
+            d => d,
+        };
+        // Empty data (`{}`, `[]`, `{"sources": []}`) is data still to come.
+        let data = match data {
+            Data::Json(v) if auto && formats::is_empty_data(v) => Data::None,
+            Data::Text(t) if t.trim().is_empty() => Data::None,
+            d => d,
+        };
+        let format_open = auto && matches!(data, Data::None);
         let format = match options.format {
             FormatChoice::Given(f) => f,
             FormatChoice::Auto => match data {
                 Data::None => Format::CitationMap,
-                Data::Text(t) if t.trim().is_empty() => Format::CitationMap,
-                d => formats::detect(None, d).or_else(|_| {
-                    let owned;
-                    let d = match d {
-                        Data::Text(t) => {
-                            owned = crate::core::json::parse_json(t)?;
-                            Data::Json(&owned)
-                        }
-                        d => d,
-                    };
-                    formats::detect(None, d)
-                })?,
+                d => formats::detect(None, d)?,
             },
         };
         options.format = FormatChoice::Given(format);
@@ -159,7 +174,7 @@ impl StreamParser {
             Source_::Json(match data {
                 Data::None => None,
                 Data::Json(v) => Some(v.clone()),
-                Data::Text(t) if t.trim().is_empty() => None,
+                // Read above unless it is an event stream with another format given.
                 Data::Text(t) => Some(crate::core::json::parse_json(t)?),
             })
         };
@@ -168,6 +183,7 @@ impl StreamParser {
             options,
             given,
             format,
+            format_open,
             data,
             base: Draft::new(format, ""),
             base_resolved: empty.clone(),
@@ -262,6 +278,20 @@ impl StreamParser {
                 (_, None) => {}
             }
         }
+        // The first data of an `auto` stream decides its format (the stand-in was
+        // `citation_map`): markers shown pending turn live in the data's own format.
+        if self.format_open {
+            if let Source_::Json(Some(v)) = &self.data {
+                if !formats::is_empty_data(v) {
+                    let f = formats::detect(None, Data::Json(v))?;
+                    if f != Format::Sse {
+                        self.format = f;
+                        self.options.format = FormatChoice::Given(f);
+                        self.format_open = false;
+                    }
+                }
+            }
+        }
         self.rebase()?;
         // Blocks resolved against the old sources are resolved again.
         let blocks = std::mem::take(&mut self.blocks);
@@ -308,8 +338,8 @@ impl StreamParser {
         // reference definitions (`[1]: url` makes `[text][1]` a link), and an answer
         // whose data never came (with format `auto` that is plain markdown, where a
         // bare `[1]` is text).
-        let no_data =
-            matches!(self.data, Source_::Json(None)) && self.given.format == FormatChoice::Auto;
+        let no_data = matches!(&self.data, Source_::Json(v) if v.as_ref().is_none_or(formats::is_empty_data))
+            && self.given.format == FormatChoice::Auto;
         if no_data || has_reference_definition(&self.raw) {
             self.snapshot = if no_data {
                 crate::core::parse_lenient(Some(&self.raw), Data::None, &self.given)
@@ -1167,6 +1197,59 @@ mod tests {
             .diagnostics
             .iter()
             .any(|d| d.code == "unresolved-marker"));
+    }
+
+    /// A stream that starts with empty data (`{}`, `[]`, `{"sources": []}`) shows its
+    /// markers pending, as with no data, and the first data decides the format:
+    /// regression for `[]` fixing the stream as markdown (`[1]` literal for good) and
+    /// `{}` refusing it (`[1]` literal until more data came).
+    #[test]
+    fn empty_data_at_the_start_is_data_to_come() {
+        let opts = Options::default();
+        let map = json!({"1": {"title": "A", "source": "https://a.example"}});
+        let scintilla = json!([{"urls": ["https://a.example"], "titles": ["A"]}]);
+        for start in [json!({}), json!([]), json!({"sources": []}), json!(null)] {
+            for data in [&map, &scintilla] {
+                let mut p = StreamParser::new(Data::Json(&start), &opts).unwrap();
+                p.push("Hello [1] world.");
+                let s = p.snapshot();
+                assert_eq!(s.text, "Hello world.", "{start}");
+                assert_eq!(s.citations[0].pending, vec!["1"], "{start}");
+                p.set_data(Data::Json(data)).unwrap();
+                let s = p.snapshot();
+                assert!(s.citations[0].pending.is_empty(), "{start} {data}");
+                assert_eq!(s.sources.len(), 1, "{start} {data}");
+                assert_eq!(s.sources[0].title.as_deref(), Some("A"));
+                let done = p.finish().clone();
+                let whole =
+                    crate::core::parse(Some("Hello [1] world."), Data::Json(data), &opts).unwrap();
+                assert_eq!(done, whole, "{start} {data}");
+            }
+            // No data by the end: as a one-shot parse without data, `[1]` is text.
+            let mut p = StreamParser::new(Data::Json(&start), &opts).unwrap();
+            p.push("Hello [1] world.");
+            assert_eq!(p.finish().text, "Hello [1] world.", "{start}");
+        }
+        // Stored data after none: its spans index the text, read as stored.
+        let stored = json!({"sources": [{"id": "s1", "title": "S", "uri": "https://s.example"}],
+            "references": [{"startIndex": 0, "endIndex": 5, "sourceIds": ["s1"]}]});
+        let mut p = StreamParser::new(Data::None, &opts).unwrap();
+        p.push("Hello world.");
+        p.set_data(Data::Json(&stored)).unwrap();
+        assert_eq!(p.format(), Format::Stored);
+        assert_eq!(p.snapshot().citations.len(), 1);
+        assert_eq!(
+            p.finish().clone(),
+            crate::core::parse(Some("Hello world."), Data::Json(&stored), &opts).unwrap()
+        );
+        // A format given stays: `{}` as a citation map is an empty one.
+        let given = Options {
+            format: FormatChoice::Given(Format::CitationMap),
+            ..Options::default()
+        };
+        let mut p = StreamParser::new(Data::Json(&json!({})), &given).unwrap();
+        p.push("Hello [1] world.");
+        assert_eq!(p.snapshot().citations[0].pending, vec!["1"]);
     }
 
     /// Streams `pieces` one push each (with `data` given at push `late`, if any) and

@@ -465,6 +465,36 @@ export async function browserChecks(tally, context, url, label) {
     await page.evaluate(() => window.late.destroy());
   });
 
+  await t('a stream started with empty data ({}, [], {sources: []}) shows pending markers, then the data turns them live', async () => {
+    const r = await page.evaluate(() => {
+      const out = [];
+      const scintilla = [{ urls: ['https://a.example/'], titles: ['Alpha'] }];
+      for (const [name, start] of [['{}', {}], ['[]', []], ['{sources:[]}', { sources: [] }]]) {
+        for (const late of [window.sample.DATA, scintilla]) {
+          const v = window.citekit.mount(document.getElementById('host'), { answer: '', data: start });
+          v.append('Hello [');
+          v.append('1] world.');
+          const host = document.getElementById('host');
+          const text = host.querySelector('.cite-answer__body').textContent;
+          const pending = host.querySelectorAll('.cite-marker--pending').length;
+          v.update({ data: late });
+          const live = host.querySelectorAll('.cite-answer__body .cite-marker__link').length;
+          v.finish();
+          const done = host.querySelectorAll('.cite-answer__body .cite-marker__link').length;
+          out.push({ name, text, pending, live, done });
+          v.destroy();
+        }
+      }
+      return out;
+    });
+    for (const x of r) {
+      assert(!x.text.includes('[1'), `${x.name}: literal marker while streaming: ${x.text}`);
+      eq(x.pending, 1, `${x.name}: pending marker before the data`);
+      eq(x.live, 1, `${x.name}: live marker once the data came`);
+      eq(x.done, 1, `${x.name}: live marker after finish()`);
+    }
+  });
+
   await t('update({data}) and finish() keep the nodes already shown and an open card', async () => {
     await page.evaluate(() => {
       const text = 'Paris is the capital of France [1].\n\nThe Eiffel Tower [2][3] and [9].\n\nLast [1]';

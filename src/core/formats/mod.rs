@@ -224,6 +224,24 @@ pub fn looks_like_sse(t: &str) -> bool {
     t.starts_with("data:") || t.starts_with("event:") || t.starts_with(':') || t.starts_with("id:")
 }
 
+/// Whether data holds nothing at all: `null`, `[]`, `{}`, or an object whose values are
+/// all such (`{"sources": [], "references": []}`). Every format reads it as no sources,
+/// so detection reads it as no data, and a stream that starts with it waits for the
+/// data to come.
+pub fn is_empty_data(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.values().all(|x| match x {
+            Value::Null => true,
+            Value::Array(a) => a.is_empty(),
+            Value::Object(o) => o.is_empty(),
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
 /// Detects the format from the shape of the data (docs/formats.md, "Detection").
 pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError> {
     let v = match data {
@@ -325,6 +343,11 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             {
                 return Ok(Format::Stored);
             }
+            // `{}` or `{"sources": []}`: no citation data yet (a chat UI's starting
+            // value), whatever format it will be.
+            if is_empty_data(v) {
+                return Ok(Format::Markdown);
+            }
             let keys: Vec<String> = o
                 .keys()
                 .take(8)
@@ -392,6 +415,43 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A chat UI's starting value (`{}`, `[]`, `{"sources": []}`) is no data: read as
+    /// markdown, not an `undetected-format` error; data that holds something is not.
+    #[test]
+    fn empty_data_is_no_data() {
+        use serde_json::json;
+        for v in [
+            json!(null),
+            json!([]),
+            json!({}),
+            json!({"sources": []}),
+            json!({"sources": [], "citations": null, "extra": {}}),
+        ] {
+            assert_eq!(
+                detect(None, Data::Json(&v)).unwrap(),
+                Format::Markdown,
+                "{v}"
+            );
+            assert!(is_empty_data(&v), "{v}");
+            let a = crate::core::parse(Some("Hello [1]."), Data::Json(&v), &Options::default())
+                .unwrap();
+            assert_eq!(a.text, "Hello [1].", "{v}");
+            assert!(a.diagnostics.is_empty(), "{v}: {:?}", a.diagnostics);
+        }
+        for v in [
+            json!({"answer": "x"}),
+            json!({"sources": [{"title": "T"}]}),
+            json!([1]),
+            json!(""),
+        ] {
+            assert!(!is_empty_data(&v), "{v}");
+        }
+        assert!(detect(None, Data::Json(&json!({"answer": "x"}))).is_err());
+        // An empty list under a key that names a format is that format.
+        let stored = json!({"sources": [], "references": []});
+        assert_eq!(detect(None, Data::Json(&stored)).unwrap(), Format::Stored);
+    }
 
     /// Without the provider formats (`cargo test --no-default-features --lib`, as
     /// `npm test` runs it): each provider's data is still detected, and shows its text
