@@ -35,9 +35,7 @@ pub(crate) fn show_card(
     };
     // Replacing the content would blur a focused pager button and close the card:
     // remember what had focus, ignore that blur, and focus its twin afterwards.
-    let focused = dom::document()
-        .and_then(|d| d.active_element())
-        .filter(|f| el.contains(Some(f)));
+    let focused = dom::active_element().filter(|f| el.contains(Some(f)));
     let nav = focused.as_ref().and_then(|f| f.get_attribute("data-nav"));
     REPLACING.with(|r| r.set(true));
     el.set_inner_html(&render::card_html(a, c.ci, c.page, r));

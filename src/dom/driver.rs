@@ -182,6 +182,10 @@ struct Inner {
     /// What `build` left out of the first frame, inserted by a task after it.
     deferred: RefCell<Option<Deferred>>,
     listeners: RefCell<Vec<Listener>>,
+    /// The last pointer press that went through the answer, and whether it was on a
+    /// marker or the card: the window's listener tells a press outside from it (in a
+    /// shadow root the window sees the press retargeted to the root's host).
+    last_press: RefCell<Option<(web_sys::Event, bool)>>,
 }
 
 /// The parts of a long answer past the first screenful: the blocks that start after
@@ -249,6 +253,7 @@ impl Driver {
             notes_pending: Cell::new(false),
             deferred: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
+            last_press: RefCell::new(None),
         }));
         d.parse_whole();
         d.build();
@@ -617,7 +622,9 @@ impl Driver {
         i.deferred.borrow_mut().take();
         let display = i.display.get();
         if display.inject_css {
-            dom::inject_css(crate::dom::CSS);
+            dom::inject_css_for(&i.element, crate::dom::CSS);
+        } else {
+            dom::shadow_root_of(&i.element);
         }
         let r = i.render.borrow().clone();
         let (theme, style) = {
@@ -1087,31 +1094,41 @@ impl Driver {
             // The card is placed at its marker when it opens: a scroll of the page or of
             // any container around the answer would leave it behind, so it closes (a
             // scroll inside the card keeps it). Captured: scroll events do not bubble.
-            let w = weak.clone();
-            let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                if let Some(d) = upgrade(&w) {
-                    if d.0.card.get().is_some()
-                        && dom::closest(ev.target(), class::CARD_SEL).is_none()
-                    {
-                        d.set_card(None);
+            // Scrolls inside a shadow root (a chat widget's message list) do not reach
+            // the window: the root is listened to as well.
+            let mut targets = vec![win];
+            if let Some(root) = dom::shadow_root_of(&self.0.element) {
+                targets.push(root.into());
+            }
+            for target in targets {
+                let w = weak.clone();
+                let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                    if let Some(d) = upgrade(&w) {
+                        if d.0.card.get().is_some()
+                            && dom::closest(ev.target(), class::CARD_SEL).is_none()
+                        {
+                            d.set_card(None);
+                        }
                     }
-                }
-            });
-            let _ = win.add_event_listener_with_callback_and_bool(
-                "scroll",
-                f.as_ref().unchecked_ref(),
-                true,
-            );
-            self.0.listeners.borrow_mut().push((win, "scroll", f));
+                });
+                let _ = target.add_event_listener_with_callback_and_bool(
+                    "scroll",
+                    f.as_ref().unchecked_ref(),
+                    true,
+                );
+                self.0.listeners.borrow_mut().push((target, "scroll", f));
+            }
         }
     }
 
     fn on_outside_pointer(&self, ev: &web_sys::Event) {
+        let press = self.0.last_press.borrow_mut().take();
         if self.0.card.get().is_none() {
             return;
         }
-        let inside = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
-            || dom::closest(ev.target(), class::CARD_SEL).is_some();
+        // A press the answer saw was told apart there (the window sees it retargeted
+        // when the answer is in a shadow root); any other one is outside.
+        let inside = press.is_some_and(|(p, on)| on && p == *ev);
         if !inside {
             self.set_card(None);
         }
@@ -1146,6 +1163,9 @@ impl Driver {
                 }
             }
             "pointerdown" => {
+                let on = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
+                    || dom::closest(ev.target(), class::CARD_SEL).is_some();
+                *self.0.last_press.borrow_mut() = Some((ev.clone(), on));
                 if let Ok(ev) = ev.dyn_into() {
                     on_pointer_down(self, &t, ev);
                 }
@@ -1160,8 +1180,12 @@ impl Driver {
                         on_panel_click(self, m);
                     }
                 }
-                if let Ok(ev) = ev.dyn_into() {
-                    on_answer_click(self, &t, panel, ev);
+                let link = dom::closest(ev.target(), "a[href^=\"#\"]");
+                if let Ok(m) = ev.clone().dyn_into() {
+                    on_answer_click(self, &t, panel, m);
+                }
+                if let Some(a) = link.filter(|_| !ev.default_prevented()) {
+                    follow_in_shadow_root(&a, &ev);
                 }
             }
             "focusin" => {
@@ -1319,6 +1343,32 @@ fn patch_list(section: &Element, shown: &mut String, html: String) {
         section.set_inner_html(&html);
     }
     *shown = html;
+}
+
+/// A footnote link or back-link (`#cite1-fn-1`) in an answer inside a shadow root: the
+/// browser looks for the id in the document only and goes nowhere, so it is followed
+/// here (scrolled to and focused). In the document the browser follows it (and
+/// `:target` styles its footnote).
+fn follow_in_shadow_root(link: &Element, ev: &web_sys::Event) {
+    let Some(id) = link.get_attribute("href") else {
+        return;
+    };
+    let id = id.get(1..).unwrap_or_default();
+    if id.is_empty() || dom::document().is_some_and(|d| d.get_element_by_id(id).is_some()) {
+        return;
+    }
+    let Some(root) = dom::shadow_root_of(link) else {
+        return;
+    };
+    let Some(target) = root.get_element_by_id(id) else {
+        return;
+    };
+    ev.prevent_default();
+    if !target.has_attribute("tabindex") && target.closest("a, button").ok().flatten().is_none() {
+        let _ = target.set_attribute("tabindex", "-1");
+    }
+    dom::scroll_into_view(&target);
+    dom::focus(&target);
 }
 
 fn upgrade(w: &Weak<Inner>) -> Option<Driver> {

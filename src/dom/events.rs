@@ -158,8 +158,7 @@ pub(crate) fn on_pointer_out<H: Host>(
         host.set_highlight(Highlight::None);
     }
     // Keep the card while it or its marker has focus.
-    let focused_inside = dom::document()
-        .and_then(|d| d.active_element())
+    let focused_inside = dom::active_element()
         .is_some_and(|el| el.closest(class::CARD_SEL).ok().flatten().is_some());
     if focused_inside {
         return;

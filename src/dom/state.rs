@@ -13,16 +13,12 @@ static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize:
 /// A prefix already on the page (an answer's root element has it as its id) is
 /// skipped: the npm package's two modules each count their own answers.
 pub(crate) fn next_prefix() -> String {
-    let doc = crate::dom::util::document();
     loop {
         let p = format!(
             "cite{}",
             NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         );
-        if doc
-            .as_ref()
-            .is_none_or(|d| d.get_element_by_id(&p).is_none())
-        {
+        if crate::dom::util::by_id(&p).is_none() {
             return p;
         }
     }

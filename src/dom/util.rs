@@ -1,17 +1,50 @@
 //! Small DOM helpers over web-sys. Every failure is swallowed: a missing element or
 //! a refused call leaves the page as it was, it never panics.
 
+use std::cell::RefCell;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, HtmlElement};
+use web_sys::{Document, Element, HtmlElement, ShadowRoot};
 
 /// The document, if there is one.
 pub fn document() -> Option<Document> {
     web_sys::window()?.document()
 }
 
-/// The element with this id.
+thread_local! {
+    /// The shadow roots answers were mounted in (a chat widget that is a web
+    /// component): `document.getElementById` does not see into them.
+    static ROOTS: RefCell<Vec<ShadowRoot>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The shadow root `el` is in, if any, kept for [`by_id`] and [`active_element`].
+pub fn shadow_root_of(el: &Element) -> Option<ShadowRoot> {
+    let root: ShadowRoot = el.get_root_node().dyn_into().ok()?;
+    ROOTS.with(|r| {
+        let mut r = r.borrow_mut();
+        // Roots whose widget left the page are let go.
+        r.retain(|s| s.host().is_connected());
+        if !r.iter().any(|s| s.is_same_node(Some(&root))) {
+            r.push(root.clone());
+        }
+    });
+    Some(root)
+}
+
+/// The element with this id: in the document, or in a shadow root an answer is in
+/// (ids are unique across both: every answer has its own prefix).
 pub fn by_id(id: &str) -> Option<Element> {
-    document()?.get_element_by_id(id)
+    if let Some(el) = document()?.get_element_by_id(id) {
+        return Some(el);
+    }
+    ROOTS.with(|r| r.borrow().iter().find_map(|s| s.get_element_by_id(id)))
+}
+
+/// The focused element, also inside the shadow roots answers are in (the document's
+/// `activeElement` is then their host).
+pub fn active_element() -> Option<Element> {
+    ROOTS
+        .with(|r| r.borrow().iter().find_map(ShadowRoot::active_element))
+        .or_else(|| document()?.active_element())
 }
 
 /// `el.closest(selector)`.
@@ -92,14 +125,31 @@ pub fn inject_css(css: &str) {
     if doc.get_element_by_id("citekit-css").is_some() {
         return;
     }
-    let Ok(style) = doc.create_element("style") else {
-        return;
-    };
-    style.set_id("citekit-css");
-    style.set_text_content(Some(css));
-    if let Some(head) = doc.head() {
+    if let (Some(style), Some(head)) = (style_element(&doc, css), doc.head()) {
         let _ = head.append_child(&style);
     }
+}
+
+/// Adds the CSS once where `el` is styled from: the shadow root it is in (a page's
+/// stylesheets do not reach inside one), or else the document head.
+pub fn inject_css_for(el: &Element, css: &str) {
+    let Some(root) = shadow_root_of(el) else {
+        inject_css(css);
+        return;
+    };
+    if root.get_element_by_id("citekit-css").is_some() {
+        return;
+    }
+    if let Some(style) = document().and_then(|d| style_element(&d, css)) {
+        let _ = root.append_child(&style);
+    }
+}
+
+fn style_element(doc: &Document, css: &str) -> Option<Element> {
+    let style = doc.create_element("style").ok()?;
+    style.set_id("citekit-css");
+    style.set_text_content(Some(css));
+    Some(style)
 }
 
 /// Where a card of size `card` (w, h) goes next to an anchor rect, inside a viewport of

@@ -182,6 +182,73 @@ export async function browserChecks(tally, context, url, label) {
     await page.mouse.move(5, 5);
   });
 
+  await t('inside a shadow root (open and closed): styled there, the card opens at its marker, a press on the marker keeps it, one outside or a scroll inside the root closes it, footnote links are followed', async () => {
+    for (const mode of ['open', 'closed']) {
+      await page.evaluate((mode) => {
+        const hostEl = document.createElement('div');
+        document.body.prepend(hostEl);
+        const sr = hostEl.attachShadow({ mode });
+        const scroller = document.createElement('div');
+        scroller.style.cssText = 'height:260px;overflow:auto';
+        const inner = document.createElement('div');
+        const pad = document.createElement('div');
+        pad.style.height = '1200px';
+        scroller.append(inner, pad);
+        sr.append(scroller);
+        const view = window.citekit.mount(inner, { answer: 'Paris is the capital of France [1].', data: window.sample.DATA });
+        window.shadow = { hostEl, sr, scroller, view };
+      }, mode);
+      const at = await page.evaluate(() => {
+        const sr = window.shadow.sr;
+        const r = sr.querySelector('.cite-answer__body .cite-marker__link').getBoundingClientRect();
+        return {
+          x: r.x + r.width / 2, y: r.y + r.height / 2, bottom: r.bottom,
+          bg: getComputedStyle(sr.querySelector('.cite-marker__link')).backgroundColor,
+          hidden: getComputedStyle(sr.querySelector('.cite-visually-hidden')).position,
+          styles: sr.querySelectorAll('style#citekit-css').length,
+        };
+      });
+      eq(at.styles, 1, `${mode}: the stylesheet in the shadow root`);
+      assert(at.bg !== 'rgba(0, 0, 0, 0)', `${mode}: marker unstyled (background ${at.bg})`);
+      eq(at.hidden, 'absolute', `${mode}: visually hidden text styled away`);
+      const cardState = () => page.evaluate(() => window.shadow.sr.querySelector('.cite-card').getAttribute('data-state'));
+      const waitState = async (want, what) => {
+        for (let i = 0; i < 60 && (await cardState()) !== want; i++) await page.waitForTimeout(50);
+        eq(await cardState(), want, `${mode}: ${what}`);
+      };
+      await page.mouse.move(at.x, at.y);
+      await waitState('open', 'hover opens the card');
+      const top = await page.evaluate(() => window.shadow.sr.querySelector('.cite-card').getBoundingClientRect().top);
+      assert(top >= at.bottom - 1 && top < at.bottom + 40, `${mode}: card at ${top}, marker bottom ${at.bottom}`);
+      await page.mouse.down();
+      await page.waitForTimeout(50);
+      eq(await cardState(), 'open', `${mode}: a press on the marker keeps the card`);
+      await page.mouse.move(at.x + 400, at.y + 400);
+      await page.mouse.up();
+      await page.evaluate(() => document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })));
+      await waitState('closed', 'a press outside closes the card');
+      await page.mouse.move(at.x, at.y);
+      await waitState('open', 'hover opens the card again');
+      await page.evaluate(() => { window.shadow.scroller.scrollTop = 30; });
+      await waitState('closed', 'a scroll inside the shadow root closes the card');
+      await page.evaluate(() => { window.shadow.scroller.scrollTop = 0; });
+      const follow = await page.evaluate(() => {
+        const sr = window.shadow.sr;
+        const before = location.hash;
+        sr.querySelector('.cite-answer__body .cite-marker__link').click();
+        const toNote = sr.activeElement && sr.activeElement.id;
+        sr.querySelector('.cite-footnote__back').click();
+        const back = sr.activeElement && sr.activeElement.id;
+        return { toNote, back, hash: location.hash === before };
+      });
+      assert(/-fn-1$/.test(follow.toNote || ''), `${mode}: the marker link leads to its footnote (focus on ${follow.toNote})`);
+      assert(/-ref-0-0$/.test(follow.back || ''), `${mode}: the back-link leads to its marker (focus on ${follow.back})`);
+      assert(follow.hash, `${mode}: the page's hash is left alone`);
+      await page.mouse.move(5, 5);
+      await page.evaluate(() => { window.shadow.view.destroy(); window.shadow.hostEl.remove(); });
+    }
+  });
+
   await t('appends around late data in one task raise no error (a footnotes frame is never dropped while pending)', async () => {
     const before = consoleErrors.length;
     await page.evaluate(() => {
