@@ -1028,9 +1028,13 @@ impl Driver {
 
     fn copy(&self) {
         let i = &self.0;
-        let md = self.with_model(to_markdown);
-        let Some(w) = web_sys::window() else { return };
-        let _ = w.navigator().clipboard().write_text(&md);
+        if !dom::copy_text(&self.with_model(to_markdown)) {
+            web_sys::console::warn_1(
+                &"citekit: the answer could not be copied (this page has no clipboard access)"
+                    .into(),
+            );
+            return;
+        }
         let r = i.render.borrow().clone();
         let Some(btn) = i
             .nodes

@@ -239,14 +239,64 @@ fn highlight_registry() -> Option<wasm_bindgen::JsValue> {
     (!reg.is_undefined() && !reg.is_null()).then_some(reg)
 }
 
-/// `obj[method](...args)`, errors ignored.
-fn call(obj: &wasm_bindgen::JsValue, method: &str, args: &[wasm_bindgen::JsValue]) {
+/// `obj[method](...args)`, errors ignored (`undefined` then).
+fn call(
+    obj: &wasm_bindgen::JsValue,
+    method: &str,
+    args: &[wasm_bindgen::JsValue],
+) -> wasm_bindgen::JsValue {
     let Ok(f) = js_sys::Reflect::get(obj, &method.into()) else {
-        return;
+        return wasm_bindgen::JsValue::UNDEFINED;
     };
     let Ok(f) = f.dyn_into::<js_sys::Function>() else {
-        return;
+        return wasm_bindgen::JsValue::UNDEFINED;
     };
     let list: js_sys::Array = args.iter().collect();
-    let _ = f.apply(obj, &list);
+    f.apply(obj, &list)
+        .unwrap_or(wasm_bindgen::JsValue::UNDEFINED)
+}
+
+/// Copies `text`; false when the page allows no way to. First a selected textarea and
+/// `execCommand("copy")`, synchronous, which a click allows on http pages too (where
+/// there is no Clipboard API) and in frames without the `clipboard-write` permission
+/// (where the API refuses); else the Clipboard API.
+pub fn copy_text(text: &str) -> bool {
+    if copy_by_selection(text) {
+        return true;
+    }
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    let nav = w.navigator();
+    if !js_sys::Reflect::get(&nav, &"clipboard".into()).is_ok_and(|c| c.is_object()) {
+        return false;
+    }
+    let _ = nav.clipboard().write_text(text);
+    true
+}
+
+/// The text in a selected, invisible textarea, `execCommand("copy")`, and the focus put
+/// back.
+fn copy_by_selection(text: &str) -> bool {
+    let Some(doc) = document() else { return false };
+    let (Ok(ta), Some(body)) = (doc.create_element("textarea"), doc.body()) else {
+        return false;
+    };
+    ta.set_text_content(Some(text));
+    let _ = ta.set_attribute("readonly", "");
+    let _ = ta.set_attribute(
+        "style",
+        "position:fixed;top:0;left:0;width:1px;height:1px;opacity:0",
+    );
+    let focused = active_element();
+    if body.append_child(&ta).is_err() {
+        return false;
+    }
+    call(&ta, "select", &[]);
+    let ok = call(&doc, "execCommand", &["copy".into()]).is_truthy();
+    ta.remove();
+    if let Some(f) = focused {
+        focus(&f);
+    }
+    ok
 }

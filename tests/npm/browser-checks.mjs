@@ -11,8 +11,10 @@ const tick = (page, ms = 30) => page.waitForTimeout(ms);
 export async function browserChecks(tally, context, url, label) {
   const page = await context.newPage();
   const consoleErrors = [];
+  const consoleWarnings = [];
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
+    if (m.type() === 'warning') consoleWarnings.push(m.text());
   });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   if (process.env.CITEKIT_NPM_DEBUG) {
@@ -247,6 +249,45 @@ export async function browserChecks(tally, context, url, label) {
       await page.mouse.move(5, 5);
       await page.evaluate(() => { window.shadow.view.destroy(); window.shadow.hostEl.remove(); });
     }
+  });
+
+  await t('the copy button copies the answer with its citations: by a selection (http pages have no Clipboard API, frames without clipboard-write are refused by it), else by the Clipboard API; with neither it says so on the console', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+    await page.evaluate(() => {
+      const el = document.createElement('div');
+      el.id = 'copyhost';
+      document.body.prepend(el);
+      window.copyView = window.citekit.mount(el, { answer: 'Paris is the capital of France [1].', data: window.sample.DATA, copyButton: true });
+      window.realExec = document.execCommand;
+    });
+    for (const how of ['selection', 'api', 'neither']) {
+      await page.evaluate(async (how) => {
+        await navigator.clipboard.writeText('before');
+        if (how !== 'selection') document.execCommand = () => false;
+        if (how === 'neither') Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+      }, how);
+      const warnings = consoleWarnings.length;
+      await page.click('#copyhost .cite-copy');
+      if (how === 'neither') {
+        await page.waitForTimeout(100);
+        eq(await page.getAttribute('#copyhost .cite-copy', 'data-state'), 'idle', 'nothing copied: the button stays');
+        assert(consoleWarnings.slice(warnings).some((w) => w.includes('could not be copied')), 'a console warning');
+      } else {
+        await page.waitForSelector('#copyhost .cite-copy[data-state="copied"]', { timeout: 3000 });
+      }
+      const copied = await page.evaluate(async () => {
+        delete navigator.clipboard;
+        document.execCommand = window.realExec;
+        return navigator.clipboard.readText();
+      });
+      if (how === 'neither') {
+        eq(copied, 'before', 'clipboard untouched');
+      } else {
+        assert(copied.includes('Paris is the capital of France') && copied.includes('https://'), `${how}: copied ${JSON.stringify(copied)}`);
+        await page.waitForSelector('#copyhost .cite-copy[data-state="idle"]', { timeout: 3000 });
+      }
+    }
+    await page.evaluate(() => { window.copyView.destroy(); document.getElementById('copyhost').remove(); });
   });
 
   await t('appends around late data in one task raise no error (a footnotes frame is never dropped while pending)', async () => {

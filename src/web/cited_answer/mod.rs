@@ -257,8 +257,7 @@ pub(crate) fn cited_answer_view(
         let md = ctx
             .answer
             .with_untracked(|a| crate::core::export::to_markdown(a));
-        if let Some(w) = web_sys::window() {
-            let _ = w.navigator().clipboard().write_text(&md);
+        if dom::copy_text(&md) {
             copied.set(true);
             set_timeout(move || copied.set(false), Duration::from_millis(1500));
         }
