@@ -44,7 +44,18 @@ pub fn parse(
     data: Data<'_>,
     options: &Options,
 ) -> Result<CitedAnswer, ParseError> {
-    let draft = formats::parse_draft(answer, data, options)?;
+    let mut draft = formats::parse_draft(answer, data, options)?;
+    // Sources and no text: a citation map (or stored data) given without its answer
+    // would otherwise show nothing and say nothing.
+    if draft.text.is_empty() && answer.is_none_or(str::is_empty) && !draft.sources.is_empty() {
+        draft.diagnostics.push(Diagnostic::warning(
+            "no-answer",
+            format!(
+                "the answer is empty and the {} data holds no text: pass the answer's text as `answer`",
+                draft.format.name()
+            ),
+        ));
+    }
     Ok(resolve::resolve(draft, options))
 }
 
@@ -67,5 +78,42 @@ pub fn parse_lenient(answer: Option<&str>, data: Data<'_>, options: &Options) ->
             show_citations: options.show_citations,
             metadata: Default::default(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A citation map without its answer said nothing and showed nothing: now a
+    /// `no-answer` warning. Data that holds the text, an answer given, or no sources
+    /// at all (a stream's start) get none.
+    #[test]
+    fn sources_without_an_answer_are_reported() {
+        let o = Options::default();
+        let map = json!({"1": {"title": "A", "source": "https://a.example"}});
+        for answer in [None, Some("")] {
+            let a = parse(answer, Data::Json(&map), &o).unwrap();
+            assert_eq!(a.text, "");
+            let d: Vec<_> = a
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "no-answer")
+                .collect();
+            assert_eq!(d.len(), 1, "{:?}", a.diagnostics);
+            assert!(d[0].message.contains("citation_map"), "{}", d[0].message);
+        }
+        let with_text = parse(Some("Hi [1]."), Data::Json(&map), &o).unwrap();
+        let envelope = json!({"answer": "Hi [1].", "citation_map": map});
+        let from_data = parse(None, Data::Json(&envelope), &o).unwrap();
+        let empty = parse(None, Data::Json(&json!({})), &o).unwrap();
+        for a in [with_text, from_data, empty] {
+            assert!(
+                a.diagnostics.iter().all(|d| d.code != "no-answer"),
+                "{:?}",
+                a.diagnostics
+            );
+        }
     }
 }
