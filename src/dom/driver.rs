@@ -1057,9 +1057,8 @@ impl Driver {
     /// Delegated listeners on the element (they outlive re-renders of its content) and
     /// one on the window (a tap outside closes the card).
     fn listen(&self) {
-        let weak = Rc::downgrade(&self.0);
-        let target: EventTarget = self.0.element.clone().into();
-        let names: [&'static str; 8] = [
+        let element: EventTarget = self.0.element.clone().into();
+        for name in [
             "pointerover",
             "pointerout",
             "pointerdown",
@@ -1068,61 +1067,42 @@ impl Driver {
             "focusout",
             "keydown",
             "pointerleave",
-        ];
-        for name in names {
-            let w = weak.clone();
-            let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                if let Some(d) = upgrade(&w) {
-                    d.on_event(name, ev);
-                }
-            });
-            let _ = target.add_event_listener_with_callback(name, f.as_ref().unchecked_ref());
-            self.0
-                .listeners
-                .borrow_mut()
-                .push((target.clone(), name, f));
+        ] {
+            self.listen_to(&element, name, name);
         }
         if let Some(win) = web_sys::window() {
-            let w = weak.clone();
-            let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                if let Some(d) = upgrade(&w) {
-                    d.on_outside_pointer(&ev);
-                }
-            });
             let win: EventTarget = win.into();
-            let _ = win.add_event_listener_with_callback("pointerdown", f.as_ref().unchecked_ref());
-            self.0
-                .listeners
-                .borrow_mut()
-                .push((win.clone(), "pointerdown", f));
+            self.listen_to(&win, "pointerdown", "outside");
             // The card is placed at its marker when it opens: a scroll of the page or of
             // any container around the answer would leave it behind, so it closes (a
             // scroll inside the card keeps it). Captured: scroll events do not bubble.
             // Scrolls inside a shadow root (a chat widget's message list) do not reach
             // the window: the root is listened to as well.
-            let mut targets = vec![win];
+            self.listen_to(&win, "scroll", "scroll");
             if let Some(root) = dom::shadow_root_of(&self.0.element) {
-                targets.push(root.into());
-            }
-            for target in targets {
-                let w = weak.clone();
-                let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                    if let Some(d) = upgrade(&w) {
-                        if d.0.card.get().is_some()
-                            && dom::closest(ev.target(), class::CARD_SEL).is_none()
-                        {
-                            d.set_card(None);
-                        }
-                    }
-                });
-                let _ = target.add_event_listener_with_callback_and_bool(
-                    "scroll",
-                    f.as_ref().unchecked_ref(),
-                    true,
-                );
-                self.0.listeners.borrow_mut().push((target, "scroll", f));
+                self.listen_to(&root.into(), "scroll", "scroll");
             }
         }
+    }
+
+    /// Listens to `event` on `target` (scrolls in the capture phase), handled by
+    /// [`on_event`](Self::on_event) as `what`: one closure type for every listener.
+    fn listen_to(&self, target: &EventTarget, event: &'static str, what: &'static str) {
+        let w = Rc::downgrade(&self.0);
+        let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            if let Some(d) = upgrade(&w) {
+                d.on_event(what, ev);
+            }
+        });
+        let _ = target.add_event_listener_with_callback_and_bool(
+            event,
+            f.as_ref().unchecked_ref(),
+            event == "scroll",
+        );
+        self.0
+            .listeners
+            .borrow_mut()
+            .push((target.clone(), event, f));
     }
 
     fn on_outside_pointer(&self, ev: &web_sys::Event) {
@@ -1143,6 +1123,16 @@ impl Driver {
     }
 
     fn on_event(&self, name: &str, ev: web_sys::Event) {
+        // On the window (or the shadow root): a press anywhere, a scroll anywhere.
+        if name == "outside" {
+            return self.on_outside_pointer(&ev);
+        }
+        if name == "scroll" {
+            if self.0.card.get().is_some() && dom::closest(ev.target(), class::CARD_SEL).is_none() {
+                self.set_card(None);
+            }
+            return;
+        }
         // A reader reached the answer before the task that completes it: completed now.
         self.flush_deferred();
         let t = self.0.timers.clone();

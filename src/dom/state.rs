@@ -57,6 +57,11 @@ pub struct Timeout {
 impl Timeout {
     /// Runs `f` once after `ms` milliseconds; `None` where there is no window.
     pub fn new(ms: i32, f: impl FnOnce() + 'static) -> Option<Timeout> {
+        Self::boxed(ms, Box::new(f))
+    }
+
+    /// One closure type for every timeout (not one copy of the glue per caller).
+    fn boxed(ms: i32, f: Box<dyn FnOnce()>) -> Option<Timeout> {
         let mut f = Some(f);
         let callback = Closure::<dyn FnMut()>::new(move || {
             if let Some(f) = f.take() {

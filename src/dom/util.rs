@@ -80,6 +80,11 @@ pub fn focus(el: &Element) {
 
 /// Runs `f` once after the current task (a `setTimeout` of 0).
 pub fn defer(f: impl FnOnce() + 'static) {
+    defer_boxed(Box::new(f));
+}
+
+/// One closure type for every deferred call (not one copy of the glue per caller).
+fn defer_boxed(f: Box<dyn FnOnce()>) {
     let Some(w) = web_sys::window() else { return };
     let cb = wasm_bindgen::closure::Closure::once_into_js(f);
     let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
@@ -89,8 +94,12 @@ pub fn defer(f: impl FnOnce() + 'static) {
 /// a `requestAnimationFrame` callback; a page in a background tab renders no frame
 /// until it is shown); in a task at once when no frame can be requested.
 pub fn after_frame(f: impl FnOnce() + 'static) {
+    after_frame_boxed(Box::new(f));
+}
+
+fn after_frame_boxed(f: Box<dyn FnOnce()>) {
     let Some(w) = web_sys::window() else { return };
-    let cb = wasm_bindgen::closure::Closure::once_into_js(move || defer(f));
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move || defer_boxed(f));
     if w.request_animation_frame(cb.unchecked_ref()).is_err() {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
     }
