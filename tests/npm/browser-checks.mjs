@@ -290,6 +290,27 @@ export async function browserChecks(tally, context, url, label) {
     await page.evaluate(() => { window.copyView.destroy(); document.getElementById('copyhost').remove(); });
   });
 
+  await t('the panel goes beside the answer in a wide element and below it in a narrow one (a chat column), whatever the window', async () => {
+    const r = await page.evaluate(() => {
+      const out = {};
+      for (const w of [560, 1000]) {
+        const el = document.createElement('div');
+        el.style.width = w + 'px';
+        document.body.prepend(el);
+        const v = window.citekit.mount(el, { answer: 'Paris is the capital of France [1].', data: window.sample.DATA, panel: true });
+        const a = el.querySelector('.cite-answer').getBoundingClientRect();
+        const p = el.querySelector('.cite-panel').getBoundingClientRect();
+        out[w] = { below: p.top >= a.bottom, beside: p.left >= a.right, answerWidth: Math.round(a.width), panelWidth: Math.round(p.width) };
+        v.destroy();
+        el.remove();
+      }
+      return { ...out, viewport: window.innerWidth };
+    });
+    assert(r.viewport >= 1000, `viewport ${r.viewport}`);
+    assert(r[560].below && r[560].answerWidth === 560 && r[560].panelWidth === 560, `560 px: ${JSON.stringify(r[560])}`);
+    assert(r[1000].beside && r[1000].panelWidth === 300 && r[1000].answerWidth >= 600, `1000 px: ${JSON.stringify(r[1000])}`);
+  });
+
   await t('appends around late data in one task raise no error (a footnotes frame is never dropped while pending)', async () => {
     const before = consoleErrors.length;
     await page.evaluate(() => {
