@@ -1079,6 +1079,8 @@ impl Driver {
             // Scrolls inside a shadow root (a chat widget's message list) do not reach
             // the window: the root is listened to as well.
             self.listen_to(&win, "scroll", "scroll");
+            // So would a new window size (a phone turned, a window resized).
+            self.listen_to(&win, "resize", "scroll");
             if let Some(root) = dom::shadow_root_of(&self.0.element) {
                 self.listen_to(&root.into(), "scroll", "scroll");
             }
@@ -1123,7 +1125,8 @@ impl Driver {
     }
 
     fn on_event(&self, name: &str, ev: web_sys::Event) {
-        // On the window (or the shadow root): a press anywhere, a scroll anywhere.
+        // On the window (or the shadow root): a press anywhere, a scroll (or a new
+        // window size) anywhere.
         if name == "outside" {
             return self.on_outside_pointer(&ev);
         }

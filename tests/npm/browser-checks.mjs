@@ -311,6 +311,16 @@ export async function browserChecks(tally, context, url, label) {
     assert(r[1000].beside && r[1000].panelWidth === 300 && r[1000].answerWidth >= 600, `1000 px: ${JSON.stringify(r[1000])}`);
   });
 
+  await t('a new window size (a phone turned) closes the open card (it would stay where its marker was)', async () => {
+    await page.hover('#host .cite-answer__body .cite-marker__link >> nth=1');
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: size.width - 200, height: size.height });
+    await page.waitForSelector('#host .cite-card[data-state="closed"]', { state: 'attached', timeout: 3000 });
+    await page.setViewportSize(size);
+    await page.mouse.move(5, 5);
+  });
+
   await t('appends around late data in one task raise no error (a footnotes frame is never dropped while pending)', async () => {
     const before = consoleErrors.length;
     await page.evaluate(() => {
