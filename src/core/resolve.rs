@@ -493,7 +493,8 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
     let mut boundary = floor;
     let mut line_start = false;
     // Byte-wise from the end: every boundary character is ASCII or starts with the
-    // lead byte of its 3-byte UTF-8 form, so no character needs decoding on the way.
+    // lead byte of its UTF-8 form (never a continuation byte), so no character needs
+    // decoding on the way.
     let b = head.as_bytes();
     let space_after = |at: usize| head[at..].chars().next().is_some_and(char::is_whitespace);
     let mut i = b.len();
@@ -505,7 +506,9 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
                 1
             }
             b'|' => 1,
-            b'.' | b'!' | b'?' if space_after(i + 1) => 1,
+            b'.' if space_after(i + 1) && !abbreviation_at(head, i) => 1,
+            b'!' | b'?' if space_after(i + 1) => 1,
+            0xD8 if head[i..].starts_with('؟') && space_after(i + 2) => 2,
             0xE3 if head[i..].starts_with('。') => 3,
             0xEF if head[i..].starts_with('！') || head[i..].starts_with('？') => 3,
             0xE2 if head[i..].starts_with('…') && space_after(i + 3) => 3,
@@ -527,10 +530,43 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
     let skip = rest.len()
         - rest
             .trim_start_matches(|c: char| {
-                c.is_whitespace() || matches!(c, ',' | ';' | ':' | '、' | '，')
+                c.is_whitespace() || matches!(c, ',' | ';' | ':' | '、' | '，' | '،' | '؛')
             })
             .len();
     s + skip
+}
+
+/// Whether the `.` at `dot` (followed by whitespace) ends an abbreviation rather than a
+/// sentence: the next word starts with a lower-case ASCII letter (`e.g. the report`), or the word before
+/// it is an initial (`J. Smith`, `U.S. policy`) or a title or abbreviation that a name
+/// or a number follows (`Dr. Smith`, `No. 5`, `vs. Rome`).
+fn abbreviation_at(text: &str, dot: usize) -> bool {
+    let next = text[dot + 1..].trim_start().chars().next();
+    // ASCII only: `char::is_lowercase` would link core's Unicode table into the wasm.
+    if next.is_some_and(|c| c.is_ascii_lowercase()) {
+        return true;
+    }
+    let before = &text[..dot];
+    // Letters and dots are ASCII: the word starts right after the last other byte.
+    let word_start = before
+        .bytes()
+        .rposition(|b| !(b.is_ascii_alphabetic() || b == b'.'))
+        .map_or(0, |k| k + 1);
+    let word = &before[word_start..];
+    // An initial, or single letters with dots between them (`U.S`, `e.g`, `i.e`).
+    let w = word.as_bytes();
+    let letters_and_dots = w.len() % 2 == 1
+        && w.iter()
+            .enumerate()
+            .all(|(k, b)| (k % 2 == 1) == (*b == b'.'));
+    if w.len() == 1 && w[0].is_ascii_uppercase() || w.len() > 1 && letters_and_dots {
+        return true;
+    }
+    const TITLES: [&str; 20] = [
+        "Mr", "Mrs", "Ms", "Dr", "Prof", "Sr", "Jr", "St", "Mt", "vs", "cf", "approx", "Fig",
+        "fig", "No", "no", "Vol", "vol", "pp", "Gen",
+    ];
+    TITLES.contains(&word)
 }
 
 /// In HTML text: the position after the tags (and whitespace) that open the span, so
@@ -1048,6 +1084,42 @@ mod tests {
         assert_eq!(&t[span_start(t, t.len(), 0)..], "Heading here");
         let t = "- [x] done thing";
         assert_eq!(&t[span_start(t, t.len(), 0)..], "done thing");
+    }
+
+    #[test]
+    fn abbreviations_do_not_end_the_span() {
+        let whole = |t: &str| t[span_start(t, t.len(), 0)..].to_string();
+        assert_eq!(whole("Dr. Smith said so"), "Dr. Smith said so");
+        assert_eq!(whole("Before. See e.g. the report"), "See e.g. the report");
+        assert_eq!(
+            whole("Before. Written by J. R. Smith"),
+            "Written by J. R. Smith"
+        );
+        assert_eq!(
+            whole("Before. The U.S. Senate voted"),
+            "The U.S. Senate voted"
+        );
+        assert_eq!(
+            whole("Before. See Fig. 3 and No. 5"),
+            "See Fig. 3 and No. 5"
+        );
+        assert_eq!(
+            whole("It was approx. 5 km long"),
+            "It was approx. 5 km long"
+        );
+        // Sentence ends stay ends.
+        assert_eq!(whole("It rained. Then it stopped"), "Then it stopped");
+        assert_eq!(whole("Costs rose 5%. Prices fell"), "Prices fell");
+        // Arabic: the question mark ends a sentence, a comma does not open a span.
+        let t = "هل هو هنا؟ نعم، هو هنا";
+        assert_eq!(span_start(t, t.len(), 0), t.find("نعم").unwrap());
+        let t = "المدينة كبيرة، وهو اليوم";
+        assert_eq!(
+            &t[span_start(t, t.len(), t.find('،').unwrap())..],
+            "وهو اليوم"
+        );
+        // Ambiguous, read as an abbreviation (`U.S. Senate` is the common case).
+        assert_eq!(whole("In the U.S. The law"), "In the U.S. The law");
     }
 
     #[test]
