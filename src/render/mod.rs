@@ -610,8 +610,21 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                 let label = if sources.len() == 1 {
                     source_label(first, opts)
                 } else {
-                    opts.labels
-                        .fill("sourcesList", &[("list", &compress_numbers(&n))])
+                    // The numbers, then the titles of the first three: a screen reader
+                    // names the sources as the number style's links do, one by one.
+                    let mut label = opts
+                        .labels
+                        .fill("sourcesList", &[("list", &compress_numbers(&n))]);
+                    let mut sep = ": ";
+                    for t in sources.iter().take(3).filter_map(|s| s.title.as_deref()) {
+                        label.push_str(sep);
+                        label.push_str(&crate::core::sanitize::excerpt(t, 60));
+                        sep = "; ";
+                    }
+                    if sources.len() > 3 && sep == "; " {
+                        label.push_str("; …");
+                    }
+                    label
                 };
                 let text = if opts.marker_style == MarkerStyle::Grouped {
                     compress_numbers(&n)
@@ -1141,6 +1154,45 @@ mod tests {
     fn prefixes_are_safe() {
         assert_eq!(sanitize_prefix("a\"><script>"), "ascript");
         assert_eq!(sanitize_prefix("9x"), "c9x");
+    }
+
+    /// A grouped or domain marker standing for several sources is named with their
+    /// titles (the first three), not only their numbers.
+    #[test]
+    fn grouped_marker_names_its_sources_titles() {
+        let data = serde_json::json!({
+            "1": {"title": "Artemis II", "source": "https://nasa.gov/a"},
+            "2": {"title": "Orion capsule", "source": "https://esa.int/o"},
+            "3": {"title": "SLS rocket", "source": "https://nasa.gov/s"},
+            "4": {"title": "Gateway", "source": "https://nasa.gov/g"}
+        });
+        for (style, name) in [
+            (
+                MarkerStyle::Grouped,
+                "Sources 1, 2: Artemis II; Orion capsule",
+            ),
+            (
+                MarkerStyle::Domain,
+                "nasa.gov +1, Sources 1, 2: Artemis II; Orion capsule",
+            ),
+        ] {
+            let opts = crate::core::options::Options {
+                marker_style: style,
+                ..Default::default()
+            };
+            let a = crate::core::parse(
+                Some("Claim [1][2]. More [1][2][3][4]."),
+                crate::core::formats::Data::Json(&data),
+                &opts,
+            )
+            .unwrap();
+            let html = render_to_string(&a, &RenderOptions::from_options(&opts, "t"), false);
+            assert!(html.contains(&format!("aria-label=\"{name}\"")), "{html}");
+            assert!(
+                html.contains("Sources 1–4: Artemis II; Orion capsule; SLS rocket; …\""),
+                "{html}"
+            );
+        }
     }
 
     /// A render from a block boundary with the markers made from there on gives the
