@@ -331,8 +331,9 @@ export class CitedAnswerElement extends Base {
     if (this.#view === null) return;
     const view = this.#view;
     this.#view = null;
+    // Not freed: a page may still hold it (`el.view`), and a destroyed view answers
+    // (`mounted` false, its calls do nothing); the handle goes with garbage collection.
     view.destroy();
-    view.free();
   }
 
   /** When the module failed to load: the answer as plain text, markers taken out. */
