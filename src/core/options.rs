@@ -154,6 +154,32 @@ impl Default for Options {
 }
 
 impl Options {
+    /// Whether `self` and `other` give the same model of an answer: they differ at most
+    /// in how it is drawn (`uncited`, `marker_style`, `theme`, `labels`). Every field is
+    /// named, so a new option must be sorted here.
+    pub fn same_model(&self, other: &Options) -> bool {
+        let Options {
+            format,
+            position_encoding,
+            input_encoding,
+            numbering,
+            unresolved,
+            show_citations,
+            uncited: _,
+            marker_style: _,
+            theme: _,
+            labels: _,
+            link_identifiers,
+        } = self;
+        *format == other.format
+            && *position_encoding == other.position_encoding
+            && *input_encoding == other.input_encoding
+            && *numbering == other.numbering
+            && *unresolved == other.unresolved
+            && *show_citations == other.show_citations
+            && *link_identifiers == other.link_identifiers
+    }
+
     /// Options from the fields of a JSON object, as `parse`, `mount` and
     /// `<cited-answer>` take them: camelCase keys, a null field keeps its default, an
     /// unknown key is ignored (as serde's derive reads them, for Rust callers). Read by

@@ -21,7 +21,7 @@ use crate::dom::card::show_card;
 use crate::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
     on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
-    source_detail, Host,
+    on_window_key_down, source_detail, Host,
 };
 use crate::dom::highlight::apply_highlight;
 use crate::dom::panel::set_expanded;
@@ -81,13 +81,16 @@ struct NotesKey {
     /// `usize::MAX`.
     text: usize,
     about: String,
+    /// The data was replaced since the lists were drawn: they are drawn again.
+    stale: bool,
 }
 
 impl NotesKey {
     /// Whether the sources and the state of `a` are what the lists show (the quote of
     /// the text is [`NotesKey::same_about`]'s).
     fn matches(&self, a: &Model) -> bool {
-        self.show_citations == a.show_citations
+        !self.stale
+            && self.show_citations == a.show_citations
             && self.lazy == (a.text.len() >= render::LAZY_AFTER)
             && self.sources.len() == a.sources.len()
             && self
@@ -108,6 +111,7 @@ impl NotesKey {
             lazy: a.text.len() >= render::LAZY_AFTER,
             text: a.text.len(),
             about: render::about_words(a),
+            stale: false,
         }
     }
 
@@ -296,16 +300,30 @@ impl Driver {
         }
         let old_r = i.render.borrow().clone();
         let old_info = self.info();
+        // Only the theme changed (the root's class): the answer, its data and every
+        // option the model or the markup depends on stay. Any other option (`numbering`,
+        // `showCitations`, `unresolved`, `format`, ...) or a new answer or data in the
+        // same call draws the answer again.
+        let same_model = options
+            .as_ref()
+            .is_none_or(|o| o.same_model(&i.options.borrow()));
         if let Some(o) = options.filter(|_| options_changed) {
             self.set_options(o);
         }
-        let theme_only = options_changed && *old_r == **i.render.borrow();
+        let theme_only = options_changed
+            && same_model
+            && answer.is_none()
+            && data.is_none()
+            && *old_r == **i.render.borrow();
         if !i.streaming.get() {
             let old = self.current();
             if let Some(a) = answer {
                 *i.answer.borrow_mut() = a;
             }
             if let Some(d) = data {
+                if *i.data.borrow() != d {
+                    self.data_replaced();
+                }
                 *i.data.borrow_mut() = d;
             }
             self.parse_whole();
@@ -338,6 +356,9 @@ impl Driver {
                 Some(g) => more.push_str(&g),
                 None if sse => restart = true,
                 None => reread = *i.data.borrow() != d,
+            }
+            if reread || restart {
+                self.data_replaced();
             }
             *i.data.borrow_mut() = d;
         }
@@ -380,6 +401,14 @@ impl Driver {
             // Only the theme: the root's class.
             Some(old) if !restart && !reread => self.settle(&old, &old_r, old_info, info, true),
             Some(old) => self.settle(&old, &old_r, old_info, info, false),
+        }
+    }
+
+    /// New data: the lists are drawn again even where the sources' numbers, counts and
+    /// states stay (the same ids with new titles, urls or snippets).
+    fn data_replaced(&self) {
+        if let Ok(mut key) = self.0.notes_key.try_borrow_mut() {
+            key.stale = true;
         }
     }
 
@@ -1073,6 +1102,8 @@ impl Driver {
         if let Some(win) = web_sys::window() {
             let win: EventTarget = win.into();
             self.listen_to(&win, "pointerdown", "outside");
+            // Escape closes the card wherever the focus is (a hovered card has none).
+            self.listen_to(&win, "keydown", "escape");
             // The card is placed at its marker when it opens: a scroll of the page or of
             // any container around the answer would leave it behind, so it closes (a
             // scroll inside the card keeps it). Captured: scroll events do not bubble.
@@ -1129,6 +1160,12 @@ impl Driver {
         // window size) anywhere.
         if name == "outside" {
             return self.on_outside_pointer(&ev);
+        }
+        if name == "escape" {
+            if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
+                on_window_key_down(self, &self.0.timers, k);
+            }
+            return;
         }
         if name == "scroll" {
             if self.0.card.get().is_some() && dom::closest(ev.target(), class::CARD_SEL).is_none() {
@@ -1201,7 +1238,7 @@ impl Driver {
             }
             "keydown" => {
                 if let Ok(ev) = ev.dyn_into() {
-                    on_key_down(self, ev);
+                    on_key_down(self, &t, ev);
                 }
             }
             _ => {}

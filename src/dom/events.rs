@@ -178,6 +178,10 @@ pub(crate) fn on_focus_in<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_sy
         t.cancel_open();
         t.cancel_close();
         host.set_highlight(Highlight::Citation(ci));
+        // Focus given back by Escape: the reader closed this card.
+        if t.escaped.take() == Some((ci, k)) {
+            return;
+        }
         if !host.card().is_some_and(|c| c.ci == ci && c.k == k) {
             open_card(host, ci, k);
         }
@@ -192,6 +196,9 @@ thread_local! {
 pub(crate) fn on_focus_out<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_sys::FocusEvent) {
     if REPLACING.with(Cell::get) {
         return;
+    }
+    if marker_of(ev.target()).is_some() {
+        t.escaped.set(None);
     }
     let Some(from_marker) = leaving(ev.target(), ev.related_target()) else {
         return;
@@ -259,18 +266,38 @@ pub(crate) fn on_answer_click<H: Host>(
     }
 }
 
-pub(crate) fn on_key_down<H: Host>(host: &H, ev: web_sys::KeyboardEvent) {
+/// Escape anywhere on the page while the card is open (a card opened by hovering has
+/// no focus inside the answer; WCAG 1.4.13 wants it dismissible without moving the
+/// pointer): it closes. Focus that was in the card goes back to its marker, which does
+/// not open the card again; focus elsewhere stays where it is.
+pub(crate) fn on_window_key_down<H: Host>(host: &H, t: &Timers, ev: &web_sys::KeyboardEvent) {
+    if ev.key() != "Escape" || ev.default_prevented() {
+        return;
+    }
+    let Some(c) = host.card() else { return };
+    // Read before the card hides (its focused control then loses the focus).
+    let in_card = dom::active_element()
+        .is_some_and(|el| el.closest(class::CARD_SEL).ok().flatten().is_some());
+    t.cancel_open();
+    t.cancel_close();
+    host.set_card(None);
+    let id = render::ref_id(&host.render(), c.ci, c.k);
+    let Some(marker) = dom::by_id(&id) else {
+        return;
+    };
+    let on_marker = dom::active_element().is_some_and(|el| el.is_same_node(Some(&marker)));
+    if in_card {
+        ev.prevent_default();
+        t.escaped.set(Some((c.ci, c.k)));
+        dom::focus(&marker);
+    } else if on_marker {
+        ev.prevent_default();
+    }
+}
+
+pub(crate) fn on_key_down<H: Host>(host: &H, t: &Timers, ev: web_sys::KeyboardEvent) {
     match ev.key().as_str() {
-        "Escape" => {
-            if let Some(c) = host.card() {
-                ev.prevent_default();
-                host.set_card(None);
-                let id = render::ref_id(&host.render(), c.ci, c.k);
-                if let Some(el) = dom::by_id(&id) {
-                    dom::focus(&el);
-                }
-            }
-        }
+        "Escape" => on_window_key_down(host, t, &ev),
         "Tab" => {
             // Tab past the card's last control (or Shift+Tab before its first): the
             // card is at the end of the answer's markup, so focus would jump past the

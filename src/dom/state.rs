@@ -100,6 +100,9 @@ pub struct Timers {
     /// the click then toggles against the state before the tap, not the one the focus
     /// just made.
     pub(crate) open_at_tap: Cell<Option<(usize, usize)>>,
+    /// The marker (citation, link) whose card Escape closed and which then got the
+    /// focus back: that focus does not open the card again (until the marker loses it).
+    pub(crate) escaped: Cell<Option<(usize, usize)>>,
 }
 
 impl Timers {

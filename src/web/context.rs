@@ -100,6 +100,10 @@ impl Host for CiteContext {
         self.selected.set(None);
         self.selected.set(n);
     }
+    fn select_in_place(&self, n: Option<u32>) {
+        crate::web::source_panel::select_quietly();
+        self.select(n);
+    }
     fn selected(&self) -> Option<u32> {
         self.selected.get_untracked()
     }

@@ -489,6 +489,91 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.marker.includes('wikipedia.org'), 'update() kept the other options');
   });
 
+  await t('update() with a new answer or data and an option in one call applies both; an option the model depends on (showCitations, numbering) takes effect alone; new data under the same ids redraws the lists', async () => {
+    const r = await page.evaluate(async () => {
+      const el = document.createElement('div');
+      document.body.append(el);
+      const D = { 1: { title: 'One', source: 'https://one.org' }, 3: { title: 'Three', source: 'https://three.org' } };
+      const v = window.citekit.mount(el, { answer: 'X [3] Y [1].', data: D, panel: true });
+      const body = () => el.querySelector('.cite-answer__body').textContent.trim();
+      const links = () => [...el.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => a.textContent);
+      const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      const out = {};
+      v.update({ answer: 'New [1].', theme: 'dark' });
+      out.answerAndTheme = [body(), el.querySelector('.cite-root').classList.contains('cite-theme-dark')];
+      v.update({ data: { 1: { title: 'Uno', source: 'https://uno.org' } }, theme: 'light' });
+      await frame();
+      out.dataAndTheme = [...el.querySelectorAll('.cite-panel .cite-source__title')].map((x) => x.textContent);
+      v.update({ answer: 'X [3] Y [1].', data: D });
+      v.update({ showCitations: false });
+      out.noCitations = body();
+      v.update({ showCitations: true });
+      out.firstCited = links();
+      v.setOptions({ numbering: 'given' });
+      out.given = links();
+      v.update({ data: { 1: { title: 'One again', source: 'https://one.org', text: 'A new snippet.' }, 3: { title: 'Three again', source: 'https://three.org' } } });
+      await frame();
+      out.panel = [...el.querySelectorAll('.cite-panel .cite-source__title')].map((x) => x.textContent);
+      out.snippet = el.querySelector('.cite-panel .cite-source__snippet')?.textContent ?? '';
+      out.notes = [...el.querySelectorAll('.cite-footnotes .cite-footnote')].map((x) => x.textContent.includes('again'));
+      v.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r.answerAndTheme, ['New1.', true], 'update({answer, theme})');
+    eq(r.dataAndTheme, ['Uno'], 'update({data, theme})');
+    eq(r.noCitations, 'X Y.', 'update({showCitations: false})');
+    eq(r.firstCited, ['1', '2'], 'numbered by first citation');
+    eq(r.given, ['3', '1'], 'setOptions({numbering: "given"})');
+    eq(r.panel, ['One again', 'Three again'], 'panel titles after new data under the same ids');
+    eq(r.snippet, 'A new snippet.', 'panel snippet after new data under the same ids');
+    eq(r.notes, [true, true], 'footnotes after new data under the same ids');
+  });
+
+  await t('Escape closes the card wherever the focus is (a hovered card has none); from inside the card one Escape closes it and gives its marker the focus without opening it again', async () => {
+    const marker = '#host .cite-answer__body .cite-marker__link >> nth=1';
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.hover(marker);
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#host .cite-card[data-state="closed"]', { state: 'attached', timeout: 3000 });
+    await page.mouse.move(5, 5);
+    await tick(page, 300);
+    await page.focus(marker);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.closest('#host .cite-card'), null, { timeout: 3000 });
+    await page.keyboard.press('Escape');
+    await tick(page, 250);
+    const r = await page.evaluate(() => ({
+      state: document.querySelector('#host .cite-card').dataset.state,
+      focus: [...document.querySelectorAll('#host .cite-answer__body .cite-marker__link')].indexOf(document.activeElement),
+    }));
+    eq(r, { state: 'closed', focus: 1 }, 'after Escape in the card');
+    // Its next focus opens it again.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
+    await page.evaluate(() => document.activeElement?.blur());
+    await tick(page, 300);
+  });
+
+  await t('right to left: the footnotes list keeps its numbers inside the answer (inline-start padding)', async () => {
+    const r = await page.evaluate(() => {
+      const el = document.createElement('div');
+      el.dir = 'rtl';
+      el.style.width = '400px';
+      document.body.append(el);
+      const v = window.citekit.mount(el, { answer: 'مرحبا بالعالم هذا نص [1][2]. نص آخر [2].', data: window.sample.DATA });
+      const ol = el.querySelector('.cite-footnotes__list');
+      const cs = getComputedStyle(ol);
+      const out = { right: parseFloat(cs.paddingRight) > 0, left: cs.paddingLeft, overflow: el.scrollWidth > el.clientWidth };
+      v.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r, { right: true, left: '0px', overflow: false }, 'footnotes list padding and overflow');
+  });
+
   await t('bad options throw a clear Error; bad data does not', async () => {
     const r = await page.evaluate(() => {
       const out = {};
@@ -912,18 +997,29 @@ export async function browserChecks(tally, context, url, label) {
     assert(streamed.includes('The Eiffel Tower was completed in 1889'), `streamed: ${streamed}`);
     const r = await page.evaluate(async () => {
       const el = document.getElementById('stream-el');
+      const held = el.view;
       el.remove();
       // The view is destroyed once the task that removed the element is over (a move
       // puts it back before then).
       await new Promise((ok) => setTimeout(ok, 20));
       const after = { html: el.innerHTML, view: el.view };
+      // A view the page still holds answers after it (not freed under the page).
+      let heldOk;
+      try {
+        held.update({ answer: 'x' });
+        held.destroy();
+        heldOk = held.mounted;
+      } catch (e) {
+        heldOk = String(e);
+      }
       document.body.append(el);
       await new Promise((ok) => setTimeout(ok, 50));
       const again = el.querySelector('.cite-answer__body')?.textContent ?? '';
       el.remove();
-      return { after: { html: after.html, view: after.view }, again };
+      return { after: { html: after.html, view: after.view }, again, heldOk };
     });
     eq(r.after, { html: '', view: null }, 'after removal');
+    eq(r.heldOk, false, 'a held view after removal: mounted false, its calls do nothing');
     assert(r.again.includes('completed in 1889'), `remounted: ${r.again}`);
   });
 

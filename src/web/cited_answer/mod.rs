@@ -12,7 +12,7 @@ use crate::core::options::Options;
 use crate::dom::blocks::{push_block, show_answer};
 use crate::dom::events::{
     on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
-    on_pointer_over,
+    on_pointer_over, on_window_key_down,
 };
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
@@ -33,6 +33,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// An answer with inline citation markers, hover cards, and (by option) its source
@@ -277,7 +279,9 @@ pub(crate) fn cited_answer_view(
     let on_focus_in = move |ev: web_sys::FocusEvent| on_focus_in(&ctx, &t, ev);
     let t = timers.clone();
     let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(&ctx, &t, ev);
-    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(&ctx, ev);
+    let t = timers.clone();
+    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(&ctx, &t, ev);
+    let t = timers.clone();
     // A tap outside closes the card (touch has no pointer-leave). Added by an effect,
     // which runs in the browser only, so the view also renders on a server.
     Effect::new(move |_| {
@@ -291,7 +295,38 @@ pub(crate) fn cited_answer_view(
                 ctx.card.set(None);
             }
         });
-        on_cleanup(move || outside.remove());
+        // Escape closes the card wherever the focus is (a hovered card has none).
+        let t = t.clone();
+        let escape = window_event_listener(leptos::ev::keydown, move |ev| {
+            on_window_key_down(&ctx, &t, &ev);
+        });
+        // The card is placed at its marker when it opens: a scroll of the page or of a
+        // container around the answer (captured: scrolls do not bubble), or a new
+        // window size, would leave it behind, so it closes (a scroll inside it keeps it).
+        let close = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            if ctx.card.get_untracked().is_some()
+                && dom::closest(ev.target(), class::CARD_SEL).is_none()
+            {
+                ctx.card.set(None);
+            }
+        });
+        let win = web_sys::window();
+        if let Some(w) = &win {
+            let f = close.as_ref().unchecked_ref();
+            let _ = w.add_event_listener_with_callback_and_bool("scroll", f, true);
+            let _ = w.add_event_listener_with_callback("resize", f);
+        }
+        let moved = SendWrapper::new((win, close));
+        on_cleanup(move || {
+            outside.remove();
+            escape.remove();
+            let (win, close) = moved.take();
+            if let Some(w) = win {
+                let f = close.as_ref().unchecked_ref();
+                let _ = w.remove_event_listener_with_callback_and_bool("scroll", f, true);
+                let _ = w.remove_event_listener_with_callback("resize", f);
+            }
+        });
     });
 
     view! {
