@@ -116,6 +116,22 @@ async function closeCards() {
   await page.keyboard.press('Escape');
   await page.waitForFunction((sel) => !document.querySelector(sel), openCard);
 }
+/** Gallery panel entries and footnotes whose title is not the one their marker's name
+ * gives (a list left from the previous data): '' when all agree. */
+async function staleEntries() {
+  return page.$$eval(markerIn(gallery), (els) => els.flatMap((a) => {
+    const m = /^Source (\d+): (.*)$/.exec(a.getAttribute('aria-label') || '');
+    if (!m) return [];
+    const root = a.closest('.cite-root');
+    const entry = root?.querySelector(`.cite-source[data-source="${m[1]}"] .cite-source__title`);
+    const note = root?.querySelector(`.cite-footnote[id$="-fn-${m[1]}"]`);
+    const bad = [];
+    if (entry && entry.textContent !== m[2]) bad.push(`panel ${m[1]}: "${entry.textContent}", marker: "${m[2]}"`);
+    if (note && !note.textContent.includes(m[2])) bad.push(`footnote ${m[1]}: "${note.textContent.slice(0, 60)}", marker: "${m[2]}"`);
+    return bad;
+  }).join('; '));
+}
+
 async function shot(name, opts = {}) {
   const file = path.join(shots, `${name}.png`);
   await page.screenshot({ path: file, ...opts });
@@ -222,6 +238,7 @@ for (const [i, tab] of tabs.entries()) {
       els.filter((a) => !a.getAttribute('href') || !(a.getAttribute('aria-label') || a.textContent.trim())).length,
     );
     eq(bad, 0, 'markers without href or name');
+    eq(await staleEntries(), '', 'panel entries that do not show their marker\'s source');
     // The raw input view and back.
     await page.click('.demo-toggle');
     await page.waitForSelector('.demo-raw pre');
@@ -234,6 +251,81 @@ for (const [i, tab] of tabs.entries()) {
     eq(await page.$$eval(markerIn(gallery), (els) => els.length), n, 'markers after toggling back');
   });
 }
+
+await test('data with the same source ids (citation_map, then scintilla) redraws the panel and the footnotes', async () => {
+  const byLabel = (l) => tabs.find((t) => t.label === l);
+  await page.click(`#${byLabel('citation_map').id}`);
+  await page.waitForSelector(`#${byLabel('citation_map').id}[aria-selected="true"]`);
+  await settle();
+  const before = await page.$$eval(`${gallery} .cite-source__title`, (els) => els.map((e) => e.textContent));
+  await page.click(`#${byLabel('scintilla').id}`);
+  await page.waitForSelector(`#${byLabel('scintilla').id}[aria-selected="true"]`);
+  await settle();
+  const after = await page.$$eval(`${gallery} .cite-source__title`, (els) => els.map((e) => e.textContent));
+  assert(JSON.stringify(after) !== JSON.stringify(before), `the panel still shows ${JSON.stringify(before)}`);
+  eq(await staleEntries(), '', 'panel entries and footnotes that do not show their marker\'s source');
+  await page.click(`#${tabs[0].id}`);
+  await settle();
+});
+
+await test('the gallery tabs are ARIA tabs: one in the Tab order, arrows, Home and End move the selection and the focus', async () => {
+  await page.focus(`#${tabs[0].id}`);
+  const state = () => page.evaluate(() => {
+    const all = [...document.querySelectorAll('#gallery .demo-tab')];
+    return {
+      selected: all.findIndex((t) => t.getAttribute('aria-selected') === 'true'),
+      focused: all.indexOf(document.activeElement),
+      tabbable: all.filter((t) => t.tabIndex === 0).length,
+      controls: all.every((t) => t.getAttribute('aria-controls') === 'gallery-panel') && !!document.getElementById('gallery-panel'),
+    };
+  });
+  await page.keyboard.press('ArrowRight');
+  await settle();
+  const right = await state();
+  await page.keyboard.press('End');
+  await settle();
+  const end = await state();
+  await page.keyboard.press('ArrowRight');
+  await settle();
+  const wrapped = await state();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Home');
+  await settle();
+  const home = await state();
+  eq(JSON.stringify([right, end, wrapped, home]), JSON.stringify([
+    { selected: 1, focused: 1, tabbable: 1, controls: true },
+    { selected: tabs.length - 1, focused: tabs.length - 1, tabbable: 1, controls: true },
+    { selected: 0, focused: 0, tabbable: 1, controls: true },
+    { selected: 0, focused: 0, tabbable: 1, controls: true },
+  ]), 'after ArrowRight, End, ArrowRight, ArrowLeft + Home');
+  await page.evaluate(() => document.activeElement?.blur());
+});
+
+await test('a card opened by focus closes when the keyboard scrolls the page (it would float away from its marker)', async () => {
+  await page.focus(`${markerIn(gallery)} >> nth=0`);
+  await page.waitForSelector(`${gallery} ${openCard}`);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction((sel) => !document.querySelector(sel), `${gallery} ${openCard}`, { timeout: 3000 });
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+});
+
+await test('a footnote back-link scrolls its marker into view below the sticky options bar, not under it', async () => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const back = page.locator(`${gallery} .cite-footnote__back`).first();
+  const href = await back.getAttribute('href');
+  await back.click();
+  await settle();
+  await page.waitForTimeout(600);
+  const hit = await page.evaluate((id) => {
+    const m = document.getElementById(id);
+    const r = m.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { top: Math.round(r.top), onMarker: !!at && (at === m || m.contains(at)) };
+  }, href.slice(1));
+  assert(hit.onMarker, `the marker at y=${hit.top} is covered (by the options bar?)`);
+  await closeCards();
+  await page.evaluate(() => window.scrollTo(0, 0));
+});
 
 await test('the right-to-left gallery entry: markers and English labels in their order', async () => {
   const rtl = tabs.find((t) => t.label === 'right to left');

@@ -309,14 +309,20 @@ fn Gallery() -> impl IntoView {
             <output id="gallery-errors" hidden>{move || gallery_errors.get().to_string()}</output>
             <h2 id="gallery-title">"Every format"</h2>
             <p class="demo-sub">"One real-shaped payload per input format. Hover or focus a marker, tap it on a phone, click it to find its source in the panel."</p>
-            <div class="demo-tabs" role="tablist" aria-label="Formats">
+            <div class="demo-tabs" role="tablist" aria-label="Formats"
+                on:keydown=move |ev| if let Some(i) = tab_key(&ev, EXAMPLES.len(), current.get_untracked(), |i| format!("tab-{i}")) {
+                    current.set(i);
+                    raw.set(false);
+                }>
                 {EXAMPLES.iter().enumerate().map(|(i, ex)| view! {
                     <button role="tab" type="button" class="demo-tab" id=format!("tab-{i}") data-format=ex.format.name()
+                        aria-controls="gallery-panel"
                         aria-selected=move || (current.get() == i).to_string()
+                        tabindex=move || if current.get() == i { "0" } else { "-1" }
                         on:click=move |_| { current.set(i); raw.set(false); }>{ex.label}</button>
                 }).collect_view()}
             </div>
-            <div class="demo-card" role="tabpanel" aria-labelledby=move || format!("tab-{}", current.get())>
+            <div class="demo-card" role="tabpanel" id="gallery-panel" aria-labelledby=move || format!("tab-{}", current.get())>
                 <div class="demo-card__bar">
                     <p class="demo-blurb">{move || EXAMPLES[current.get()].blurb}</p>
                     <button type="button" class="demo-toggle" aria-pressed=move || raw.get().to_string() on:click=move |_| raw.update(|r| *r = !*r)>
@@ -577,6 +583,30 @@ const SNIPPETS: &[Snippet] = &[
     },
 ];
 
+/// The keys of a tab list (WAI-ARIA tabs, selection follows focus): Left and Right
+/// move to the previous and next tab (wrapping), Home and End to the first and last.
+/// Focuses that tab (its id from `id`) and returns its index.
+fn tab_key(
+    ev: &web_sys::KeyboardEvent,
+    len: usize,
+    at: usize,
+    id: impl Fn(usize) -> String,
+) -> Option<usize> {
+    let next = match ev.key().as_str() {
+        "ArrowRight" => (at + 1) % len,
+        "ArrowLeft" => (at + len - 1) % len,
+        "Home" => 0,
+        "End" => len - 1,
+        _ => return None,
+    };
+    ev.prevent_default();
+    let tab = web_sys::window()?
+        .document()?
+        .get_element_by_id(&id(next))?;
+    let _ = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&tab)?.focus();
+    Some(next)
+}
+
 #[component]
 fn Usage() -> impl IntoView {
     let current = RwSignal::new(0usize);
@@ -584,11 +614,15 @@ fn Usage() -> impl IntoView {
         <section id="usage" class="demo-section" aria-labelledby="usage-title">
             <h2 id="usage-title">"Use it"</h2>
             <p class="demo-sub">"From JavaScript, as a custom element, from React, or from Leptos. Each snippet is a whole file of the repository that the tests run."</p>
-            <div class="demo-tabs" role="tablist" aria-label="Ways to use citekit">
+            <div class="demo-tabs" role="tablist" aria-label="Ways to use citekit"
+                on:keydown=move |ev| if let Some(i) = tab_key(&ev, SNIPPETS.len(), current.get_untracked(), |i| format!("usage-tab-{}", SNIPPETS[i].id)) {
+                    current.set(i);
+                }>
                 {SNIPPETS.iter().enumerate().map(|(i, sn)| view! {
                     <button role="tab" type="button" class="demo-tab" id=format!("usage-tab-{}", sn.id)
                         aria-controls=format!("usage-{}", sn.id)
                         aria-selected=move || (current.get() == i).to_string()
+                        tabindex=move || if current.get() == i { "0" } else { "-1" }
                         on:click=move |_| current.set(i)>{sn.label}</button>
                 }).collect_view()}
             </div>
