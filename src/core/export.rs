@@ -90,6 +90,18 @@ pub fn to_markdown(answer: &CitedAnswer) -> String {
     out
 }
 
+/// What the copy button copies: [`to_markdown`], except for an answer that is JSON or
+/// YAML, copied as it is shown (references written into its values would make it
+/// invalid; neither has a place for footnote definitions that JSON would keep).
+pub fn copy_text(answer: &CitedAnswer) -> String {
+    match answer.content_kind {
+        crate::core::model::ContentKind::Json | crate::core::model::ContentKind::Yaml => {
+            answer.text.clone()
+        }
+        _ => to_markdown(answer),
+    }
+}
+
 /// The answer as plain text with `[n]` after each cited statement and a `Sources`
 /// block listing the cited sources with their urls and quoted text.
 pub fn to_plain_text(answer: &CitedAnswer) -> String {
@@ -135,6 +147,24 @@ mod tests {
     use super::*;
     use crate::core::formats::Data;
     use crate::core::options::Options;
+
+    /// A JSON answer is copied as it is shown: valid JSON, no `[^n]` in its values.
+    #[cfg(feature = "answer-kinds")]
+    #[test]
+    fn copy_of_a_json_answer_stays_json() {
+        let fixture: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string("tests/fixtures/canonical/json_sidecar.json").unwrap(),
+        )
+        .unwrap();
+        let data = &fixture["cases"][0]["data"];
+        let a = crate::core::parse(None, Data::Json(data), &Options::default()).unwrap();
+        assert_eq!(a.content_kind, crate::core::model::ContentKind::Json);
+        assert!(!a.citations.is_empty());
+        assert!(to_markdown(&a).contains("[^"));
+        let copied = copy_text(&a);
+        assert_eq!(copied, a.text);
+        serde_json::from_str::<serde_json::Value>(&copied).expect("valid JSON");
+    }
 
     #[test]
     fn markdown_and_plain_export() {

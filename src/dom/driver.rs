@@ -10,7 +10,7 @@
 //!   patched, changed blocks morphed, an open card kept on its citation).
 
 use crate::core::bytes;
-use crate::core::export::to_markdown;
+use crate::core::export::copy_text;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::StreamInfo;
 use crate::core::model::{CitedAnswer as Model, ContentKind, Format};
@@ -1057,7 +1057,7 @@ impl Driver {
 
     fn copy(&self) {
         let i = &self.0;
-        if !dom::copy_text(&self.with_model(to_markdown)) {
+        if !dom::copy_text(&self.with_model(copy_text)) {
             web_sys::console::warn_1(
                 &"citekit: the answer could not be copied (this page has no clipboard access)"
                     .into(),

@@ -258,7 +258,7 @@ pub(crate) fn cited_answer_view(
     let on_copy = move |_| {
         let md = ctx
             .answer
-            .with_untracked(|a| crate::core::export::to_markdown(a));
+            .with_untracked(|a| crate::core::export::copy_text(a));
         if dom::copy_text(&md) {
             copied.set(true);
             set_timeout(move || copied.set(false), Duration::from_millis(1500));
