@@ -40,6 +40,13 @@ pub const MAX_SPAN_SEARCH_FACTOR: usize = 64;
 /// Name of [`MAX_SPAN_SEARCH_FACTOR`].
 pub const MAX_SPAN_SEARCH_NAME: &str = "max_span_search";
 
+/// Deepest nesting of block quotes, list items and footnote definitions the marker
+/// scanner follows; deeper ones are read as paragraph text (keeps hostile `> > > ...`
+/// and `- - - ...` lines linear), with a `limit-exceeded` warning.
+pub const MAX_BLOCK_DEPTH: usize = 32;
+/// Name of [`MAX_BLOCK_DEPTH`].
+pub const MAX_BLOCK_DEPTH_NAME: &str = "max_block_depth";
+
 /// Largest number a numeric marker may carry (`[123456]` is not a citation).
 pub const MAX_MARKER_NUMBER: u64 = 9_999;
 

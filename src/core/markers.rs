@@ -271,6 +271,8 @@ struct Ctx<'a> {
     malformed: Vec<(Range<usize>, &'static str)>,
     diags: Vec<Diagnostic>,
     limit_hit: bool,
+    /// The block nesting limit was reported.
+    depth_warned: bool,
     /// End of the last malformed marker reported.
     malformed_until: usize,
     /// Bytes of look-ahead left before link tails and tags are only looked for nearby.
@@ -295,6 +297,7 @@ impl<'a> Ctx<'a> {
             malformed: Vec::new(),
             diags: Vec::new(),
             limit_hit: false,
+            depth_warned: false,
             malformed_until: 0,
             budget: text.len().saturating_mul(4).saturating_add(1 << 16),
             defs: HSet::new(),
@@ -613,6 +616,36 @@ mod tests {
                 .flatten();
             assert_eq!(char_at(s.as_bytes(), i), want, "at {i}");
         }
+    }
+
+    /// Nesting past `max_block_depth` is said once, in a warning naming the limit; the
+    /// text (and a marker in it) is still read.
+    #[test]
+    fn nesting_past_the_limit_is_reported_once() {
+        for text in [
+            format!(
+                "{} deep [1]\n\n{} again [2]",
+                "> ".repeat(50),
+                "> ".repeat(50)
+            ),
+            format!("{}deep [1]", "- ".repeat(50)),
+        ] {
+            let s = scan(&text, &Grammar::ALL);
+            let limits: Vec<_> = s
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "limit-exceeded")
+                .collect();
+            assert_eq!(limits.len(), 1, "{text}: {:?}", s.diagnostics);
+            assert!(
+                limits[0].message.contains("`max_block_depth` (32)"),
+                "{:?}",
+                limits[0]
+            );
+            assert!(!s.markers.is_empty(), "{text}");
+        }
+        let shallow = format!("{} fine [1]", "> ".repeat(10));
+        assert!(scan(&shallow, &Grammar::ALL).diagnostics.is_empty());
     }
 
     /// The text with every marker range removed.

@@ -7,9 +7,7 @@
 use super::{Ctx, FootDef};
 use std::ops::Range;
 
-/// Deepest nesting of block quotes, list items and footnote definitions; deeper markers
-/// are read as paragraph text (keeps hostile `- - - - ...` lines linear).
-const MAX_DEPTH: usize = 32;
+use crate::core::limits::{MAX_BLOCK_DEPTH as MAX_DEPTH, MAX_BLOCK_DEPTH_NAME};
 
 /// A piece of text to scan for inline structure.
 pub(super) type InlineRun = Range<usize>;
@@ -199,6 +197,34 @@ struct Blocks<'c, 'a> {
     feet: Vec<usize>,
     leaf: Leaf,
     runs: Vec<InlineRun>,
+}
+
+impl Blocks<'_, '_> {
+    /// At the deepest nesting followed: a block quote or list item opening here is read
+    /// as text, which the first time is said in a warning.
+    fn depth_reached(&mut self, mut c: Cursor<'_>) {
+        if self.ctx.depth_warned {
+            return;
+        }
+        c.skip(3);
+        let opens = match c.byte() {
+            Some(b'>') => self.md,
+            Some(b'-' | b'*' | b'+') => matches!(c.b.get(c.pos + 1), Some(b' ' | b'\t') | None),
+            _ => false,
+        };
+        if opens {
+            self.ctx.depth_warned = true;
+            self.ctx.diags.push(
+                crate::core::model::Diagnostic::warning(
+                    "limit-exceeded",
+                    format!(
+                        "block quotes and list items nested deeper than `{MAX_BLOCK_DEPTH_NAME}` ({MAX_DEPTH}) are read as text"
+                    ),
+                )
+                .at(c.pos, c.pos + 1),
+            );
+        }
+    }
 }
 
 /// Reads the block structure of the whole text; returns the inline runs in text order.
@@ -423,7 +449,11 @@ impl<'a> Blocks<'_, 'a> {
         // New containers.
         let mut opened_item = false;
         loop {
-            if c.indent() >= 4 || self.conts.len() >= MAX_DEPTH {
+            if c.indent() >= 4 {
+                break;
+            }
+            if self.conts.len() >= MAX_DEPTH {
+                self.depth_reached(c);
                 break;
             }
             let save = c;
