@@ -62,6 +62,34 @@ pub(crate) fn show_card(
     *last = Some(link);
 }
 
+/// After a scroll or a new window size, the open card is at the place its marker link
+/// (`anchor`) had. Opened by the keyboard (the focus on the marker or in the card: a
+/// marker that gets the focus is scrolled into view, and a reader paging down keeps
+/// it) it follows the link, placed again next to it while the link is in the viewport.
+/// Returns `false` when it does not (the pointer opened it, or the link scrolled away):
+/// the card is then to close.
+pub(crate) fn follow_marker(card: &Element, anchor: Option<Element>) -> bool {
+    let (Some(anchor), Some(w)) = (anchor, web_sys::window()) else {
+        return false;
+    };
+    let focused = dom::active_element()
+        .is_some_and(|f| f.is_same_node(Some(&anchor)) || card.contains(Some(&f)));
+    if !focused {
+        return false;
+    }
+    let vh = w
+        .inner_height()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(768.0);
+    let a = anchor.get_bounding_client_rect();
+    if a.height() == 0.0 || a.bottom() < 0.0 || a.top() > vh {
+        return false;
+    }
+    position_card(card, &anchor);
+    true
+}
+
 /// Places the card next to its marker link, inside the viewport.
 pub(crate) fn position_card(card: &Element, anchor: &Element) {
     let Some(w) = web_sys::window() else { return };

@@ -1168,8 +1168,23 @@ impl Driver {
             return;
         }
         if name == "scroll" {
-            if self.0.card.get().is_some() && dom::closest(ev.target(), class::CARD_SEL).is_none() {
-                self.set_card(None);
+            // The card is placed at its marker (fixed): opened by the keyboard it follows
+            // the marker while that is on screen (a focused marker scrolled into view
+            // keeps its card), else it closes. A scroll inside the card changes nothing.
+            if let Some(c) = self.0.card.get() {
+                if dom::closest(ev.target(), class::CARD_SEL).is_none() {
+                    let r = self.0.render.borrow().clone();
+                    let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                    let follows = match self.0.nodes.try_borrow() {
+                        Ok(n) => n
+                            .as_ref()
+                            .is_some_and(|n| crate::dom::card::follow_marker(&n.card, link)),
+                        Err(_) => false,
+                    };
+                    if !follows {
+                        self.set_card(None);
+                    }
+                }
             }
             return;
         }

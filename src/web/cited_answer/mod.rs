@@ -300,13 +300,21 @@ pub(crate) fn cited_answer_view(
         let escape = window_event_listener(leptos::ev::keydown, move |ev| {
             on_window_key_down(&ctx, &t, &ev);
         });
-        // The card is placed at its marker when it opens: a scroll of the page or of a
-        // container around the answer (captured: scrolls do not bubble), or a new
-        // window size, would leave it behind, so it closes (a scroll inside it keeps it).
+        // The card is placed at its marker when it opens: on a scroll of the page or of
+        // a container around the answer (captured: scrolls do not bubble), or a new
+        // window size, a card opened by the keyboard follows the marker while that is
+        // on screen, any other closes (a scroll inside the card changes nothing).
         let close = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            if ctx.card.get_untracked().is_some()
-                && dom::closest(ev.target(), class::CARD_SEL).is_none()
-            {
+            let Some(c) = ctx.card.get_untracked() else {
+                return;
+            };
+            if dom::closest(ev.target(), class::CARD_SEL).is_some() {
+                return;
+            }
+            let r = ctx.render.get_untracked();
+            let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+            let card = dom::by_id(&format!("{}-card", r.id_prefix));
+            if !card.is_some_and(|card| crate::dom::card::follow_marker(&card, link)) {
                 ctx.card.set(None);
             }
         });
