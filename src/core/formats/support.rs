@@ -357,7 +357,7 @@ pub(crate) fn take_text_and_metadata(
 /// text the data carries; docs/resolution.md, "Whose text"). The draft's spans index
 /// the data's text: they stay when it is the same text; otherwise each one is looked
 /// up by the text it covers (a point by the text before it, back to the start of its
-/// sentence), from where the previous one was found, and placed there; one whose text
+/// sentence), after the previous one placed, and placed there; one whose text
 /// is not in the caller's answer is dropped with a `span-not-placed` warning (its
 /// sources stay, uncited by it). Diagnostics that pointed into the data's text lose
 /// their positions (they keep their data path).
@@ -370,7 +370,11 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
         d.start = None;
         d.end = None;
     }
-    let mut cursor = 0usize;
+    // The previous span placed: where its text starts and ends in the data's text and
+    // in the caller's. The next one is looked for after it (a repeated phrase cited
+    // twice is two places, not the first one twice), or at the same distance into it
+    // when the two overlap in the data.
+    let mut prev: Option<(usize, usize, usize, usize)> = None;
     let spans = std::mem::take(&mut draft.spans);
     let mut unplaced = 0usize;
     let mut budget = caller
@@ -404,6 +408,15 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
             s
         };
         let quote = data_text.get(from..e).unwrap_or("");
+        let mut cursor = match prev {
+            Some((_, data_end, _, caller_end)) if from >= data_end => caller_end,
+            Some((data_start, _, at, _)) if from >= data_start => at + (from - data_start),
+            _ => 0,
+        }
+        .min(caller.len());
+        while !caller.is_char_boundary(cursor) {
+            cursor -= 1;
+        }
         let found = (!quote.trim().is_empty())
             .then(|| {
                 let after = caller
@@ -423,7 +436,7 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
                 let end = at + quote.len();
                 span.start = if point { end } else { at };
                 span.end = end;
-                cursor = at;
+                prev = Some((from, e, at, end));
                 draft.spans.push(span);
             }
             None => {
@@ -697,6 +710,26 @@ mod tests {
         // The point stands after the sentence it followed in the data's text.
         assert_eq!(d.spans[1].end, 15);
         assert_eq!(d.diagnostics[0].start, None);
+    }
+
+    /// A phrase cited twice in the data is placed twice in the caller's text, each
+    /// after the one before (both landed on its first copy); spans that overlap in the
+    /// data overlap in the caller's text.
+    #[test]
+    fn repeated_text_is_placed_in_order() {
+        use crate::core::draft::{DraftSpan, SourceRef};
+        use crate::core::model::Format;
+        let mut d = Draft::new(Format::Openai, "Yes. Then again: Yes. And Yes.");
+        d.spans = vec![
+            DraftSpan::new(0, 3, vec![SourceRef::Index(0)]),
+            DraftSpan::new(17, 20, vec![SourceRef::Index(1)]),
+            DraftSpan::new(17, 21, vec![SourceRef::Index(1)]),
+            DraftSpan::new(26, 29, vec![SourceRef::Index(0)]),
+        ];
+        let caller = "# Title\n\nYes. Then again: Yes. And Yes.";
+        use_caller_text(&mut d, caller);
+        let placed: Vec<(usize, usize)> = d.spans.iter().map(|s| (s.start, s.end)).collect();
+        assert_eq!(placed, vec![(9, 12), (26, 29), (26, 30), (35, 38)]);
     }
 
     #[test]
