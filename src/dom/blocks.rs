@@ -95,7 +95,9 @@ pub(crate) fn show_answer(
         patch_markers(body, a, r, &settle.markers);
         if info.streaming {
             render_stream_tail(body, blocks, defs, a, r, fixed, &same);
-        } else if final_render || a.text.len() != fixed {
+        } else if final_render || a.text.len() != fixed || old.text.len() != fixed {
+            // The text grew, or shrank to a prefix of itself (down to empty: a chat
+            // clearing an answer before it is regenerated): the tail is drawn again.
             render_final_tail(body, blocks, a, r, fixed);
         }
         return !settle.markers.is_empty();

@@ -516,6 +516,12 @@ export async function browserChecks(tally, context, url, label) {
       out.panel = [...el.querySelectorAll('.cite-panel .cite-source__title')].map((x) => x.textContent);
       out.snippet = el.querySelector('.cite-panel .cite-source__snippet')?.textContent ?? '';
       out.notes = [...el.querySelectorAll('.cite-footnotes .cite-footnote')].map((x) => x.textContent.includes('again'));
+      // A chat clearing the answer before it regenerates it; a shorter answer.
+      v.update({ answer: 'A one [1].\n\nB two [3].' });
+      v.update({ answer: 'A one [1].' });
+      out.shorter = body();
+      v.update({ answer: '' });
+      out.cleared = [body(), el.querySelectorAll('.cite-answer__body > *').length];
       v.destroy();
       el.remove();
       return out;
@@ -528,6 +534,8 @@ export async function browserChecks(tally, context, url, label) {
     eq(r.panel, ['One again', 'Three again'], 'panel titles after new data under the same ids');
     eq(r.snippet, 'A new snippet.', 'panel snippet after new data under the same ids');
     eq(r.notes, [true, true], 'footnotes after new data under the same ids');
+    eq(r.shorter, 'A one1.', 'update({answer}) to a prefix of the text shown');
+    eq(r.cleared, ['', 0], "update({answer: ''})");
   });
 
   await t('Escape closes the card wherever the focus is (a hovered card has none); from inside the card one Escape closes it and gives its marker the focus without opening it again', async () => {
