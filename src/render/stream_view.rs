@@ -154,9 +154,45 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
             }
         }
     }
+    let shown = &text[block_start.min(cut)..cut];
+    let fenced = bytes::has(shown, "```") || bytes::has(shown, "~~~");
+    if fenced {
+        // A closing fence still arriving (one or two of its backticks or tildes on the
+        // last line) would show inside the code: left out until it is whole.
+        let line = &shown.as_bytes()[bytes::rfind_str(shown, "\n").map_or(0, |i| i + 1)..];
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let run = &line[indent..];
+        if indent < 4 && matches!(run, b"`" | b"``" | b"~" | b"~~") && shown.len() > line.len() {
+            cut -= line.len();
+        }
+    } else {
+        // Delimiters at the very end that open nothing yet (`the **`, `a *`, `` a ` ``)
+        // would show as literal text or an empty span: left out until their text
+        // comes. A half-arrived closer (`**bold*`, `~~del~`) likewise.
+        let end = &text[block_start.min(cut)..cut];
+        let run = end
+            .bytes()
+            .rev()
+            .take_while(|b| matches!(b, b'*' | b'_' | b'~' | b'`'))
+            .count();
+        let body = &end[..end.len() - run];
+        if run > 0 {
+            let opens = body
+                .as_bytes()
+                .last()
+                .is_none_or(|b| b.is_ascii_whitespace());
+            let closes_half = (bytes::offsets(body, "**").count() % 2 == 1
+                && end.ends_with('*')
+                && run == 1)
+                || (bytes::offsets(body, "~~").count() % 2 == 1 && end.ends_with('~') && run == 1);
+            if opens || closes_half {
+                cut -= run;
+            }
+        }
+    }
     let mut out = text[..cut].to_string();
     let shown = &text[block_start.min(cut)..cut];
-    if !bytes::has(shown, "```") && !bytes::has(shown, "~~~") {
+    if !fenced {
         // Closed as the stream parser reads it (as code, so a `[1]` there is text).
         if let Some(run) = crate::core::stream::unclosed_code_span(shown) {
             if out.ends_with('`') {
@@ -166,6 +202,9 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
         }
         if bytes::offsets(shown, "**").count() % 2 == 1 {
             out.push_str("**");
+        }
+        if bytes::offsets(shown, "~~").count() % 2 == 1 {
+            out.push_str("~~");
         }
     }
     out
@@ -304,6 +343,31 @@ mod tests {
         assert_eq!(stream_view_text("a **bold", 0), "a **bold**");
         assert_eq!(stream_view_text("a `code [1]", 0), "a `code [1]`");
         assert_eq!(stream_view_text("a ``x", 0), "a ``x``");
+    }
+
+    /// A chunk ending in delimiters that open nothing yet (LLM streams send `**` as one
+    /// token) shows no `****`, literal `*` or empty code; half a closer waits too.
+    #[test]
+    fn delimiters_at_the_end_wait_for_their_text() {
+        assert_eq!(stream_view_text("Paris is the **", 0), "Paris is the ");
+        assert_eq!(stream_view_text("Paris is the *", 0), "Paris is the ");
+        assert_eq!(stream_view_text("**", 0), "");
+        assert_eq!(stream_view_text("A `", 0), "A ");
+        assert_eq!(
+            stream_view_text("Paris is the **capital*", 0),
+            "Paris is the **capital**"
+        );
+        assert_eq!(stream_view_text("a ~~del~", 0), "a ~~del~~");
+        assert_eq!(stream_view_text("a ~~del", 0), "a ~~del~~");
+        // Closed ones and text stay.
+        assert_eq!(stream_view_text("a **b**", 0), "a **b**");
+        assert_eq!(stream_view_text("a *b*", 0), "a *b*");
+        assert_eq!(stream_view_text("2 * 3", 0), "2 * 3");
+        // A closing fence arriving.
+        assert_eq!(stream_view_text("```js\nx\n`", 0), "```js\nx\n");
+        assert_eq!(stream_view_text("```js\nx\n``", 0), "```js\nx\n");
+        assert_eq!(stream_view_text("```js\nx\n```", 0), "```js\nx\n```");
+        assert_eq!(stream_view_text("```js\nx = `a`", 0), "```js\nx = `a`");
     }
 
     #[test]
