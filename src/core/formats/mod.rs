@@ -271,6 +271,18 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
                 return Ok(Format::Gemini);
             }
             if has(o, "choices") {
+                // OpenAI's Chat Completions with web search annotate the message;
+                // Perplexity's completions list `citations` / `search_results`.
+                let annotated = o
+                    .get("choices")
+                    .and_then(|c| c.get(0))
+                    .and_then(|c| c.get("message"))
+                    .and_then(|m| m.get("annotations"))
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| !a.is_empty());
+                if annotated && !has(o, "citations") && !has(o, "search_results") {
+                    return Ok(Format::Openai);
+                }
                 return Ok(Format::Perplexity);
             }
             if has(o, "output")

@@ -62,6 +62,8 @@ pub fn parse(
 ) -> Result<Draft, ParseError> {
     let encoding = options.input_encoding.unwrap_or(PositionEncoding::Utf16);
     let not_format = |msg: String| Err(ParseError::not_format(Format::Openai, "$", msg));
+    let chat = data.and_then(chat_as_responses);
+    let data = chat.as_ref().or(data);
     match data {
         None | Some(Value::Null) => Ok(private_use(answer, None)),
         Some(v @ Value::Object(o)) => {
@@ -91,6 +93,72 @@ pub fn parse(
             type_name(other)
         )),
     }
+}
+
+/// A Chat Completions answer read as the Responses API output it amounts to: a
+/// completion `{choices: [{message: {content, annotations}}], ...}` (the first choice;
+/// the other fields go to the answer's metadata, other choices too) or one message
+/// `{role, content, annotations}` whose `content` is a string. Its `url_citation`
+/// annotations nest their fields (`{type, url_citation: {start_index, end_index, url,
+/// title}}`), lifted here to the Responses shape. `None` for anything else.
+fn chat_as_responses(data: &Value) -> Option<Value> {
+    let o = data.as_object()?;
+    let (message, mut meta) = match o.get("choices") {
+        Some(Value::Array(choices)) => {
+            let message = choices.first()?.get("message")?.as_object()?;
+            let mut meta: Map<String, Value> = o
+                .iter()
+                .filter(|(k, _)| k.as_str() != "choices")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if choices.len() > 1 {
+                meta.insert("other_choices".into(), Value::Array(choices[1..].to_vec()));
+            }
+            (message, meta)
+        }
+        _ if o.get("content").is_some_and(Value::is_string) => (o, Map::new()),
+        _ => return None,
+    };
+    let text = message.get("content").and_then(Value::as_str).unwrap_or("");
+    let annotations: Vec<Value> = match message.get("annotations") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|ann| match ann {
+                Value::Object(a) => {
+                    let mut flat = Map::new();
+                    for (k, v) in a {
+                        match v {
+                            Value::Object(inner) if k.as_str() == "url_citation" => {
+                                for (ik, iv) in inner {
+                                    flat.insert(ik.clone(), iv.clone());
+                                }
+                            }
+                            _ => {
+                                flat.insert(k.clone(), v.clone());
+                            }
+                        }
+                    }
+                    Value::Object(flat)
+                }
+                other => other.clone(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (k, v) in message {
+        if !matches!(k.as_str(), "content" | "annotations") {
+            meta.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    let mut part = Map::new();
+    part.insert("type".into(), "output_text".into());
+    part.insert("text".into(), text.into());
+    part.insert("annotations".into(), Value::Array(annotations));
+    let mut item = Map::new();
+    item.insert("type".into(), "message".into());
+    item.insert("content".into(), Value::Array(vec![Value::Object(part)]));
+    meta.insert("output".into(), Value::Array(vec![Value::Object(item)]));
+    Some(Value::Object(meta))
 }
 
 /// Whether `data` is a Responses API output (whose annotations give offsets), not the
@@ -916,6 +984,38 @@ mod tests {
         let spans: Vec<(usize, usize)> = d.spans.iter().map(|s| (s.start, s.end)).collect();
         assert_eq!(spans, vec![(5, 7), (12, 13), (13, 13)]);
         assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
+    }
+
+    /// Chat Completions with web search (`gpt-4o-search-preview`): the message's
+    /// content and its nested `url_citation` annotations, as a whole completion and as
+    /// the message alone; detected as openai (not perplexity, whose completions list
+    /// `citations`).
+    #[test]
+    fn chat_completions_annotations() {
+        let message = json!({"role": "assistant", "content": "Le ciel est bleu 😀 à Paris.",
+            "annotations": [{"type": "url_citation", "url_citation": {
+                "start_index": 0, "end_index": 16, "url": "https://meteo.example/ciel", "title": "Météo"}}]});
+        let completion = json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4o-search-preview",
+            "choices": [{"index": 0, "message": message.clone(), "finish_reason": "stop"}]});
+        for v in [&completion, &message] {
+            assert_eq!(
+                crate::core::formats::detect(None, crate::core::formats::Data::Json(v)).unwrap(),
+                Format::Openai
+            );
+            let d = parse(None, Some(v), &Options::default()).unwrap();
+            assert_eq!(d.text, "Le ciel est bleu 😀 à Paris.");
+            assert_eq!(d.sources.len(), 1);
+            assert_eq!(d.sources[0].source.title.as_deref(), Some("Météo"));
+            let spans: Vec<&str> = d.spans.iter().map(|s| &d.text[s.start..s.end]).collect();
+            assert_eq!(spans, vec!["Le ciel est bleu"]);
+            assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
+        }
+        // A Perplexity completion stays perplexity.
+        let pplx = json!({"choices": [{"message": {"content": "x [1]"}}], "citations": ["https://a.example"]});
+        assert_eq!(
+            crate::core::formats::detect(None, crate::core::formats::Data::Json(&pplx)).unwrap(),
+            Format::Perplexity
+        );
     }
 
     #[test]
