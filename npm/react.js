@@ -68,6 +68,10 @@ export function useCitekit(input = {}) {
   handlers.current = { onCitationClick, onSourceSelect };
   const [ready, setReady] = useState(isReady);
   const [error, setError] = useState(null);
+  // Bumped to mount again: into a new element (the one `ref` is on was replaced), or
+  // after a mount that threw (a bad option) once the options change.
+  const [remount, setRemount] = useState(0);
+  const failed = useRef(null);
 
   useEffect(() => {
     if (ready) return undefined;
@@ -91,11 +95,13 @@ export function useCitekit(input = {}) {
     const element = ref.current;
     if (!ready || element === null) return undefined;
     const current = { answer, data, options: keyOf(options), streaming, live: Boolean(streaming), ended: false };
-    const s = { ...current, view: null };
+    const s = { ...current, view: null, element };
+    failed.current = null;
     try {
       s.view = mountInto(element, { answer, data, options }, s.live);
     } catch (err) {
       reportOnce(err);
+      failed.current = current.options;
       return undefined;
     }
     const onClick = (e) => handlers.current.onCitationClick?.(e.detail, e);
@@ -107,16 +113,23 @@ export function useCitekit(input = {}) {
       element.removeEventListener('citation-click', onClick);
       element.removeEventListener('source-select', onSelect);
       if (state.current === s) state.current = null;
+      // Destroyed, not freed: a page may hold it (getView()); it answers `mounted`
+      // false and its calls do nothing, and goes with garbage collection.
       s.view.destroy();
-      s.view.free();
     };
-    // Only readiness mounts; later changes of the inputs go through the effect below.
+    // Only readiness (and a remount) mounts; later changes of the inputs go through
+    // the effect below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready]);
+  }, [ready, remount]);
 
   // Every render: send what changed to the view.
   useEffect(() => {
     const s = state.current;
+    const element = ref.current;
+    if (ready && (s !== null ? s.element !== element : element !== null && failed.current !== keyOf(options))) {
+      setRemount((n) => n + 1);
+      return;
+    }
     if (s === null) return;
     try {
       sync(ref.current, s, { answer, data, options, streaming });
@@ -152,7 +165,6 @@ function sync(element, s, input) {
     } else if (s.live || input.streaming) {
       // Not growth in the middle of a stream (a regenerated answer): start again.
       s.view.destroy();
-      s.view.free();
       s.live = Boolean(input.streaming);
       s.ended = false;
       s.view = mountInto(element, input, s.live);

@@ -231,6 +231,32 @@ export async function reactChecks(tally, context, url) {
     eq(r.links, 2, 'markers');
   });
 
+  await t('useCitekit: a first mount that threw (a bad option) mounts once the options are fixed; a new element under its ref gets the view, the old one is destroyed', async () => {
+    const r = await page.evaluate(async () => {
+      const wait = (ms) => new Promise((ok) => setTimeout(ok, ms));
+      const text = (id) => document.querySelector(`#${id} .cite-answer__body`)?.textContent.trim() ?? null;
+      window.startProbe({ numbering: 'last' });
+      await wait(60);
+      const bad = text('probe-a');
+      window.probe.set({ options: { numbering: 'given' } });
+      await wait(60);
+      const fixed = text('probe-a');
+      const first = window.probe.getView();
+      window.probe.set({ which: 'b' });
+      await wait(60);
+      const moved = { b: text('probe-b'), oldMounted: first.mounted, same: window.probe.getView() === first };
+      window.probe.set({ answer: 'Lyon is in France [1].' });
+      await wait(60);
+      return { bad, fixed, moved, updated: text('probe-b') };
+    });
+    eq(r.bad, null, 'nothing mounted with the bad option');
+    eq(r.fixed, 'Paris is the capital of France1.', 'after the options were fixed');
+    eq(r.moved, { b: 'Paris is the capital of France1.', oldMounted: false, same: false }, 'after the element was replaced');
+    eq(r.updated, 'Lyon is in France1.', 'updates reach the new element');
+    // The bad option's one logged error is expected.
+    for (let i = errors.length - 1; i >= 0; i--) if (/numbering/.test(errors[i])) errors.splice(i, 1);
+  });
+
   await t('no page errors or console errors', async () => {
     const pageErrors = await page.evaluate(() => window.pageErrors);
     eq([...pageErrors, ...errors], [], 'errors');

@@ -5,7 +5,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { View, init } from 'citekit';
-import { CitedAnswer } from 'citekit/react';
+import { CitedAnswer, useCitekit } from 'citekit/react';
 import { Answer } from './react.jsx';
 
 window.pageErrors = [];
@@ -88,6 +88,20 @@ createRoot(document.getElementById('chat-root')).render(
   </StrictMode>,
 );
 
+// useCitekit with what a page may do to it: the element its ref is on replaced (a
+// conditional render), options that throw at the first mount, then fixed.
+function Probe() {
+  const [p, setP] = useState({ which: 'a', answer: 'Paris is the capital of France [1].', options: window.probeInitial ?? {} });
+  const { ref, getView } = useCitekit({ answer: p.answer, data: window.probeData, options: p.options });
+  useEffect(() => {
+    window.probe = { set: (q) => setP((old) => ({ ...old, ...q })), getView };
+  });
+  return p.which === 'a' ? <section id="probe-a" ref={ref} /> : <div id="probe-b" ref={ref} />;
+}
+window.probeData = {
+  1: { title: 'Paris - Wikipedia', source: 'https://en.wikipedia.org/wiki/Paris' },
+};
+
 // A server-rendered <cited-answer>: its answer in an attribute, its data in a child
 // script. hydrateRoot sets no custom-element property while it hydrates.
 const SSR_DATA = {
@@ -122,6 +136,15 @@ window.hydration = {
   render(text, streaming) {
     window.hydration.root.render(<Hydrated text={text} streaming={streaming} />);
   },
+};
+
+window.startProbe = (options) => {
+  window.probeInitial = options;
+  createRoot(document.getElementById('probe-root')).render(
+    <StrictMode>
+      <Probe />
+    </StrictMode>,
+  );
 };
 
 init().then(() => {
