@@ -128,7 +128,7 @@ cargo_build --features js,providers
 module "$FULL" "$ROOT/target/size/citekit_full_named.wasm"
 
 cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md \
-  npm/react.js npm/react.d.ts npm/jsx.d.ts "$OUT/"
+  npm/react.js npm/react.d.ts npm/jsx.d.ts npm/citekit.css.d.ts "$OUT/"
 cp style/citekit.css "$OUT/citekit.css"
 
 # The package's JavaScript minified one file at a time (esbuild from node_modules;
@@ -175,7 +175,10 @@ cat >"$OUT/package.json" <<EOF
     "./jsx": {
       "types": "./jsx.d.ts"
     },
-    "./citekit.css": "./citekit.css",
+    "./citekit.css": {
+      "types": "./citekit.css.d.ts",
+      "default": "./citekit.css"
+    },
     "./${GLUE}_bg.wasm": "./${GLUE}_bg.wasm",
     "./${FULL}_bg.wasm": "./${FULL}_bg.wasm",
     "./package.json": "./package.json"

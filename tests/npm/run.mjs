@@ -89,6 +89,7 @@ async function main() {
       'react.js',
       'react.d.ts',
       'jsx.d.ts',
+      'citekit.css.d.ts',
     ]) {
       assert(files.includes(f), `${f} missing from the tarball: ${files.join(', ')}`);
     }

@@ -1,5 +1,7 @@
 // A typed use of every export of the citekit package, checked with `tsc --noEmit`
 // against the package's index.d.ts (tests/npm/run.mjs). Not run.
+// The stylesheet as a bundler imports it (a checked side-effect import).
+import 'citekit/citekit.css';
 import {
   CitedAnswerElement,
   View,
