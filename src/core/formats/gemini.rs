@@ -94,6 +94,10 @@ pub fn parse(
         .any(|k| o.contains_key(*k))
     {
         (Some(o), String::new())
+    } else if o.contains_key("promptFeedback") || o.contains_key("prompt_feedback") {
+        // A blocked prompt: no candidates, the reason in `promptFeedback`.
+        meta = o.clone();
+        (None, String::new())
     } else {
         return not_format(
             "expected `candidates`, or a candidate with `content` and `groundingMetadata`".into(),
@@ -202,6 +206,32 @@ pub fn parse(
         }
     }
 
+    // No text: say why when the response does (a blocked prompt, a candidate stopped
+    // for safety or recitation), as a chat shows it instead of an empty answer.
+    if text.is_empty() && answer.is_none_or(str::is_empty) {
+        let reason = |v: Option<&Value>, key: &str| {
+            v.and_then(|x| x.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let feedback = o.get("promptFeedback").or_else(|| o.get("prompt_feedback"));
+        let why = reason(feedback, "blockReason")
+            .or_else(|| reason(feedback, "block_reason"))
+            .map(|r| ["the prompt was blocked (`blockReason` ", &r, ")"].concat())
+            .or_else(|| {
+                candidate
+                    .and_then(|c| c.get("finishReason").or_else(|| c.get("finish_reason")))
+                    .and_then(Value::as_str)
+                    .filter(|r| *r != "STOP")
+                    .map(|r| ["the candidate stopped with `finishReason` ", r].concat())
+            });
+        if let Some(why) = why {
+            diags.push(Diagnostic::warning(
+                "no-answer",
+                [&why, "; there is no answer text"].concat(),
+            ));
+        }
+    }
     let mut draft = Draft::new(Format::Gemini, text);
     draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
     draft.sources = draft_sources;
@@ -526,6 +556,39 @@ mod tests {
 
     fn draft(v: Value) -> Draft {
         parse(None, Some(&v), &Options::default()).unwrap()
+    }
+
+    /// A blocked prompt (no candidates) and a candidate stopped for safety: no text,
+    /// and a `no-answer` warning saying why (not an error, not silence).
+    #[test]
+    fn blocked_responses_say_why() {
+        let blocked = json!({"promptFeedback": {"blockReason": "SAFETY"}, "modelVersion": "gemini-2.5-flash"});
+        assert_eq!(
+            crate::core::formats::detect(None, crate::core::formats::Data::Json(&blocked)).unwrap(),
+            Format::Gemini
+        );
+        let d = draft(blocked);
+        assert_eq!(d.text, "");
+        assert_eq!(d.diagnostics.len(), 1, "{:?}", d.diagnostics);
+        assert_eq!(d.diagnostics[0].code, "no-answer");
+        assert!(d.diagnostics[0].message.contains("`blockReason` SAFETY"));
+        assert_eq!(
+            d.metadata.get("modelVersion"),
+            Some(&json!("gemini-2.5-flash"))
+        );
+        let d = draft(json!({"candidates": [{"finishReason": "RECITATION"}]}));
+        assert!(
+            d.diagnostics
+                .iter()
+                .any(|x| x.code == "no-answer" && x.message.contains("RECITATION")),
+            "{:?}",
+            d.diagnostics
+        );
+        // A normal answer says nothing of the kind.
+        let d = draft(
+            json!({"candidates": [{"content": {"parts": [{"text": "Hi."}]}, "finishReason": "STOP"}]}),
+        );
+        assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
     }
 
     #[test]

@@ -267,7 +267,11 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         Value::Null => Ok(Format::Markdown),
         Value::String(s) if looks_like_sse(s) => Ok(Format::Sse),
         Value::Object(o) => {
-            if has(o, "candidates") || has(o, "groundingMetadata") || has(o, "grounding_metadata") {
+            if has(o, "candidates")
+                || has(o, "groundingMetadata")
+                || has(o, "grounding_metadata")
+                || has(o, "promptFeedback")
+            {
                 return Ok(Format::Gemini);
             }
             if has(o, "choices") {
@@ -287,6 +291,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             }
             if has(o, "output")
                 || has(o, "annotations")
+                || o.get("object").and_then(Value::as_str) == Some("thread.message")
                 || has(o, "search_result_groups")
                 || has(o, "content_references")
                 || o.get("type").and_then(Value::as_str) == Some("output_text")

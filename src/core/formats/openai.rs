@@ -1,4 +1,6 @@
-//! The `openai` format, in two shapes.
+//! The `openai` format, in two shapes (and two more read as the first: Chat
+//! Completions with `url_citation` annotations, [`chat_as_responses`], and Assistants
+//! messages, [`assistants_as_responses`]).
 //!
 //! **Responses API.** `data` is a response `{id, object: "response", output: [...],
 //! usage, ...}`, an array of output items, one `message` item, or one `output_text`
@@ -62,7 +64,7 @@ pub fn parse(
 ) -> Result<Draft, ParseError> {
     let encoding = options.input_encoding.unwrap_or(PositionEncoding::Utf16);
     let not_format = |msg: String| Err(ParseError::not_format(Format::Openai, "$", msg));
-    let chat = data.and_then(chat_as_responses);
+    let chat = data.and_then(|d| chat_as_responses(d).or_else(|| assistants_as_responses(d)));
     let data = chat.as_ref().or(data);
     match data {
         None | Some(Value::Null) => Ok(private_use(answer, None)),
@@ -157,6 +159,77 @@ fn chat_as_responses(data: &Value) -> Option<Value> {
     let mut item = Map::new();
     item.insert("type".into(), "message".into());
     item.insert("content".into(), Value::Array(vec![Value::Object(part)]));
+    meta.insert("output".into(), Value::Array(vec![Value::Object(item)]));
+    Some(Value::Object(meta))
+}
+
+/// An Assistants API message (`{object: "thread.message", content: [{type: "text",
+/// text: {value, annotations}}]}`) read as a Responses output: its `file_citation` and
+/// `file_path` annotations stand for marker text in the value (`【4:0†source】`), which
+/// is taken out of the text, each becoming a point citation of its file where its
+/// marker was. `None` for anything else.
+fn assistants_as_responses(data: &Value) -> Option<Value> {
+    let o = data.as_object()?;
+    let content = o.get("content")?.as_array()?;
+    let is_assistants = o.get("object").and_then(Value::as_str) == Some("thread.message")
+        || content.iter().any(|c| {
+            c.get("text")
+                .and_then(|t| t.get("value"))
+                .is_some_and(Value::is_string)
+        });
+    if !is_assistants {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for c in content {
+        let Some(t) = c.get("text").filter(|t| t.is_object()) else {
+            continue;
+        };
+        let value = t.get("value").and_then(Value::as_str).unwrap_or("");
+        let mut text = String::with_capacity(value.len());
+        let mut anns = Vec::new();
+        let mut from = 0;
+        for a in t
+            .get("annotations")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let kind = a.get("type").and_then(Value::as_str).unwrap_or("");
+            let marker = a.get("text").and_then(Value::as_str).unwrap_or("");
+            let file = a
+                .get(kind)
+                .and_then(|f| f.get("file_id"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            let at = (!marker.is_empty())
+                .then(|| crate::core::bytes::find_str(&value[from..], marker))
+                .flatten();
+            if let Some(at) = at {
+                text.push_str(&value[from..from + at]);
+                from += at + marker.len();
+            }
+            let mut ann = Map::new();
+            ann.insert("type".into(), kind.into());
+            ann.insert("file_id".into(), file);
+            ann.insert("index".into(), text.encode_utf16().count().into());
+            anns.push(Value::Object(ann));
+        }
+        text.push_str(&value[from..]);
+        let mut part = Map::new();
+        part.insert("type".into(), "output_text".into());
+        part.insert("text".into(), text.into());
+        part.insert("annotations".into(), Value::Array(anns));
+        parts.push(Value::Object(part));
+    }
+    let mut meta: Map<String, Value> = o
+        .iter()
+        .filter(|(k, _)| k.as_str() != "content")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut item = Map::new();
+    item.insert("type".into(), "message".into());
+    item.insert("content".into(), Value::Array(parts));
     meta.insert("output".into(), Value::Array(vec![Value::Object(item)]));
     Some(Value::Object(meta))
 }
@@ -1016,6 +1089,36 @@ mod tests {
             crate::core::formats::detect(None, crate::core::formats::Data::Json(&pplx)).unwrap(),
             Format::Perplexity
         );
+    }
+
+    /// An Assistants message: its text kept, the `【4:0†source】` markers taken out,
+    /// each a point citation of its file (the sentence before it); detected as openai.
+    #[test]
+    fn assistants_message_file_citations() {
+        let v = json!({"id": "msg_1", "object": "thread.message", "role": "assistant", "content": [
+            {"type": "text", "text": {"value": "Revenue grew 12% 😀【4:0†source】. Costs fell【4:1†source】.",
+             "annotations": [
+                {"type": "file_citation", "text": "【4:0†source】", "start_index": 19, "end_index": 31,
+                 "file_citation": {"file_id": "file-a"}},
+                {"type": "file_citation", "text": "【4:1†source】", "start_index": 43, "end_index": 55,
+                 "file_citation": {"file_id": "file-b"}}]}}]});
+        assert_eq!(
+            crate::core::formats::detect(None, crate::core::formats::Data::Json(&v)).unwrap(),
+            Format::Openai
+        );
+        let d = parse(None, Some(&v), &Options::default()).unwrap();
+        assert_eq!(d.text, "Revenue grew 12% 😀. Costs fell.");
+        let ids: Vec<&str> = d.sources.iter().map(|s| s.source.id.as_str()).collect();
+        assert_eq!(ids, vec!["file-a", "file-b"]);
+        let points: Vec<usize> = d.spans.iter().map(|s| s.end).collect();
+        assert_eq!(
+            points,
+            vec![
+                "Revenue grew 12% 😀".len(),
+                "Revenue grew 12% 😀. Costs fell".len()
+            ]
+        );
+        assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
     }
 
     #[test]

@@ -229,6 +229,19 @@ pub fn parse(stream: &str, _options: &Options) -> Result<Draft, ParseError> {
         }
         acc.event(ev);
     }
+    // Events, but none with text: most likely a provider's own stream (Anthropic's
+    // `content_block_delta`, OpenAI's `response.output_text.delta`), which this format
+    // does not read.
+    if acc.draft.text.is_empty() && !acc.unread.is_empty() {
+        let names: Vec<String> = acc.unread.iter().map(|k| ["`", k, "`"].concat()).collect();
+        acc.draft.diagnostics.push(Diagnostic::warning(
+            "no-answer",
+            format!(
+                "the event stream has no `token` events with text (its events: {}); a provider's own stream is read from its final message, in that provider's format",
+                names.join(", ")
+            ),
+        ));
+    }
     Ok(acc.into_draft())
 }
 
@@ -244,6 +257,9 @@ pub(crate) struct SseAccumulator {
     count: usize,
     /// `[DONE]` was seen.
     done: bool,
+    /// The first few event types not read (`content_block_delta`, ...), for the
+    /// warning of a stream that gave no text.
+    unread: Vec<String>,
 }
 
 impl SseAccumulator {
@@ -257,6 +273,7 @@ impl SseAccumulator {
             by_key: HMap::new(),
             count: 0,
             done: false,
+            unread: Vec::new(),
         }
     }
 
@@ -374,7 +391,11 @@ impl SseAccumulator {
                     None => {}
                 }
             }
-            _ => {}
+            _ => {
+                if self.unread.len() < 4 && !self.unread.contains(&kind) {
+                    self.unread.push(kind);
+                }
+            }
         }
     }
 
@@ -503,6 +524,18 @@ mod tests {
             let keys: Vec<&str> = s.source.metadata.keys().map(String::as_str).collect();
             assert_eq!(keys, ["z", "a", "m"], "{:?}", s.source.title);
         }
+    }
+
+    #[test]
+    fn a_provider_stream_gives_a_warning_not_silence() {
+        let stream = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        let d = parse(stream, &Options::default()).unwrap();
+        assert_eq!(d.text, "");
+        assert_eq!(d.diagnostics.len(), 1, "{:?}", d.diagnostics);
+        assert_eq!(d.diagnostics[0].code, "no-answer");
+        assert!(d.diagnostics[0]
+            .message
+            .contains("`content_block_delta`, `message_stop`"));
     }
 
     #[test]
