@@ -1,6 +1,6 @@
 //! The `openai` format, in two shapes (and two more read as the first: Chat
-//! Completions with `url_citation` annotations, [`chat_as_responses`], and Assistants
-//! messages, [`assistants_as_responses`]).
+//! Completions with `url_citation` annotations, `chat_as_responses`, and Assistants
+//! messages, `assistants_as_responses`).
 //!
 //! **Responses API.** `data` is a response `{id, object: "response", output: [...],
 //! usage, ...}`, an array of output items, one `message` item, or one `output_text`
