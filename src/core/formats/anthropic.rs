@@ -510,7 +510,26 @@ impl Parser {
     /// The results of a `web_search_tool_result` block become web sources.
     fn search_results(&mut self, block: &Value, path: &str) {
         let Some(Value::Array(results)) = block.get("content") else {
-            // An error result (`web_search_tool_result_error`): nothing to show.
+            // An error result (`web_search_tool_result_error`): no sources, and a
+            // warning with its code (the answer may say it could not search).
+            if let Some(code) = block
+                .get("content")
+                .and_then(|c| c.get("error_code"))
+                .and_then(Value::as_str)
+            {
+                self.diags.push(
+                    Diagnostic::warning(
+                        "tool-error",
+                        [
+                            "the web search failed (`error_code` ",
+                            code,
+                            "): it gave no sources",
+                        ]
+                        .concat(),
+                    )
+                    .at_path(format!("{path}.content.error_code")),
+                );
+            }
             return;
         };
         for (i, r) in results.iter().enumerate() {
@@ -571,6 +590,20 @@ mod tests {
             Some("Revenue grew 12% year over year. … 12%")
         );
         assert_eq!(d.metadata.get("model"), Some(&json!("claude-sonnet-4-5")));
+    }
+
+    /// A failed web search is a warning with its code, not silence.
+    #[test]
+    fn a_failed_search_is_reported() {
+        let d = draft(json!({"role": "assistant", "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "x"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
+             "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"}},
+            {"type": "text", "text": "I could not search."}]}));
+        assert_eq!(d.text, "I could not search.");
+        assert_eq!(d.diagnostics.len(), 1, "{:?}", d.diagnostics);
+        assert_eq!(d.diagnostics[0].code, "tool-error");
+        assert!(d.diagnostics[0].message.contains("max_uses_exceeded"));
     }
 
     #[test]
