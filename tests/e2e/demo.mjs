@@ -301,10 +301,20 @@ await test('the gallery tabs are ARIA tabs: one in the Tab order, arrows, Home a
   await page.evaluate(() => document.activeElement?.blur());
 });
 
-await test('a card opened by focus closes when the keyboard scrolls the page (it would float away from its marker)', async () => {
+await test('a card opened by focus follows its marker when the keyboard scrolls the page, and closes once the marker is off screen', async () => {
   await page.focus(`${markerIn(gallery)} >> nth=0`);
   await page.waitForSelector(`${gallery} ${openCard}`);
-  await page.keyboard.press('PageDown');
+  const gap = () => page.evaluate((sel) => {
+    const m = document.activeElement.getBoundingClientRect();
+    const c = document.querySelector(sel)?.getBoundingClientRect();
+    return c ? Math.round(Math.min(Math.abs(c.top - m.bottom), Math.abs(m.top - c.bottom))) : null;
+  }, `${gallery} ${openCard}`);
+  const before = await gap();
+  await page.keyboard.press('ArrowDown');
+  await page.waitForTimeout(400);
+  const after = await gap();
+  assert(after !== null && Math.abs(after - before) <= 2, `the card is ${after}px from its marker after a small scroll (was ${before}px)`);
+  await page.keyboard.press('End');
   await page.waitForFunction((sel) => !document.querySelector(sel), `${gallery} ${openCard}`, { timeout: 3000 });
   await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
 });
