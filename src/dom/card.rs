@@ -69,7 +69,7 @@ pub(crate) fn show_card(
 /// Returns `false` when it does not (the pointer opened it, or the link scrolled away):
 /// the card is then to close.
 pub(crate) fn follow_marker(card: &Element, anchor: Option<Element>) -> bool {
-    let (Some(anchor), Some(w)) = (anchor, web_sys::window()) else {
+    let Some(anchor) = anchor else {
         return false;
     };
     let focused = dom::active_element()
@@ -77,11 +77,9 @@ pub(crate) fn follow_marker(card: &Element, anchor: Option<Element>) -> bool {
     if !focused {
         return false;
     }
-    let vh = w
-        .inner_height()
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(768.0);
+    let Some((_, vh)) = viewport() else {
+        return false;
+    };
     let a = anchor.get_bounding_client_rect();
     if a.height() == 0.0 || a.bottom() < 0.0 || a.top() > vh {
         return false;
@@ -90,19 +88,18 @@ pub(crate) fn follow_marker(card: &Element, anchor: Option<Element>) -> bool {
     true
 }
 
+/// The window's inner width and height (1024 x 768 where it does not say).
+fn viewport() -> Option<(f64, f64)> {
+    let w = web_sys::window()?;
+    let size = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>, dflt: f64| {
+        v.ok().and_then(|v| v.as_f64()).unwrap_or(dflt)
+    };
+    Some((size(w.inner_width(), 1024.0), size(w.inner_height(), 768.0)))
+}
+
 /// Places the card next to its marker link, inside the viewport.
 pub(crate) fn position_card(card: &Element, anchor: &Element) {
-    let Some(w) = web_sys::window() else { return };
-    let vw = w
-        .inner_width()
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(1024.0);
-    let vh = w
-        .inner_height()
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(768.0);
+    let Some((vw, vh)) = viewport() else { return };
     let a = anchor.get_bounding_client_rect();
     let c = card.get_bounding_client_rect();
     let (left, top, above) = dom::place_card(
