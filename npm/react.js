@@ -104,6 +104,7 @@ export function useCitekit(input = {}) {
       failed.current = current.options;
       return undefined;
     }
+    element.removeAttribute('aria-busy');
     const onClick = (e) => handlers.current.onCitationClick?.(e.detail, e);
     const onSelect = (e) => handlers.current.onSourceSelect?.(e.detail, e);
     element.addEventListener('citation-click', onClick);
@@ -138,10 +139,22 @@ export function useCitekit(input = {}) {
     }
   });
 
+  // While the module loads: the answer as plain text (markers taken out), busy; the
+  // mount replaces it.
+  useEffect(() => {
+    const element = ref.current;
+    if (ready || error !== null || element === null) return;
+    const text = options?.format === 'sse' ? null : answer;
+    if (typeof text !== 'string' || text === '') return;
+    showFallback(element, text, '');
+    element.setAttribute('aria-busy', 'true');
+  }, [ready, error, answer, options?.format]);
+
   // The module failed to load: the answer as plain text.
   useEffect(() => {
     if (error !== null && ref.current !== null) {
       showFallback(ref.current, options?.format === 'sse' ? null : answer, error);
+      ref.current.removeAttribute('aria-busy');
     }
   }, [error, answer, options?.format]);
 

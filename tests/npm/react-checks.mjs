@@ -257,6 +257,41 @@ export async function reactChecks(tally, context, url) {
     for (let i = errors.length - 1; i >= 0; i--) if (/numbering/.test(errors[i])) errors.splice(i, 1);
   });
 
+  await t('<CitedAnswer> shows its answer as plain text while the module loads (aria-busy), then the rendered answer', async () => {
+    const slow = await context.newPage();
+    let release;
+    const gate = new Promise((ok) => {
+      release = ok;
+    });
+    await slow.route('**/*.wasm', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await slow.goto(url);
+    await slow.waitForFunction(
+      () => (document.querySelector('#example .cite-fallback .cite-answer__body')?.textContent ?? '').length > 20,
+      null,
+      { timeout: 10000 },
+    );
+    const loading = await slow.evaluate(() => ({
+      busy: document.querySelector('#example > div').getAttribute('aria-busy'),
+      raw: /\[\d|\[\s*$/.test(document.querySelector('#example .cite-answer__body').textContent),
+    }));
+    release();
+    await slow.waitForFunction(
+      () => document.querySelectorAll('#example .cite-answer__body .cite-marker__link').length === 4,
+      null,
+      { timeout: 15000 },
+    );
+    const done = await slow.evaluate(() => ({
+      busy: document.querySelector('#example > div').getAttribute('aria-busy'),
+      fallback: !!document.querySelector('#example .cite-fallback'),
+    }));
+    await slow.close();
+    eq(loading, { busy: 'true', raw: false }, 'while the module loads');
+    eq(done, { busy: null, fallback: false }, 'once mounted');
+  });
+
   await t('no page errors or console errors', async () => {
     const pageErrors = await page.evaluate(() => window.pageErrors);
     eq([...pageErrors, ...errors], [], 'errors');
