@@ -313,7 +313,13 @@ fn read_chunk(
         .string("domain", diags)
         .and_then(|d| support::title(&d))
         .map(|d| d.to_ascii_lowercase())
-        .or_else(|| src.title.as_deref().and_then(title_domain))
+        // Web chunks are titled with their domain; a retrieved document's title is a
+        // file name (`policy.pdf`), not one.
+        .or_else(|| {
+            (kind == "web")
+                .then(|| src.title.as_deref().and_then(title_domain))
+                .flatten()
+        })
         .or_else(|| {
             if redirect {
                 None
@@ -556,6 +562,24 @@ mod tests {
 
     fn draft(v: Value) -> Draft {
         parse(None, Some(&v), &Options::default()).unwrap()
+    }
+
+    /// A retrieved document titled with its file name has no domain (a web chunk's
+    /// title is its domain).
+    #[test]
+    fn a_document_title_is_not_a_domain() {
+        let d = draft(
+            json!({"candidates": [{"content": {"parts": [{"text": "Policy says so."}]},
+            "groundingMetadata": {"groundingChunks": [
+                {"retrievedContext": {"uri": "gs://b/policy.pdf", "title": "policy.pdf"}},
+                {"web": {"uri": "https://example.org/a", "title": "example.org"}}]}}]}),
+        );
+        let domains: Vec<Option<&str>> = d
+            .sources
+            .iter()
+            .map(|s| s.source.domain.as_deref())
+            .collect();
+        assert_eq!(domains, vec![None, Some("example.org")]);
     }
 
     /// A blocked prompt (no candidates) and a candidate stopped for safety: no text,

@@ -618,9 +618,17 @@ impl Builder {
                 src.metadata = f.rest();
                 let idx = self.add(src, Vec::new());
                 let (Some(s), Some(e)) = (s, e) else {
+                    // The source stays (listed, uncited): only the citation goes.
                     for key in ["start_index", "end_index"] {
                         if o.get(key).is_none_or(Value::is_null) {
-                            diags.push(missing(&f.path_of(key)));
+                            let path = f.path_of(key);
+                            diags.push(
+                                Diagnostic::warning(
+                                    "missing-field",
+                                    format!("`{path}` is missing; the source is kept without this citation"),
+                                )
+                                .at_path(path),
+                            );
                         }
                     }
                     return None;
