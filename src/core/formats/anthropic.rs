@@ -295,6 +295,13 @@ impl Parser {
                     _ => None,
                 };
                 let idx = self.document(doc, title.as_deref());
+                // A page citation gives the document its page (the first one cited),
+                // which its card and panel entry show.
+                if let (Some(Location::PageLocation { start, .. }), None) =
+                    (&location, self.sources[idx].source.page)
+                {
+                    self.sources[idx].source.page = Some(*start);
+                }
                 (idx, location)
             }
             Some("web_search_result_location") => {
@@ -590,6 +597,8 @@ mod tests {
             Some("Revenue grew 12% year over year. … 12%")
         );
         assert_eq!(d.metadata.get("model"), Some(&json!("claude-sonnet-4-5")));
+        // Its page citation gives the document its page.
+        assert_eq!(d.sources[0].source.page, Some(2));
     }
 
     /// A failed web search is a warning with its code, not silence.
