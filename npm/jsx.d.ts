@@ -2,7 +2,7 @@
 // `citekit/react`; without it: `import type {} from 'citekit/jsx'` (or list
 // "citekit/jsx" in tsconfig's `types`).
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { CitationClickDetail, CitationData, CitedAnswerElement, DisplayOptions, Options, SourceSelectDetail } from './index.js';
+import type { CitationClickDetail, CitationData, CitedAnswerElement, DisplayOptions, FormatName, Options, SourceSelectDetail } from './index.js';
 
 /** The props of `<cited-answer>` in JSX: React 19 sets them as properties. */
 export interface CitedAnswerJsxProps extends DetailedHTMLProps<HTMLAttributes<CitedAnswerElement>, CitedAnswerElement> {
@@ -10,7 +10,7 @@ export interface CitedAnswerJsxProps extends DetailedHTMLProps<HTMLAttributes<Ci
   data?: CitationData | null;
   options?: Options & DisplayOptions;
   streaming?: boolean;
-  format?: string;
+  format?: FormatName | 'auto';
   numbering?: 'first-cited' | 'given';
   theme?: 'auto' | 'light' | 'dark';
   'marker-style'?: 'number' | 'grouped' | 'domain';

@@ -40,3 +40,6 @@ export function Message({ text, done }: { text: string; done: boolean }) {
 export const badTheme = <CitedAnswer answer="x" options={{ theme: 'sepia' }} />;
 // @ts-expect-error: streaming is a boolean
 export const badStreaming = <cited-answer streaming="yes" />;
+export const sseElement = <cited-answer format="sse" />;
+// @ts-expect-error: not a format
+export const badFormat = <cited-answer format="jsonx" />;
