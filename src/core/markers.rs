@@ -559,18 +559,26 @@ fn absorb_whitespace(b: &[u8], markers: &mut [Marker]) {
 }
 
 fn absorb_one(b: &[u8], m: &mut Marker, floor: usize, next_start: Option<usize>) {
-    let end = m.syntax.end;
+    // Pandoc's superscript around a marker (`claim^[1]^`) goes with it: no `^^` left.
+    if m.syntax.start > floor
+        && b[m.syntax.start - 1] == b'^'
+        && b.get(m.syntax.end) == Some(&b'^')
+        && next_start != Some(m.syntax.end)
+    {
+        m.range = m.syntax.start - 1..m.syntax.end + 1;
+    }
+    let end = m.range.end;
     let followed = end >= b.len()
         || next_start == Some(end)
         || char_at(b, end).is_some_and(|c| c.is_whitespace() || is_punct(c));
     if !followed {
         return;
     }
-    let mut s = m.syntax.start;
+    let mut s = m.range.start;
     while s > floor && matches!(b[s - 1], b' ' | b'\t') {
         s -= 1;
     }
-    if s == m.syntax.start || s == 0 {
+    if s == m.range.start || s == 0 {
         return;
     }
     // The char before the spaces must be on the same line and not a space.
@@ -616,6 +624,14 @@ mod tests {
                 .flatten();
             assert_eq!(char_at(s.as_bytes(), i), want, "at {i}");
         }
+    }
+
+    /// A marker in pandoc's superscript (`^[1]^`) takes its carets with it.
+    #[test]
+    fn superscript_carets_go_with_the_marker() {
+        let text = "Claim^[1]^. Another ^[2]^ here. Bare ^[3] stays.";
+        let s = scan(text, &Grammar::ALL);
+        assert_eq!(removed(text, &s), "Claim. Another here. Bare ^ stays.");
     }
 
     /// Nesting past `max_block_depth` is said once, in a warning naming the limit; the
