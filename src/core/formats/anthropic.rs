@@ -104,6 +104,7 @@ pub fn parse(
         spans: Vec::new(),
         diags: Vec::new(),
         gap: false,
+        other: Vec::new(),
     };
     let path_of = |i: usize| {
         if prefix.is_empty() {
@@ -127,6 +128,13 @@ pub fn parse(
     draft.spans = p.spans;
     draft.diagnostics = p.diags;
     draft.metadata = meta;
+    // The blocks that are neither text nor search results (tool calls and their
+    // queries, thinking): kept, not thrown away.
+    if !p.other.is_empty() {
+        draft
+            .metadata
+            .insert("other_blocks".into(), Value::Array(p.other));
+    }
     if let Some(a) = answer {
         support::use_caller_text(&mut draft, a);
     }
@@ -153,6 +161,8 @@ struct Parser {
     diags: Vec<Diagnostic>,
     /// A block that is not text came since the last text block.
     gap: bool,
+    /// Blocks that are neither text nor search results, for the metadata.
+    other: Vec<Value>,
 }
 
 impl Parser {
@@ -166,7 +176,15 @@ impl Parser {
             None if o.get("text").is_some_and(Value::is_string) => {}
             // tool_use, server_tool_use, web_search_tool_result, thinking, ...: not text,
             // but what comes after them starts a new paragraph.
-            _ => {
+            Some(ty) => {
+                if ty != "web_search_tool_result" {
+                    self.other.push(block.clone());
+                }
+                self.gap = true;
+                return;
+            }
+            None => {
+                self.other.push(block.clone());
                 self.gap = true;
                 return;
             }
@@ -610,6 +628,8 @@ mod tests {
              "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"}},
             {"type": "text", "text": "I could not search."}]}));
         assert_eq!(d.text, "I could not search.");
+        // The tool call (its query) is kept in the metadata.
+        assert_eq!(d.metadata["other_blocks"][0]["input"]["query"], json!("x"));
         assert_eq!(d.diagnostics.len(), 1, "{:?}", d.diagnostics);
         assert_eq!(d.diagnostics[0].code, "tool-error");
         assert!(d.diagnostics[0].message.contains("max_uses_exceeded"));

@@ -386,6 +386,29 @@ fn responses(data: &Value, answer: Option<&str>, encoding: PositionEncoding) -> 
     draft.sources = b.sources;
     draft.spans = b.spans;
     draft.diagnostics = diags;
+    // Output items that are not text (web_search_call with its query and sources,
+    // reasoning, function calls): kept, not thrown away.
+    let items: &[Value] = match data {
+        Value::Array(a) => a,
+        Value::Object(o) => o
+            .get("output")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice),
+        _ => &[],
+    };
+    let others: Vec<Value> = items
+        .iter()
+        .filter(|it| {
+            !matches!(
+                it.get("type").and_then(Value::as_str),
+                Some("message" | "output_text" | "refusal") | None
+            )
+        })
+        .cloned()
+        .collect();
+    if !others.is_empty() {
+        meta.insert("other_output".into(), Value::Array(others));
+    }
     draft.metadata = meta;
     if let Some(a) = answer {
         support::use_caller_text(&mut draft, a);
@@ -1061,10 +1084,26 @@ mod tests {
                 {"type": "file_citation", "file_id": "file-1", "filename": "f.pdf", "index": 2}]}]}]});
         let d = parse(None, Some(&v), &Options::default()).unwrap();
         assert_eq!(d.text, "😀 ab\n\n中x");
+        assert!(d.metadata.get("other_output").is_none());
         assert_eq!(d.sources.len(), 2);
         let spans: Vec<(usize, usize)> = d.spans.iter().map(|s| (s.start, s.end)).collect();
         assert_eq!(spans, vec![(5, 7), (12, 13), (13, 13)]);
         assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
+    }
+
+    /// Output items that are not text (a web search call with its query) are kept in
+    /// the metadata.
+    #[test]
+    fn other_output_items_are_kept() {
+        let v = json!({"object": "response", "output": [
+            {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "artemis"}},
+            {"type": "message", "content": [{"type": "output_text", "text": "Hi.", "annotations": []}]}]});
+        let d = parse(None, Some(&v), &Options::default()).unwrap();
+        assert_eq!(d.text, "Hi.");
+        assert_eq!(
+            d.metadata["other_output"][0]["action"]["query"],
+            json!("artemis")
+        );
     }
 
     /// Chat Completions with web search (`gpt-4o-search-preview`): the message's
