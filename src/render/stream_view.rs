@@ -169,22 +169,22 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
         // Delimiters at the very end that open nothing yet (`the **`, `a *`, `` a ` ``)
         // would show as literal text or an empty span: left out until their text
         // comes. A half-arrived closer (`**bold*`, `~~del~`) likewise.
-        let end = &text[block_start.min(cut)..cut];
-        let run = end
+        let run = shown
             .bytes()
             .rev()
             .take_while(|b| matches!(b, b'*' | b'_' | b'~' | b'`'))
             .count();
-        let body = &end[..end.len() - run];
+        let body = &shown[..shown.len() - run];
         if run > 0 {
             let opens = body
                 .as_bytes()
                 .last()
                 .is_none_or(|b| b.is_ascii_whitespace());
-            let closes_half = (bytes::offsets(body, "**").count() % 2 == 1
-                && end.ends_with('*')
-                && run == 1)
-                || (bytes::offsets(body, "~~").count() % 2 == 1 && end.ends_with('~') && run == 1);
+            let closes_half =
+                (bytes::offsets(body, "**").count() % 2 == 1 && shown.ends_with('*') && run == 1)
+                    || (bytes::offsets(body, "~~").count() % 2 == 1
+                        && shown.ends_with('~')
+                        && run == 1);
             if opens || closes_half {
                 cut -= run;
             }
