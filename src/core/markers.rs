@@ -537,7 +537,8 @@ pub(crate) fn is_punct(c: char) -> bool {
             | '\u{fe30}'..='\u{fe6b}')
 }
 
-/// Widens each marker's `range` over the spaces before it, per docs/resolution.md 1.
+/// Widens each marker's `range` over the spaces before it (and pandoc's superscript
+/// carets around it), per docs/resolution.md 1.
 fn absorb_whitespace(b: &[u8], markers: &mut [Marker]) {
     let mut prev_end = 0usize;
     for i in 0..markers.len() {

@@ -408,15 +408,14 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
             s
         };
         let quote = data_text.get(from..e).unwrap_or("");
-        let mut cursor = match prev {
-            Some((_, data_end, _, caller_end)) if from >= data_end => caller_end,
-            Some((data_start, _, at, _)) if from >= data_start => at + (from - data_start),
-            _ => 0,
-        }
-        .min(caller.len());
-        while !caller.is_char_boundary(cursor) {
-            cursor -= 1;
-        }
+        let cursor = crate::core::offsets::floor_boundary(
+            caller,
+            match prev {
+                Some((_, data_end, _, caller_end)) if from >= data_end => caller_end,
+                Some((data_start, _, at, _)) if from >= data_start => at + (from - data_start),
+                _ => 0,
+            },
+        );
         let found = (!quote.trim().is_empty())
             .then(|| {
                 let after = caller
