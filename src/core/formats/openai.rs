@@ -64,7 +64,8 @@ pub fn parse(
 ) -> Result<Draft, ParseError> {
     let encoding = options.input_encoding.unwrap_or(PositionEncoding::Utf16);
     let not_format = |msg: String| Err(ParseError::not_format(Format::Openai, "$", msg));
-    let chat = data.and_then(|d| chat_as_responses(d).or_else(|| assistants_as_responses(d)));
+    let chat =
+        data.and_then(|d| chat_as_responses(d).or_else(|| assistants_as_responses(d, encoding)));
     let data = chat.as_ref().or(data);
     match data {
         None | Some(Value::Null) => Ok(private_use(answer, None)),
@@ -167,8 +168,14 @@ fn chat_as_responses(data: &Value) -> Option<Value> {
 /// text: {value, annotations}}]}`) read as a Responses output: its `file_citation` and
 /// `file_path` annotations stand for marker text in the value (`【4:0†source】`), which
 /// is taken out of the text, each becoming a point citation of its file where its
-/// marker was. `None` for anything else.
-fn assistants_as_responses(data: &Value) -> Option<Value> {
+/// marker was (its `index` in `encoding`'s units, as the Responses path reads it).
+/// `None` for anything else.
+fn assistants_as_responses(data: &Value, encoding: PositionEncoding) -> Option<Value> {
+    let units = |s: &str| match encoding {
+        PositionEncoding::Utf8 => s.len(),
+        PositionEncoding::Utf16 => s.encode_utf16().count(),
+        PositionEncoding::Utf32 => s.chars().count(),
+    };
     let o = data.as_object()?;
     let content = o.get("content")?.as_array()?;
     let is_assistants = o.get("object").and_then(Value::as_str) == Some("thread.message")
@@ -187,6 +194,8 @@ fn assistants_as_responses(data: &Value) -> Option<Value> {
         };
         let value = t.get("value").and_then(Value::as_str).unwrap_or("");
         let mut text = String::with_capacity(value.len());
+        // `text`'s length in `encoding`'s units, kept as it grows.
+        let mut len = 0;
         let mut anns = Vec::new();
         let mut from = 0;
         for a in t
@@ -206,13 +215,15 @@ fn assistants_as_responses(data: &Value) -> Option<Value> {
                 .then(|| crate::core::bytes::find_str(&value[from..], marker))
                 .flatten();
             if let Some(at) = at {
-                text.push_str(&value[from..from + at]);
+                let kept = &value[from..from + at];
+                text.push_str(kept);
+                len += units(kept);
                 from += at + marker.len();
             }
             let mut ann = Map::new();
             ann.insert("type".into(), kind.into());
             ann.insert("file_id".into(), file);
-            ann.insert("index".into(), text.encode_utf16().count().into());
+            ann.insert("index".into(), len.into());
             anns.push(Value::Object(ann));
         }
         text.push_str(&value[from..]);
@@ -1166,6 +1177,16 @@ mod tests {
             ]
         );
         assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
+        // The same points with offsets read as code points or bytes.
+        for enc in [PositionEncoding::Utf32, PositionEncoding::Utf8] {
+            let o = Options {
+                input_encoding: Some(enc),
+                ..Options::default()
+            };
+            let e = parse(None, Some(&v), &o).unwrap();
+            let at: Vec<usize> = e.spans.iter().map(|s| s.end).collect();
+            assert_eq!(at, points, "{enc:?}");
+        }
     }
 
     #[test]
