@@ -3,7 +3,7 @@
 // and <cited-answer> (attributes, properties, append/finish, removal), and what hosts
 // need of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes).
 import { hostChecks } from './host-checks.mjs';
-import { assert, eq } from './lib.mjs';
+import { assert, eq, resolveDev } from './lib.mjs';
 
 const tick = (page, ms = 30) => page.waitForTimeout(ms);
 
@@ -309,6 +309,74 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.viewport >= 1000, `viewport ${r.viewport}`);
     assert(r[560].below && r[560].answerWidth === 560 && r[560].panelWidth === 560, `560 px: ${JSON.stringify(r[560])}`);
     assert(r[1000].beside && r[1000].panelWidth === 300 && r[1000].answerWidth >= 600, `1000 px: ${JSON.stringify(r[1000])}`);
+  });
+
+  await t('a forced dark theme was unreadable on a light page: each forced theme passes axe color-contrast on a page of the opposite colour, card closed and open', async () => {
+    // Regression: the root was transparent whatever the theme, so the dark theme's
+    // light text sat on the page's white (1.18:1). A forced theme paints its own
+    // background unless the host sets --cite-bg (then that wins, transparent too).
+    if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: resolveDev('axe-core/axe.min.js') });
+    await page.evaluate(() => {
+      const section = (id, style) => {
+        const s = document.createElement('section');
+        s.id = id;
+        s.setAttribute('style', style);
+        document.body.prepend(s);
+        return s;
+      };
+      const { mount } = window.citekit;
+      const opts = (theme) => ({ answer: window.sample.ANSWER, data: window.sample.DATA, panel: true, theme });
+      // A dark theme on the page's default white, by mount; a light theme on a dark page,
+      // by the custom element's attribute.
+      window.themeViews = [mount(section('th-dark-on-white', ''), opts('dark'))];
+      const el = document.createElement('cited-answer');
+      el.setAttribute('theme', 'light');
+      el.setAttribute('panel', '');
+      el.answer = window.sample.ANSWER;
+      el.data = window.sample.DATA;
+      section('th-light-on-dark', 'background: #0d1117; color: #e6edf3; color-scheme: dark').append(el);
+      // Pages that set --cite-bg: a colour of their own, and transparent on a page of the
+      // theme's colour.
+      window.themeViews.push(
+        mount(section('th-dark-bg-set', 'background: #22272e; --cite-bg: #22272e'), opts('dark')),
+        mount(section('th-dark-transparent', 'background: #0d1117; --cite-bg: transparent'), opts('dark')),
+        mount(section('th-auto', ''), opts('auto')),
+      );
+    });
+    await page.waitForSelector('#th-light-on-dark .cite-marker__link', { timeout: 5000 });
+    const ids = ['th-dark-on-white', 'th-light-on-dark', 'th-dark-bg-set', 'th-dark-transparent'];
+    const contrast = (id) =>
+      page.evaluate(async (id) => {
+        const r = await window.axe.run(document.getElementById(id), { runOnly: { type: 'rule', values: ['color-contrast'] } });
+        return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`));
+      }, id);
+    for (const id of ids) {
+      eq(await contrast(id), [], `${id}, card closed: color-contrast violations`);
+      await page.hover(`#${id} .cite-answer__body .cite-marker__link >> nth=0`);
+      await page.waitForSelector(`#${id} .cite-card[data-state="open"]`, { timeout: 3000 });
+      await page.waitForTimeout(200);
+      eq(await contrast(id), [], `${id}, card open: color-contrast violations`);
+      await page.mouse.move(5, 5);
+      await page.waitForSelector(`#${id} .cite-card[data-state="closed"]`, { state: 'attached', timeout: 3000 });
+    }
+    const bg = await page.evaluate(() =>
+      Object.fromEntries(['th-dark-on-white', 'th-light-on-dark', 'th-dark-bg-set', 'th-dark-transparent', 'th-auto'].map((id) => [id, getComputedStyle(document.querySelector(`#${id} .cite-root`)).backgroundColor])),
+    );
+    eq(
+      bg,
+      {
+        'th-dark-on-white': 'rgb(15, 20, 25)',
+        'th-light-on-dark': 'rgb(255, 255, 255)',
+        'th-dark-bg-set': 'rgb(34, 39, 46)',
+        'th-dark-transparent': 'rgba(0, 0, 0, 0)',
+        'th-auto': 'rgba(0, 0, 0, 0)',
+      },
+      'root backgrounds',
+    );
+    await page.evaluate(() => {
+      for (const v of window.themeViews) v.destroy();
+      for (const id of ['th-dark-on-white', 'th-light-on-dark', 'th-dark-bg-set', 'th-dark-transparent', 'th-auto']) document.getElementById(id).remove();
+    });
   });
 
   await t('a new window size (a phone turned) closes the open card (it would stay where its marker was)', async () => {
