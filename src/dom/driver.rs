@@ -24,7 +24,7 @@ use crate::dom::events::{
     on_window_key_down, source_detail, Host,
 };
 use crate::dom::highlight::apply_highlight;
-use crate::dom::panel::set_expanded;
+use crate::dom::panel::{bring_into_view, mark_layout, set_expanded, PanelLayout};
 use crate::dom::state::{kept_card, next_prefix, sources_of, Card, Highlight, Timeout, Timers};
 use crate::dom::util as dom;
 use crate::render::stream_view::StreamDefs;
@@ -186,6 +186,8 @@ struct Inner {
     /// What `build` left out of the first frame, inserted by a task after it.
     deferred: RefCell<Option<Deferred>>,
     listeners: RefCell<Vec<Listener>>,
+    /// Marks the root with where the panel is while its width changes.
+    layout: RefCell<Option<PanelLayout>>,
     /// The last pointer press that went through the answer, and whether it was on a
     /// marker or the card: the window's listener tells a press outside from it (in a
     /// shadow root the window sees the press retargeted to the root's host).
@@ -257,6 +259,7 @@ impl Driver {
             notes_pending: Cell::new(false),
             deferred: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
+            layout: RefCell::new(None),
             last_press: RefCell::new(None),
         }));
         d.parse_whole();
@@ -513,6 +516,7 @@ impl Driver {
             );
         }
         dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
+        i.layout.borrow_mut().take();
         i.nodes.borrow_mut().take();
         i.blocks.borrow_mut().clear();
         i.defs.borrow_mut().clear();
@@ -741,6 +745,7 @@ impl Driver {
                 }
             }
         }
+        *i.layout.borrow_mut() = PanelLayout::watch(&nodes.root);
         *i.nodes.borrow_mut() = Some(nodes);
         i.card_link.borrow_mut().take();
         if streaming {
@@ -1017,6 +1022,8 @@ impl Driver {
         let class = render::root_class(i.options.borrow().theme, panel);
         if nodes.root.class_name() != class {
             nodes.root.set_class_name(&class);
+            // The panel came or went: the root's size may be the same.
+            mark_layout(&nodes.root);
         }
     }
 
@@ -1170,11 +1177,12 @@ impl Driver {
         if name == "scroll" {
             // The card is placed at its marker (fixed): opened by the keyboard it follows
             // the marker while that is on screen (a focused marker scrolled into view
-            // keeps its card), else it closes. A scroll inside the card changes nothing.
+            // keeps its card), else it closes. A scroll that cannot move the marker (in
+            // the card, in the panel) changes nothing.
             if let Some(c) = self.0.card.get() {
-                if dom::closest(ev.target(), class::CARD_SEL).is_none() {
-                    let r = self.0.render.borrow().clone();
-                    let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                let r = self.0.render.borrow().clone();
+                let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                if crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
                     let follows = match self.0.nodes.try_borrow() {
                         Ok(n) => n
                             .as_ref()
@@ -1253,7 +1261,7 @@ impl Driver {
             }
             "keydown" => {
                 if let Ok(ev) = ev.dyn_into() {
-                    on_key_down(self, &t, ev);
+                    on_key_down(self, &t, panel, ev);
                 }
             }
             _ => {}
@@ -1482,10 +1490,7 @@ impl Host for Driver {
     fn select(&self, n: Option<u32>) {
         self.select_in_place(n);
         if let Some(n) = n {
-            let r = self.0.render.borrow().clone();
-            if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
-                dom::scroll_into_view(&el);
-            }
+            bring_into_view(&self.0.render.borrow(), n);
         }
     }
     fn selected(&self) -> Option<u32> {

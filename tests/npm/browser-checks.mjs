@@ -379,6 +379,102 @@ export async function browserChecks(tally, context, url, label) {
     });
   });
 
+  await t('a click on a marker left its panel entry out of sight: click and Enter bring it into view, expanded, scrolling the panel and not the page (14 sources, a window 520 pixels high)', async () => {
+    // Regression: the page scrolled about 1,800 px (the answer left the screen) and the
+    // entry, measured before it was laid out expanded, still ended below the fold.
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1200, height: 520 });
+    try {
+      await page.evaluate(() => {
+        let answer = 'A survey of the city.';
+        const data = {};
+        for (let n = 1; n <= 14; n++) {
+          answer += ` Fact ${n} holds [${n}].`;
+          data[n] = {
+            title: `Source number ${n} on the history of the city`,
+            source: `https://s${n}.example.com/page`,
+            text: `Excerpt ${n}: a passage long enough to take two lines in the panel, as a real snippet does.`,
+            score: 0.5,
+          };
+        }
+        const el = document.createElement('div');
+        el.id = 'scroll-host';
+        el.style.width = '1100px';
+        document.body.prepend(el);
+        window.scrollView = window.citekit.mount(el, { answer, data, panel: true });
+        window.scrollTo(0, 0);
+      });
+      const beside = () =>
+        page.evaluate(() => {
+          const a = document.querySelector('#scroll-host .cite-answer').getBoundingClientRect();
+          const p = document.querySelector('#scroll-host .cite-panel').getBoundingClientRect();
+          return p.left >= a.right;
+        });
+      await page.waitForTimeout(100);
+      assert(await beside(), 'the panel is not beside the answer');
+      // Where the page and the panel have stopped scrolling (smooth scrolls take a while).
+      const settled = () =>
+        page.evaluate(async () => {
+          const panel = document.querySelector('#scroll-host .cite-panel');
+          const at = () => `${window.scrollY},${panel.scrollTop}`;
+          let last = at();
+          for (let still = 0, i = 0; still < 4 && i < 40; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+            still = at() === last ? still + 1 : 0;
+            last = at();
+          }
+        });
+      const where = (n) =>
+        page.evaluate((n) => {
+          const panel = document.querySelector('#scroll-host .cite-panel');
+          const entry = document.querySelector(`#scroll-host .cite-source[data-source="${n}"]`);
+          const p = panel.getBoundingClientRect();
+          const e = entry.getBoundingClientRect();
+          const top = Math.max(p.top + panel.clientTop, 0);
+          const bottom = Math.min(p.top + panel.clientTop + panel.clientHeight, window.innerHeight);
+          return {
+            scrollY: window.scrollY,
+            expanded: entry.dataset.state,
+            inPanel: e.top >= top - 1 && e.bottom <= bottom + 1,
+            inWindow: e.top >= -1 && e.bottom <= window.innerHeight + 1,
+            box: [Math.round(e.top), Math.round(e.bottom), Math.round(top), Math.round(bottom)],
+          };
+        }, n);
+      const marker = (n) => `#scroll-host .cite-answer__body .cite-marker__link >> nth=${n - 1}`;
+
+      await page.click(marker(14));
+      await settled();
+      let r = await where(14);
+      eq([r.scrollY, r.expanded], [0, 'expanded'], `the page's scroll and the entry after a click (${JSON.stringify(r)})`);
+      assert(r.inPanel && r.inWindow, `entry 14 out of sight after a click: ${JSON.stringify(r)}`);
+
+      await page.focus(marker(1));
+      await page.keyboard.press('Enter');
+      await settled();
+      r = await where(1);
+      eq([r.scrollY, r.expanded], [0, 'expanded'], `the page's scroll and the entry after Enter (${JSON.stringify(r)})`);
+      assert(r.inPanel && r.inWindow, `entry 1 out of sight after Enter: ${JSON.stringify(r)}`);
+      await page.keyboard.press('Escape');
+
+      // Below the answer (a narrow column) the page scrolls to the entry instead.
+      await page.evaluate(() => (document.getElementById('scroll-host').style.width = '500px'));
+      await page.waitForTimeout(100);
+      assert(!(await beside()), 'the panel is not below the answer');
+      await page.click(marker(14));
+      await settled();
+      r = await where(14);
+      eq(r.expanded, 'expanded', 'entry 14 below the answer');
+      assert(r.inWindow, `entry 14 below the answer out of sight: ${JSON.stringify(r)}`);
+    } finally {
+      await page.evaluate(() => {
+        window.scrollView?.destroy();
+        document.getElementById('scroll-host')?.remove();
+        window.scrollTo(0, 0);
+      });
+      await page.setViewportSize(size);
+    }
+  });
+
   await t('a new window size (a phone turned) closes the open card (it would stay where its marker was)', async () => {
     await page.hover('#host .cite-answer__body .cite-marker__link >> nth=1');
     await page.waitForSelector('#host .cite-card[data-state="open"]', { timeout: 3000 });
