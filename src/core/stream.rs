@@ -800,16 +800,19 @@ fn shown_part(text: &str, grammar: &Grammar) -> (usize, Option<String>) {
     (len, closer)
 }
 
-/// Cuts a draft's text to its first `len` bytes (a char boundary), with its explicit
-/// spans and diagnostics clamped to them: the data's offsets may reach into text that
-/// is held back or not there yet.
+/// Cuts a draft's text to its first `len` bytes (a char boundary): an explicit span
+/// that covers only text held back is left for later (as the parsers leave one past
+/// the end of the text), one that reaches into it ends at the cut, and diagnostics are
+/// clamped to it.
 fn cut_draft(draft: &mut Draft, len: usize) {
     if len >= draft.text.len() {
         return;
     }
     draft.text.truncate(len);
+    draft
+        .spans
+        .retain(|s| s.start < len || (s.start == len && s.end == len));
     for s in &mut draft.spans {
-        s.start = s.start.min(len);
         s.end = s.end.min(len);
     }
     for d in &mut draft.diagnostics {
@@ -825,6 +828,13 @@ fn strip_closer(a: &mut CitedAnswer, closer: Option<&str>) {
             a.text.truncate(a.text.len() - c.len());
         }
     }
+}
+
+/// What of a streamed answer a view shows when no [`StreamParser`] reads it (its data
+/// was refused): the text without a partial marker or a link still arriving at its end,
+/// every marker form read ([`hold_back`] with [`Grammar::ALL`]).
+pub fn shown_without_parser(text: &str) -> &str {
+    &text[..hold_back(text, &Grammar::ALL)]
 }
 
 /// The length of `tail` that can be shown: everything but a trailing partial marker,
