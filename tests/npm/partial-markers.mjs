@@ -175,6 +175,55 @@ function streamAll(cases) {
   return { failures, streamed, firstModule, appends };
 }
 
+/**
+ * The issue's example: a Perplexity stream's first chunk (its `citations` and
+ * `search_results`, and a `delta` with the first words) and an OpenAI Responses output
+ * passed early with `update({data})`, then `append('Paris is the capital of France [')`.
+ * Returns the text shown for each, markers taken out.
+ */
+function issueExample() {
+  const url = 'https://en.wikipedia.org/wiki/Paris';
+  const perplexityChunk = {
+    id: 'p1',
+    model: 'sonar',
+    object: 'chat.completion.chunk',
+    citations: [url],
+    search_results: [{ title: 'Paris', url }],
+    choices: [{ index: 0, delta: { role: 'assistant', content: 'Paris' } }],
+  };
+  const openai = {
+    object: 'response',
+    output: [
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          {
+            type: 'output_text',
+            text: 'Paris is the capital of France.',
+            annotations: [{ type: 'url_citation', start_index: 0, end_index: 30, url, title: 'Paris' }],
+          },
+        ],
+      },
+    ],
+  };
+  const shown = {};
+  for (const [name, data] of Object.entries({ perplexityChunk, openai })) {
+    const el = document.createElement('div');
+    document.body.append(el);
+    const view = window.citekit.mount(el, { answer: '', data: null });
+    view.update({ data });
+    view.append('Paris is the capital of France [');
+    // Without its markers (the annotation's marker is live once the second module is in).
+    const body = el.querySelector('.cite-answer__body').cloneNode(true);
+    for (const m of body.querySelectorAll('.cite-marker')) m.remove();
+    shown[name] = body.textContent.trim();
+    view.destroy();
+    el.remove();
+  }
+  return shown;
+}
+
 /** The check, on a fresh page of `url` (only the first module loaded). */
 export async function partialMarkerChecks(t, context, url) {
   const cases = streamCases();
@@ -185,7 +234,9 @@ export async function partialMarkerChecks(t, context, url) {
       assert(res.ok(), `HTTP ${res.status()}`);
       await page.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
       await page.evaluate(`window.partialMarkerAtEnd = ${partialMarkerAtEnd.toString()}`);
+      const expected = { perplexityChunk: 'Paris is the capital of France', openai: 'Paris is the capital of France' };
       // In the first module: provider data waits there for the second one.
+      eq(await page.evaluate(issueExample), expected, "the issue's example (first module)");
       const first = await page.evaluate(streamAll, cases);
       for (const format of [...FORMATS, 'refused']) assert(first.streamed[format] > 0, `no ${format} case streamed`);
       for (const format of SECOND_MODULE) {
@@ -194,6 +245,7 @@ export async function partialMarkerChecks(t, context, url) {
       eq(first.failures, [], 'partial markers shown (first module)');
       // In the second module, once loaded.
       await page.evaluate(() => window.citekit.loadFormats());
+      eq(await page.evaluate(issueExample), expected, "the issue's example (second module)");
       const second = await page.evaluate(streamAll, cases);
       eq(second.firstModule, {}, 'views left in the first module after loadFormats()');
       eq(second.failures, [], 'partial markers shown (second module)');
