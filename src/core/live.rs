@@ -88,7 +88,13 @@ pub fn stream_step(
             }
             Err(e) => {
                 *live = None;
-                return (refused(a, opts, &e), StreamInfo::default());
+                // While it streams, a marker still arriving is held back all the same.
+                let shown = if streaming {
+                    crate::core::stream::shown_without_parser(a)
+                } else {
+                    a
+                };
+                return (refused(shown, opts, &e), StreamInfo::default());
             }
         }
     }
@@ -208,6 +214,27 @@ mod tests {
         };
         let (_, info) = stream_step(&mut live, "Lyon [2]. More", &data(), &keep, true);
         assert_eq!(info.prev_stable, 0);
+    }
+
+    /// Issue 25: data the stream refuses (JSON that does not parse) left the answer to
+    /// a whole parse, which showed a marker still arriving (`Paris [`).
+    #[test]
+    fn refused_data_still_holds_back_a_marker_still_arriving() {
+        let mut live = None;
+        let o = Options::default();
+        let bad = CiteData::Text("{\"not json".into());
+        let (m, _) = stream_step(&mut live, "Paris is the capital [", &bad, &o, true);
+        assert_eq!(m.text, "Paris is the capital ");
+        assert!(
+            m.diagnostics.iter().any(|d| d.code == "invalid-json"),
+            "{:?}",
+            m.diagnostics
+        );
+        let (m, _) = stream_step(&mut live, "Paris is the capital [[S:1,", &bad, &o, true);
+        assert_eq!(m.text, "Paris is the capital ");
+        // The end of the stream shows everything.
+        let (m, _) = stream_step(&mut live, "Paris is the capital [", &bad, &o, false);
+        assert_eq!(m.text, "Paris is the capital [");
     }
 
     #[test]

@@ -601,7 +601,8 @@ impl Driver {
         }
     }
 
-    /// Parses the whole answer at once (no stream, or a stream whose data was refused).
+    /// Parses the whole answer at once (no stream, or a stream whose data was refused:
+    /// then without a marker still arriving at its end).
     fn parse_whole(&self) {
         let i = &self.0;
         let answer = i.answer.borrow();
@@ -609,7 +610,7 @@ impl Driver {
         let opts = i.options.borrow();
         let sse = opts.format == FormatChoice::Given(Format::Sse);
         // An empty answer: the text is in the data (sse, anthropic, ...).
-        let text = (!answer.is_empty() && !sse).then_some(answer.as_str());
+        let text = (!answer.is_empty() && !sse).then(|| self.shown_answer(&answer));
         let m = crate::core::parse_lenient(text, data.as_data(), &opts);
         *i.model.borrow_mut() = Arc::new(m);
     }
@@ -643,8 +644,19 @@ impl Driver {
     fn fall_back(&self, e: &crate::core::error::ParseError) {
         let i = &self.0;
         i.parser.borrow_mut().take();
-        let m = crate::core::live::refused(&i.answer.borrow(), &i.options.borrow(), e);
+        let answer = i.answer.borrow();
+        let m = crate::core::live::refused(self.shown_answer(&answer), &i.options.borrow(), e);
         *i.model.borrow_mut() = Arc::new(m);
+    }
+
+    /// What of `answer` a view without a stream parser shows: while it streams, the text
+    /// without a marker or link still arriving at its end, as a parser would hold back.
+    fn shown_answer<'a>(&self, answer: &'a str) -> &'a str {
+        if self.0.streaming.get() {
+            crate::core::stream::shown_without_parser(answer)
+        } else {
+            answer
+        }
     }
 
     /// Renders the answer into the element: one HTML string, with the parts past the

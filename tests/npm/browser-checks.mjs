@@ -1,9 +1,11 @@
 // The browser checks run against both test pages (the plain page and the Vite build):
 // `mount` (markers, hover card, panel, events, update, setOptions, streaming, destroy)
-// and <cited-answer> (attributes, properties, append/finish, removal), and what hosts
-// need of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes).
+// and <cited-answer> (attributes, properties, append/finish, removal), what hosts need
+// of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes), and
+// that no partial marker shows while any format's data streams (partial-markers.mjs).
 import { hostChecks } from './host-checks.mjs';
 import { assert, eq, resolveDev } from './lib.mjs';
+import { partialMarkerChecks } from './partial-markers.mjs';
 
 const tick = (page, ms = 30) => page.waitForTimeout(ms);
 
@@ -1347,6 +1349,9 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.text.includes('Paris is big') && r.text.includes('Two') && !r.text.includes('[S:1]'), `text: ${r.text}`);
     assert(!r.onclick && !r.pwned, 'markup from the answer was kept');
   });
+
+  // On a page of its own: it needs the first module alone at the start.
+  await partialMarkerChecks(t, context, url);
 
   await t('no page errors or console errors', async () => {
     const errs = await page.evaluate(() => window.pageErrors);
