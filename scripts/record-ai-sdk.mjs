@@ -22,7 +22,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { streamText, readUIMessageStream, parseJsonEventStream, uiMessageChunkSchema, stepCountIs, tool } from 'ai';
+import { streamText, createUIMessageStream, createUIMessageStreamResponse, readUIMessageStream, parseJsonEventStream, uiMessageChunkSchema, stepCountIs, tool } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
@@ -367,7 +367,8 @@ const cases = [];
   const callId = 'call_Wq3XyZ1aB2cD3eF4gH5iJ6kL';
   cases.push({
     name: 'openai-reasoning-tool',
-    about: 'Two steps with the OpenAI Responses API: step 1 has a reasoning summary and a client function call (tool-getWeather part, executed by the app), step 2 answers with text carrying url_citation annotations. The UIMessage has step-start parts, a reasoning part and a tool part.',
+    about: 'Two steps with the OpenAI Responses API: step 1 has a reasoning summary and a client function call (tool-getWeather part, executed by the app), step 2 answers with text carrying url_citation annotations. The route handler also writes a data-weather part (createUIMessageStream). The UIMessage has a data part, step-start parts, a reasoning part and a tool part.',
+    data: { type: 'data-weather', id: 'weather-lyon', data: { city: 'Lyon', status: 'loaded' } },
     bodies: [
       openaiStream({
         respId: 'resp_0a1b2c3d4e5f60718293a4b5c6d7e8f9',
@@ -588,14 +589,26 @@ for (const c of cases) {
     onError: ({ error }) => { throw error; },
   });
   let finished;
-  const response = result.toUIMessageStreamResponse({
-    sendSources: true,
-    sendReasoning: true,
-    originalMessages,
-    generateMessageId: () => `msg-${c.name}`,
-    messageMetadata: c.messageMetadata,
-    onFinish: ({ responseMessage }) => { finished = responseMessage; },
-  });
+  const uiOptions = { sendSources: true, sendReasoning: true, messageMetadata: c.messageMetadata };
+  const onFinish = ({ responseMessage }) => { finished = responseMessage; };
+  // A route handler that adds its own data part merges the model's stream into
+  // createUIMessageStream, as the AI SDK documents for data parts.
+  const response = c.data
+    ? createUIMessageStreamResponse({
+      stream: createUIMessageStream({
+        originalMessages,
+        generateId: () => `msg-${c.name}`,
+        onFinish,
+        execute: ({ writer }) => {
+          // The handler sends `start` itself so the data part belongs to the
+          // assistant message (a chunk before `start` is dropped by the client).
+          writer.write({ type: 'start', messageId: `msg-${c.name}` });
+          writer.write(c.data);
+          writer.merge(result.toUIMessageStream({ ...uiOptions, sendStart: false }));
+        },
+      }),
+    })
+    : result.toUIMessageStreamResponse({ ...uiOptions, originalMessages, generateMessageId: () => `msg-${c.name}`, onFinish });
   if (response.headers.get('x-vercel-ai-ui-message-stream') !== 'v1') throw new Error(`${c.name}: no v1 UI message stream header`);
   const text = await readStreamText(response);
   if (rec.requests.length !== c.bodies.length) throw new Error(`${c.name}: ${rec.requests.length} requests, expected ${c.bodies.length}`);
