@@ -154,7 +154,32 @@ export interface MountProps extends Options, DisplayOptions {
   answer?: string | null;
   /** The citation data stored with the answer. */
   data?: CitationData | null;
+  /**
+   * A Vercel AI SDK message (a `UIMessage`, its `parts`, or the `messages` array: the
+   * last assistant message), in place of `answer` and `data`. With `streaming: true`
+   * each new value is a later state of the same message: what of its text grew is
+   * appended and new sources are read; text that is not an extension starts again.
+   */
+  message?: AiSdkMessageInput | null;
+  /** With `message`: true while the message is still arriving; false ends the stream. */
+  streaming?: boolean;
 }
+
+/** A part of a Vercel AI SDK `UIMessage`: `text`, `source-url`, `source-document`, `reasoning`, `tool-<name>`, `step-start`, `data-<name>`, ... */
+export interface AiSdkPart {
+  type: string;
+}
+
+/** A Vercel AI SDK `UIMessage` (`ai`'s type, as `useChat` holds it). */
+export interface AiSdkMessage {
+  id?: string;
+  role?: string;
+  metadata?: unknown;
+  parts: readonly AiSdkPart[];
+}
+
+/** What `message` takes: a message, its parts, or the messages array. */
+export type AiSdkMessageInput = AiSdkMessage | readonly AiSdkPart[] | readonly AiSdkMessage[];
 
 // ---------------------------------------------------------------------------------
 // Input data (loosely: each format's shape; real payloads vary and extra fields are
@@ -515,6 +540,12 @@ export class CitedAnswerElement extends HTMLElement {
   options: Options & DisplayOptions;
   /** True while the answer is still arriving; turning it off calls `finish()`. */
   streaming: boolean;
+  /**
+   * A Vercel AI SDK `UIMessage` (its parts, or the messages array) in place of
+   * `answer` and `data`; set it again on every render while `streaming` is on and
+   * only what grew is appended.
+   */
+  message: AiSdkMessageInput | null;
   /** The mounted View, once the module is loaded and the element connected. */
   readonly view: View | null;
   /** Adds streamed text. */
