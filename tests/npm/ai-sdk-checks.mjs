@@ -182,8 +182,12 @@ export async function messageStates(name) {
  * render-by-render checks as the example app.
  */
 export async function elementMessageChecks(tally, context, plainUrl) {
-  const t = (name, fn) => tally.test(`<cited-answer>.message: ${name}`, fn);
-  for (const c of AI_SDK_CASES) {
+  // Each case with the module it needs loaded first; and one whose positions need the
+  // second module without it: the view starts in the first module and moves once.
+  const runs = [...AI_SDK_CASES, { ...AI_SDK_CASES.find((c) => c.name === 'anthropic-web-search'), formats: false, moves: true }];
+  for (const c of runs) {
+    const label = c.moves ? `${c.name}, first module` : c.name;
+    const t = (name, fn) => tally.test(`<cited-answer>.message: ${name.replace(c.name, label)}`, fn);
     const states = await messageStates(c.name);
     const page = await context.newPage();
     const errors = [];
@@ -223,8 +227,14 @@ export async function elementMessageChecks(tally, context, plainUrl) {
         eq(final.raw, [], 'prose texts showing raw marker syntax');
         eq(misplaced(final, c), [], 'misplaced markers');
         eq(missing(final, c), [], 'citations missing at the end');
-        eq(final.roots, 1, 'answer roots (a new one means it was mounted again)');
-        eq(final.blocksDropped, [], 'complete blocks whose node was replaced');
+        if (c.moves) {
+          // Mounted again once, in the module with the provider formats, when its
+          // first provider data came (npm/README.md, init).
+          eq(final.roots, 2, 'answer roots (the first module, then the second)');
+        } else {
+          eq(final.roots, 1, 'answer roots (a new one means it was mounted again)');
+          eq(final.blocksDropped, [], 'complete blocks whose node was replaced');
+        }
       });
       await t(`${c.name}: the final answer equals a one-shot render of the final state`, async () => {
         const oneShot = await page.evaluate(async (message) => {
@@ -239,6 +249,55 @@ export async function elementMessageChecks(tally, context, plainUrl) {
     }
     await page.close();
   }
+}
+
+/**
+ * Bad `message` values on the plain page: nothing throws, nothing shows as answer, and
+ * the console says why once; a good message afterwards shows.
+ */
+export async function badMessageChecks(tally, context, plainUrl) {
+  await tally.test('<cited-answer>.message: a value that is not a message is reported on the console, then a message shows', async () => {
+    const page = await context.newPage();
+    const warnings = [];
+    const errors = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    try {
+      await page.goto(`${plainUrl}/index.html`);
+      await page.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
+      const r = await page.evaluate(async () => {
+        const tick = () => new Promise((ok) => setTimeout(ok, 20));
+        const el = document.createElement('cited-answer');
+        el.id = 'bad-message';
+        document.body.append(el);
+        el.message = { hello: 'world' };
+        await tick();
+        const shown = el.querySelector('.cite-answer__body')?.textContent ?? null;
+        el.message = 'not json at all';
+        await tick();
+        el.message = { id: 'm', role: 'assistant', parts: [{ type: 'text', text: 'Paris [1].', state: 'done' }, { type: 'source-url', sourceId: 's', url: 'javascript:alert(1)', title: 'Bad link' }] };
+        await tick();
+        return {
+          shown,
+          after: el.querySelector('.cite-answer__body').textContent.trim(),
+          markers: el.querySelectorAll('.cite-marker').length,
+          scriptLinks: [...el.querySelectorAll('a[href]')].filter((a) => a.getAttribute('href').startsWith('javascript:')).length,
+        };
+      });
+      eq(errors, [], 'console errors');
+      eq(r.shown, '', 'answer shown for a value that is not a message');
+      assert(warnings.some((w) => /citekit: the citation data could not be read as given: undetected-format/.test(w)), `no warning names the data: ${warnings.join(' | ')}`);
+      assert(warnings.some((w) => /`message` is not a message/.test(w)), `no warning for the text: ${warnings.join(' | ')}`);
+      eq(r.after, 'Paris1.', 'the good message that followed (its marker numbered 1)');
+      eq(r.markers, 1, 'markers');
+      eq(r.scriptLinks, 0, 'javascript: links');
+    } finally {
+      await page.close();
+    }
+  });
 }
 
 /** Markers of any render that name a source whose words they do not follow. */

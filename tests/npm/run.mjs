@@ -31,7 +31,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aiSdkChecks, elementMessageChecks } from './ai-sdk-checks.mjs';
+import { aiSdkChecks, badMessageChecks, elementMessageChecks } from './ai-sdk-checks.mjs';
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
@@ -298,6 +298,7 @@ async function main() {
     const plainServer = await serve(plain);
     try {
       await elementMessageChecks(tally, browser.context, plainServer.url);
+      await badMessageChecks(tally, browser.context, plainServer.url);
       if (aiBuilt) {
         const server = await serve(join(aiApp, 'dist'));
         try {
