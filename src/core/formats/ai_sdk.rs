@@ -132,7 +132,7 @@ pub fn is_message(v: &Value) -> bool {
     }
     parts
         .iter()
-        .all(|p| p.get("type").is_some_and(Value::is_string))
+        .any(|p| p.get("type").is_some_and(Value::is_string))
 }
 
 /// Whether JSON data is AI SDK data: a message, an array of messages, or a parts array
@@ -346,6 +346,8 @@ pub(crate) struct Builder {
     message_metadata: Option<Value>,
     /// Parts that are neither text nor sources, for the metadata.
     other: Vec<Value>,
+    /// [`Builder::end`] ran.
+    ended: bool,
     /// Whether provider positions were seen that this build does not read.
     #[cfg_attr(feature = "providers", allow(dead_code))]
     positions_skipped: bool,
@@ -373,6 +375,7 @@ impl Builder {
             message_metadata: None,
             other: Vec::new(),
             positions_skipped: false,
+            ended: false,
         }
     }
 
@@ -943,10 +946,10 @@ impl Builder {
     /// Gemini grounding in the message metadata, over the last step's text.
     #[cfg(feature = "providers")]
     fn grounding(&mut self) {
-        let Some(gm) = self
+        let Some((path, gm)) = self
             .message_metadata
             .as_ref()
-            .and_then(|m| find_key(m, "groundingMetadata", 4))
+            .and_then(|m| find_key(m, "groundingMetadata", 4, "metadata".into()))
         else {
             return;
         };
@@ -963,7 +966,8 @@ impl Builder {
         let candidate =
             serde_json::json!({"content": {"parts": [{"text": text}]}, "groundingMetadata": gm});
         if let Ok(sub) = super::gemini::parse(None, Some(&candidate), &self.options) {
-            self.absorb(sub, start, "metadata.groundingMetadata");
+            let path = path.strip_suffix(".groundingMetadata").unwrap_or(&path);
+            self.absorb(sub, start, path);
         }
     }
 
@@ -972,7 +976,7 @@ impl Builder {
         if self
             .message_metadata
             .as_ref()
-            .and_then(|m| find_key(m, "groundingMetadata", 4))
+            .and_then(|m| find_key(m, "groundingMetadata", 4, String::new()))
             .is_some()
         {
             self.positions_skipped = true;
@@ -982,6 +986,16 @@ impl Builder {
     /// The draft: open text parts are written out (a stream cut short), positions of
     /// the message metadata read.
     pub(crate) fn finish(mut self) -> Draft {
+        self.end();
+        self.draft
+    }
+
+    /// Ends the message (once): what [`Builder::finish`] does, in place.
+    fn end(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.ended = true;
         for t in &mut self.open {
             t.ended = true;
         }
@@ -1010,7 +1024,6 @@ impl Builder {
         }
         support::cap_sources(&mut self.draft);
         support::cap_spans(&mut self.draft);
-        self.draft
     }
 }
 
@@ -1062,16 +1075,23 @@ fn anthropic_document_citation(m: &Value) -> Option<DocumentCitation> {
     })
 }
 
-/// The first value under `key` in `v`, `depth` objects down at most.
-fn find_key<'a>(v: &'a Value, key: &str, depth: usize) -> Option<&'a Value> {
+/// The first object under `key` in `v` (which sits at `path`), `depth` objects down
+/// at most, with its path.
+fn find_key<'a>(
+    v: &'a Value,
+    key: &str,
+    depth: usize,
+    path: String,
+) -> Option<(String, &'a Value)> {
     let o = v.as_object()?;
     if let Some(x) = o.get(key).filter(|x| x.is_object()) {
-        return Some(x);
+        return Some((format!("{path}.{key}"), x));
     }
     if depth == 0 {
         return None;
     }
-    o.values().find_map(|x| find_key(x, key, depth - 1))
+    o.iter()
+        .find_map(|(k, x)| find_key(x, key, depth - 1, format!("{path}.{k}")))
 }
 
 /// Merges `new` into `old` as the AI SDK merges message metadata: objects key by key,
@@ -1138,6 +1158,7 @@ impl StreamAccumulator {
         }
         if ev.data.trim() == "[DONE]" {
             self.done = true;
+            self.end();
             return;
         }
         let value = match parse_json(&ev.data) {
@@ -1292,13 +1313,21 @@ impl StreamAccumulator {
 
     /// The draft of the whole stream.
     pub fn finish(mut self) -> Draft {
-        self.builder.other = std::mem::take(&mut self.other);
-        self.builder.finish()
+        self.end();
+        self.builder.draft
     }
 
-    /// The draft of the stream so far, as if it ended here.
-    pub fn snapshot(&self) -> Draft {
-        self.clone().finish()
+    /// Ends the stream (at `[DONE]`, or when its reader says so): text parts still
+    /// open are written out, the positions of the message metadata read. Later events
+    /// are ignored. Whether this call ended it.
+    pub fn end(&mut self) -> bool {
+        if self.builder.ended {
+            return false;
+        }
+        self.done = true;
+        self.builder.other = std::mem::take(&mut self.other);
+        self.builder.end();
+        true
     }
 }
 
