@@ -537,6 +537,15 @@ impl Builder {
                     self.part_citations(citations, start, end, &format!("{}.citations", t.path));
             }
         }
+        #[cfg(not(feature = "providers"))]
+        if !placed {
+            if let Some(Value::Object(meta)) = &t.provider_metadata {
+                self.positions_skipped |= meta.values().any(|m| {
+                    m.get("annotations").is_some_and(Value::is_array)
+                        || m.get("citations").is_some_and(Value::is_array)
+                });
+            }
+        }
         if !placed {
             for c in t.document_citations {
                 let mut span = DraftSpan::new(start, end, vec![SourceRef::Index(c.source)]);
@@ -571,15 +580,10 @@ impl Builder {
         }
     }
 
-    /// Without the provider formats, provider positions are not read (the part's
-    /// `citations` still are).
+    /// Without the provider formats, provider positions are not read here (the
+    /// part's `citations` still are; [`Builder::finish_text`] says what was skipped).
     #[cfg(not(feature = "providers"))]
-    fn provider_positions(&mut self, m: &Value, _start: usize, _end: usize, _path: &str) -> bool {
-        if m.get("annotations").is_some_and(Value::is_array)
-            || m.get("citations").is_some_and(Value::is_array)
-        {
-            self.positions_skipped = true;
-        }
+    fn provider_positions(&mut self, _m: &Value, _start: usize, _end: usize, _path: &str) -> bool {
         false
     }
 
@@ -1385,5 +1389,53 @@ mod tests {
         ]);
         let d = parse_stream(&s, &Options::default()).unwrap();
         assert_eq!(d.text, "AaB");
+    }
+
+    /// Without the provider formats (the npm package's first module): the text, the
+    /// sources and ai 7's own part `citations` are read (OpenAI's carry the same
+    /// offsets as its annotations); positions only a provider's parser reads (Gemini
+    /// grounding in the metadata) give `format-not-loaded`, the text and sources kept.
+    #[cfg(not(feature = "providers"))]
+    #[test]
+    fn without_the_provider_formats() {
+        let openai: Value = serde_json::from_str(include_str!(
+            "../../../tests/recorded/ai-sdk/openai-web-search.message.json"
+        ))
+        .unwrap();
+        let a = crate::core::parse_lenient(
+            None,
+            crate::core::formats::Data::Json(&openai),
+            &Options::default(),
+        );
+        assert_eq!(a.format, Format::AiSdk);
+        assert_eq!(a.sources.len(), 3);
+        let cited: Vec<&str> = a
+            .citations
+            .iter()
+            .map(|c| &a.text[c.start..c.end])
+            .collect();
+        assert_eq!(
+            cited,
+            [
+                "Switzerland’s largest city, with about 447,000 inhabitants in 2024",
+                "チューリッヒ",
+                "the Zürichsee, is 40 km long",
+                "Zürich also hosts ETH"
+            ]
+        );
+        assert!(a.diagnostics.iter().all(|d| d.code != "format-not-loaded"));
+        let gemini: Value = serde_json::from_str(include_str!(
+            "../../../tests/recorded/ai-sdk/gemini-grounding.message.json"
+        ))
+        .unwrap();
+        let a = crate::core::parse_lenient(
+            None,
+            crate::core::formats::Data::Json(&gemini),
+            &Options::default(),
+        );
+        assert!(a.text.starts_with("Le **Mont Blanc**"));
+        assert_eq!(a.sources.len(), 3);
+        assert!(a.citations.is_empty());
+        assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
     }
 }
