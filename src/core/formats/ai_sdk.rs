@@ -161,7 +161,7 @@ pub fn is_ui_message_stream(stream: &str) -> bool {
     events
         .iter()
         .find_map(|ev| {
-            let v: Value = serde_json::from_str(ev.data.trim()).ok()?;
+            let v = parse_json(ev.data.trim()).ok()?;
             v.get("type").and_then(Value::as_str).map(is_chunk_type)
         })
         .unwrap_or(false)
@@ -563,10 +563,13 @@ impl Builder {
     fn provider_positions(&mut self, m: &Value, start: usize, end: usize, path: &str) -> bool {
         let text = self.draft.text[start..end].to_string();
         let sub = if let Some(a) = m.get("annotations").filter(|a| a.is_array()) {
-            let item = serde_json::json!({"type": "output_text", "text": text, "annotations": a});
+            let mut item = object(&[("type", "output_text"), ("text", &text)]);
+            item["annotations"] = a.clone();
             super::openai::parse(None, Some(&item), &self.options)
         } else if let Some(c) = m.get("citations").filter(|c| c.is_array()) {
-            let blocks = serde_json::json!([{"type": "text", "text": text, "citations": c}]);
+            let mut block = object(&[("type", "text"), ("text", &text)]);
+            block["citations"] = c.clone();
+            let blocks = Value::Array(vec![block]);
             super::anthropic::parse(None, Some(&blocks), &self.options)
         } else {
             return false;
@@ -967,8 +970,13 @@ impl Builder {
             .map_or(0, |(_, at)| at)
             .min(self.draft.text.len());
         let text = self.draft.text[start..].to_string();
-        let candidate =
-            serde_json::json!({"content": {"parts": [{"text": text}]}, "groundingMetadata": gm});
+        let mut candidate = Map::new();
+        let parts = Value::Array(vec![object(&[("text", &text)])]);
+        let mut content = Map::new();
+        content.insert("parts".into(), parts);
+        candidate.insert("content".into(), Value::Object(content));
+        candidate.insert("groundingMetadata".into(), gm.clone());
+        let candidate = Value::Object(candidate);
         if let Ok(sub) = super::gemini::parse(None, Some(&candidate), &self.options) {
             let path = path.strip_suffix(".groundingMetadata").unwrap_or(&path);
             self.absorb(sub, start, path);
@@ -1029,6 +1037,16 @@ impl Builder {
         support::cap_sources(&mut self.draft);
         support::cap_spans(&mut self.draft);
     }
+}
+
+/// A JSON object of string fields.
+fn object(fields: &[(&str, &str)]) -> Value {
+    Value::Object(
+        fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+            .collect(),
+    )
 }
 
 /// A provider's `citedText` (Anthropic's) as the source's snippet.
@@ -1237,7 +1255,7 @@ impl StreamAccumulator {
             }
             "reasoning-start" => {
                 let id = format!("reasoning\u{0}{}", str_of("id"));
-                self.new_other(id, serde_json::json!({"type": "reasoning", "text": ""}));
+                self.new_other(id, object(&[("type", "reasoning"), ("text", "")]));
             }
             "reasoning-delta" => {
                 let id = format!("reasoning\u{0}{}", str_of("id"));
@@ -1260,10 +1278,7 @@ impl StreamAccumulator {
                     } else {
                         format!("tool-{name}")
                     };
-                    self.new_other(
-                        id.clone(),
-                        serde_json::json!({"type": ty, "toolCallId": call}),
-                    );
+                    self.new_other(id.clone(), object(&[("type", &ty), ("toolCallId", &call)]));
                 }
                 if let Some(&i) = self.other_by_id.get(&id) {
                     if let Value::Object(part) = &mut self.other[i] {
