@@ -68,6 +68,7 @@ export type FormatName =
   | 'openai'
   | 'gemini'
   | 'perplexity'
+  | 'ai-sdk'
   | 'markdown';
 
 /** Unit of offsets: JS string indices (`utf16`), code points (`utf32`) or bytes. */
@@ -351,6 +352,34 @@ export interface PerplexityData {
   [key: string]: unknown;
 }
 
+/**
+ * ai-sdk: one part of a Vercel AI SDK `UIMessage` (`text`, `source-url`,
+ * `source-document`, `step-start`, `reasoning`, `tool-*`, `data-*`, ...).
+ */
+export interface AiSdkPart {
+  type: string;
+  text?: string;
+  state?: string;
+  sourceId?: string;
+  url?: string;
+  title?: string;
+  providerMetadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+/** ai-sdk: a `UIMessage` as `useChat` holds it. */
+export interface AiSdkMessage {
+  id: string;
+  role: 'system' | 'user' | 'assistant';
+  metadata?: unknown;
+  parts: AiSdkPart[];
+  [key: string]: unknown;
+}
+/**
+ * ai-sdk: a `UIMessage`, its `parts`, the messages (the last assistant one is the
+ * answer), or its UI message stream as text.
+ */
+export type AiSdkData = AiSdkMessage | AiSdkPart[] | AiSdkMessage[];
+
 /** Citation data in any format (objects are copied with `JSON.stringify`). */
 export type CitationData =
   | string
@@ -364,6 +393,7 @@ export type CitationData =
   | OpenAIData
   | GeminiData
   | PerplexityData
+  | AiSdkData
   | Record<string, unknown>
   | unknown[];
 

@@ -593,7 +593,13 @@ fn content_of(props: &JsValue) -> JsResult<Content> {
 /// that is not one is logged and read as an empty message (the format says what it
 /// found when the value is JSON of another shape).
 fn message_arg(v: &JsValue) -> Value {
-    let empty = || serde_json::json!({ "parts": [] });
+    // Built by hand: `json!` would link serde_json's value serializer.
+    let empty = || {
+        Value::Object(Map::from_iter([(
+            "parts".to_string(),
+            Value::Array(Vec::new()),
+        )]))
+    };
     match data_arg(v) {
         Ok((DataArg::None, _)) => empty(),
         Ok((DataArg::Json(json), _)) => json,

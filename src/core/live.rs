@@ -54,10 +54,7 @@ pub fn stream_step(
     opts: &Options,
     streaming: bool,
 ) -> (Model, StreamInfo) {
-    let sse = matches!(
-        opts.format,
-        crate::core::options::FormatChoice::Given(crate::core::model::Format::Sse)
-    );
+    let sse = crate::core::formats::streams_events(opts.format, d);
     let restart = match live.as_ref() {
         None => true,
         Some(l) => {

@@ -13,8 +13,8 @@ use crate::core::bytes;
 use crate::core::export::copy_text;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{split_message, StreamInfo};
-use crate::core::model::{CitedAnswer as Model, ContentKind, Format};
-use crate::core::options::{FormatChoice, Options};
+use crate::core::model::{CitedAnswer as Model, ContentKind};
+use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::blocks::{patch_markers, push_block, render_stream_tail, show_answer};
 use crate::dom::card::show_card;
@@ -648,8 +648,10 @@ impl Driver {
         &self.0.element
     }
 
+    /// Whether the data is a raw event stream that `append` adds to (`sse`, an `ai-sdk`
+    /// UI message stream).
     fn is_sse(&self) -> bool {
-        self.0.options.borrow().format == FormatChoice::Given(Format::Sse)
+        crate::core::formats::streams_events(self.0.options.borrow().format, &self.0.data.borrow())
     }
 
     fn set_options(&self, o: Options) {
@@ -702,7 +704,7 @@ impl Driver {
         let answer = i.answer.borrow();
         let data = i.data.borrow();
         let opts = i.options.borrow();
-        let sse = opts.format == FormatChoice::Given(Format::Sse);
+        let sse = crate::core::formats::streams_events(opts.format, &data);
         // An empty answer: the text is in the data (sse, anthropic, ...).
         let text = (!answer.is_empty() && !sse).then_some(answer.as_str());
         let m = crate::core::parse_lenient(text, data.as_data(), &opts);

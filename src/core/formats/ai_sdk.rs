@@ -132,7 +132,7 @@ pub fn is_message(v: &Value) -> bool {
     }
     parts
         .iter()
-        .all(|p| p.get("type").is_some_and(Value::is_string))
+        .any(|p| p.get("type").is_some_and(Value::is_string))
 }
 
 /// Whether JSON data is AI SDK data: a message, an array of messages, or a parts array
@@ -161,7 +161,7 @@ pub fn is_ui_message_stream(stream: &str) -> bool {
     events
         .iter()
         .find_map(|ev| {
-            let v: Value = serde_json::from_str(ev.data.trim()).ok()?;
+            let v = parse_json(ev.data.trim()).ok()?;
             v.get("type").and_then(Value::as_str).map(is_chunk_type)
         })
         .unwrap_or(false)
@@ -356,6 +356,8 @@ pub(crate) struct Builder {
     message_metadata: Option<Value>,
     /// Parts that are neither text nor sources, for the metadata.
     other: Vec<Value>,
+    /// [`Builder::end`] ran.
+    ended: bool,
     /// Whether provider positions were seen that this build does not read.
     #[cfg_attr(feature = "providers", allow(dead_code))]
     positions_skipped: bool,
@@ -383,6 +385,7 @@ impl Builder {
             message_metadata: None,
             other: Vec::new(),
             positions_skipped: false,
+            ended: false,
         }
     }
 
@@ -544,6 +547,15 @@ impl Builder {
                     self.part_citations(citations, start, end, &format!("{}.citations", t.path));
             }
         }
+        #[cfg(not(feature = "providers"))]
+        if !placed {
+            if let Some(Value::Object(meta)) = &t.provider_metadata {
+                self.positions_skipped |= meta.values().any(|m| {
+                    m.get("annotations").is_some_and(Value::is_array)
+                        || m.get("citations").is_some_and(Value::is_array)
+                });
+            }
+        }
         if !placed {
             for c in t.document_citations {
                 let mut span = DraftSpan::new(start, end, vec![SourceRef::Index(c.source)]);
@@ -561,10 +573,13 @@ impl Builder {
     fn provider_positions(&mut self, m: &Value, start: usize, end: usize, path: &str) -> bool {
         let text = self.draft.text[start..end].to_string();
         let sub = if let Some(a) = m.get("annotations").filter(|a| a.is_array()) {
-            let item = serde_json::json!({"type": "output_text", "text": text, "annotations": a});
+            let mut item = object(&[("type", "output_text"), ("text", &text)]);
+            item["annotations"] = a.clone();
             super::openai::parse(None, Some(&item), &self.options)
         } else if let Some(c) = m.get("citations").filter(|c| c.is_array()) {
-            let blocks = serde_json::json!([{"type": "text", "text": text, "citations": c}]);
+            let mut block = object(&[("type", "text"), ("text", &text)]);
+            block["citations"] = c.clone();
+            let blocks = Value::Array(vec![block]);
             super::anthropic::parse(None, Some(&blocks), &self.options)
         } else {
             return false;
@@ -578,15 +593,10 @@ impl Builder {
         }
     }
 
-    /// Without the provider formats, provider positions are not read (the part's
-    /// `citations` still are).
+    /// Without the provider formats, provider positions are not read here (the
+    /// part's `citations` still are; [`Builder::finish_text`] says what was skipped).
     #[cfg(not(feature = "providers"))]
-    fn provider_positions(&mut self, m: &Value, _start: usize, _end: usize, _path: &str) -> bool {
-        if m.get("annotations").is_some_and(Value::is_array)
-            || m.get("citations").is_some_and(Value::is_array)
-        {
-            self.positions_skipped = true;
-        }
+    fn provider_positions(&mut self, _m: &Value, _start: usize, _end: usize, _path: &str) -> bool {
         false
     }
 
@@ -953,10 +963,10 @@ impl Builder {
     /// Gemini grounding in the message metadata, over the last step's text.
     #[cfg(feature = "providers")]
     fn grounding(&mut self) {
-        let Some(gm) = self
+        let Some((path, gm)) = self
             .message_metadata
             .as_ref()
-            .and_then(|m| find_key(m, "groundingMetadata", 4))
+            .and_then(|m| find_key(m, "groundingMetadata", 4, "metadata".into()))
         else {
             return;
         };
@@ -970,10 +980,16 @@ impl Builder {
             .map_or(0, |(_, at)| at)
             .min(self.draft.text.len());
         let text = self.draft.text[start..].to_string();
-        let candidate =
-            serde_json::json!({"content": {"parts": [{"text": text}]}, "groundingMetadata": gm});
+        let mut candidate = Map::new();
+        let parts = Value::Array(vec![object(&[("text", &text)])]);
+        let mut content = Map::new();
+        content.insert("parts".into(), parts);
+        candidate.insert("content".into(), Value::Object(content));
+        candidate.insert("groundingMetadata".into(), gm.clone());
+        let candidate = Value::Object(candidate);
         if let Ok(sub) = super::gemini::parse(None, Some(&candidate), &self.options) {
-            self.absorb(sub, start, "metadata.groundingMetadata");
+            let path = path.strip_suffix(".groundingMetadata").unwrap_or(&path);
+            self.absorb(sub, start, path);
         }
     }
 
@@ -982,7 +998,7 @@ impl Builder {
         if self
             .message_metadata
             .as_ref()
-            .and_then(|m| find_key(m, "groundingMetadata", 4))
+            .and_then(|m| find_key(m, "groundingMetadata", 4, String::new()))
             .is_some()
         {
             self.positions_skipped = true;
@@ -992,6 +1008,16 @@ impl Builder {
     /// The draft: open text parts are written out (a stream cut short), positions of
     /// the message metadata read.
     pub(crate) fn finish(mut self) -> Draft {
+        self.end();
+        self.draft
+    }
+
+    /// Ends the message (once): what [`Builder::finish`] does, in place.
+    fn end(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.ended = true;
         for t in &mut self.open {
             t.ended = true;
         }
@@ -1020,8 +1046,17 @@ impl Builder {
         }
         support::cap_sources(&mut self.draft);
         support::cap_spans(&mut self.draft);
-        self.draft
     }
+}
+
+/// A JSON object of string fields.
+fn object(fields: &[(&str, &str)]) -> Value {
+    Value::Object(
+        fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+            .collect(),
+    )
 }
 
 /// A provider's `citedText` (Anthropic's) as the source's snippet.
@@ -1072,16 +1107,23 @@ fn anthropic_document_citation(m: &Value) -> Option<DocumentCitation> {
     })
 }
 
-/// The first value under `key` in `v`, `depth` objects down at most.
-fn find_key<'a>(v: &'a Value, key: &str, depth: usize) -> Option<&'a Value> {
+/// The first object under `key` in `v` (which sits at `path`), `depth` objects down
+/// at most, with its path.
+fn find_key<'a>(
+    v: &'a Value,
+    key: &str,
+    depth: usize,
+    path: String,
+) -> Option<(String, &'a Value)> {
     let o = v.as_object()?;
     if let Some(x) = o.get(key).filter(|x| x.is_object()) {
-        return Some(x);
+        return Some((format!("{path}.{key}"), x));
     }
     if depth == 0 {
         return None;
     }
-    o.values().find_map(|x| find_key(x, key, depth - 1))
+    o.iter()
+        .find_map(|(k, x)| find_key(x, key, depth - 1, format!("{path}.{k}")))
 }
 
 /// Merges `new` into `old` as the AI SDK merges message metadata: objects key by key,
@@ -1148,6 +1190,7 @@ impl StreamAccumulator {
         }
         if ev.data.trim() == "[DONE]" {
             self.done = true;
+            self.end();
             return;
         }
         let value = match parse_json(&ev.data) {
@@ -1222,7 +1265,7 @@ impl StreamAccumulator {
             }
             "reasoning-start" => {
                 let id = format!("reasoning\u{0}{}", str_of("id"));
-                self.new_other(id, serde_json::json!({"type": "reasoning", "text": ""}));
+                self.new_other(id, object(&[("type", "reasoning"), ("text", "")]));
             }
             "reasoning-delta" => {
                 let id = format!("reasoning\u{0}{}", str_of("id"));
@@ -1245,10 +1288,7 @@ impl StreamAccumulator {
                     } else {
                         format!("tool-{name}")
                     };
-                    self.new_other(
-                        id.clone(),
-                        serde_json::json!({"type": ty, "toolCallId": call}),
-                    );
+                    self.new_other(id.clone(), object(&[("type", &ty), ("toolCallId", &call)]));
                 }
                 if let Some(&i) = self.other_by_id.get(&id) {
                     if let Value::Object(part) = &mut self.other[i] {
@@ -1302,13 +1342,21 @@ impl StreamAccumulator {
 
     /// The draft of the whole stream.
     pub fn finish(mut self) -> Draft {
-        self.builder.other = std::mem::take(&mut self.other);
-        self.builder.finish()
+        self.end();
+        self.builder.draft
     }
 
-    /// The draft of the stream so far, as if it ended here.
-    pub fn snapshot(&self) -> Draft {
-        self.clone().finish()
+    /// Ends the stream (at `[DONE]`, or when its reader says so): text parts still
+    /// open are written out, the positions of the message metadata read. Later events
+    /// are ignored. Whether this call ended it.
+    pub fn end(&mut self) -> bool {
+        if self.builder.ended {
+            return false;
+        }
+        self.done = true;
+        self.builder.other = std::mem::take(&mut self.other);
+        self.builder.end();
+        true
     }
 }
 
@@ -1366,5 +1414,53 @@ mod tests {
         ]);
         let d = parse_stream(&s, &Options::default()).unwrap();
         assert_eq!(d.text, "AaB");
+    }
+
+    /// Without the provider formats (the npm package's first module): the text, the
+    /// sources and ai 7's own part `citations` are read (OpenAI's carry the same
+    /// offsets as its annotations); positions only a provider's parser reads (Gemini
+    /// grounding in the metadata) give `format-not-loaded`, the text and sources kept.
+    #[cfg(not(feature = "providers"))]
+    #[test]
+    fn without_the_provider_formats() {
+        let openai: Value = serde_json::from_str(include_str!(
+            "../../../tests/recorded/ai-sdk/openai-web-search.message.json"
+        ))
+        .unwrap();
+        let a = crate::core::parse_lenient(
+            None,
+            crate::core::formats::Data::Json(&openai),
+            &Options::default(),
+        );
+        assert_eq!(a.format, Format::AiSdk);
+        assert_eq!(a.sources.len(), 3);
+        let cited: Vec<&str> = a
+            .citations
+            .iter()
+            .map(|c| &a.text[c.start..c.end])
+            .collect();
+        assert_eq!(
+            cited,
+            [
+                "Switzerland’s largest city, with about 447,000 inhabitants in 2024",
+                "チューリッヒ",
+                "the Zürichsee, is 40 km long",
+                "Zürich also hosts ETH"
+            ]
+        );
+        assert!(a.diagnostics.iter().all(|d| d.code != "format-not-loaded"));
+        let gemini: Value = serde_json::from_str(include_str!(
+            "../../../tests/recorded/ai-sdk/gemini-grounding.message.json"
+        ))
+        .unwrap();
+        let a = crate::core::parse_lenient(
+            None,
+            crate::core::formats::Data::Json(&gemini),
+            &Options::default(),
+        );
+        assert!(a.text.starts_with("Le **Mont Blanc**"));
+        assert_eq!(a.sources.len(), 3);
+        assert!(a.citations.is_empty());
+        assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
     }
 }

@@ -246,6 +246,16 @@ fn stream_format(t: &str) -> Format {
     }
 }
 
+/// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
+/// `ai-sdk` UI message stream (not yet data, or text) rather than a `UIMessage`.
+pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
+    match format {
+        FormatChoice::Given(Format::Sse) => true,
+        FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
+        _ => false,
+    }
+}
+
 /// Whether text looks like a server-sent event stream (`data:` lines).
 pub fn looks_like_sse(t: &str) -> bool {
     let t = t.trim_start_matches('\u{feff}').trim_start();
