@@ -166,21 +166,8 @@ export interface MountProps extends Options, DisplayOptions {
   streaming?: boolean;
 }
 
-/** A part of a Vercel AI SDK `UIMessage`: `text`, `source-url`, `source-document`, `reasoning`, `tool-<name>`, `step-start`, `data-<name>`, ... */
-export interface AiSdkPart {
-  type: string;
-}
-
-/** A Vercel AI SDK `UIMessage` (`ai`'s type, as `useChat` holds it). */
-export interface AiSdkMessage {
-  id?: string;
-  role?: string;
-  metadata?: unknown;
-  parts: readonly AiSdkPart[];
-}
-
-/** What `message` takes: a message, its parts, or the messages array. */
-export type AiSdkMessageInput = AiSdkMessage | readonly AiSdkPart[] | readonly AiSdkMessage[];
+/** What `message` takes: a Vercel AI SDK message, its parts, or the messages array. */
+export type AiSdkMessageInput = AiSdkMessage | AiSdkPart[] | AiSdkMessage[];
 
 // ---------------------------------------------------------------------------------
 // Input data (loosely: each format's shape; real payloads vary and extra fields are
@@ -366,13 +353,15 @@ export interface AiSdkPart {
   providerMetadata?: Record<string, unknown>;
   [key: string]: unknown;
 }
-/** ai-sdk: a `UIMessage` as `useChat` holds it. */
+/**
+ * ai-sdk: a `UIMessage` as `useChat` holds it. No index signature: `ai`'s `UIMessage`
+ * is an interface, which TypeScript does not let fit one.
+ */
 export interface AiSdkMessage {
   id: string;
   role: 'system' | 'user' | 'assistant';
   metadata?: unknown;
   parts: AiSdkPart[];
-  [key: string]: unknown;
 }
 /**
  * ai-sdk: a `UIMessage`, its `parts`, the messages (the last assistant one is the

@@ -1,7 +1,7 @@
 // The Vercel AI SDK's own UIMessage type (`ai`) given to citekit/react and to
 // <cited-answer> in JSX, checked with `tsc --noEmit` (tests/npm/run.mjs). Not run.
 import type { UIMessage } from 'ai';
-import type { AiSdkMessageInput } from 'citekit';
+import { parse, type AiSdkMessageInput } from 'citekit';
 import { CitedAnswer, useCitekit, type CitekitInput } from 'citekit/react';
 
 export function Chat({ messages, streaming }: { messages: UIMessage[]; streaming: boolean }) {
@@ -19,6 +19,9 @@ export function Chat({ messages, streaming }: { messages: UIMessage[]; streaming
     </>
   );
 }
+
+/** The `ai-sdk` format's data: a UIMessage, its parts or the messages. */
+export const models = (m: UIMessage, all: UIMessage[]) => [parse(null, m), parse(null, m.parts), parse(null, all)];
 
 // @ts-expect-error: not a message (no parts)
 export const badMessage = <CitedAnswer message={{ id: 'm' }} />;
