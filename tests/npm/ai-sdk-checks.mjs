@@ -300,6 +300,34 @@ export async function badMessageChecks(tally, context, plainUrl) {
   });
 }
 
+/** The plain page whose .wasm is answered with an HTML page: a message shows as text. */
+export async function messageFallbackChecks(tally, context, failingUrl) {
+  await tally.test('<cited-answer>.message, the .wasm not loading: the text parts show as plain text, markers out', async () => {
+    const page = await context.newPage();
+    try {
+      await page.goto(`${failingUrl}/index.html`);
+      const text = await page.evaluate(async () => {
+        const el = document.createElement('cited-answer');
+        document.body.append(el);
+        el.message = {
+          id: 'm',
+          role: 'assistant',
+          parts: [
+            { type: 'step-start' },
+            { type: 'text', text: 'Paris is the capital [1].', state: 'done' },
+            { type: 'source-url', sourceId: 's', url: 'https://en.wikipedia.org/wiki/Paris' },
+          ],
+        };
+        for (let i = 0; i < 100 && !el.querySelector('.cite-fallback'); i++) await new Promise((ok) => setTimeout(ok, 50));
+        return el.querySelector('.cite-fallback .cite-answer__body')?.textContent ?? null;
+      });
+      eq(text, 'Paris is the capital.', 'fallback text');
+    } finally {
+      await page.close();
+    }
+  });
+}
+
 /** Markers of any render that name a source whose words they do not follow. */
 function misplaced(final, c) {
   const wrong = [];

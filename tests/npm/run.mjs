@@ -31,7 +31,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aiSdkChecks, badMessageChecks, elementMessageChecks } from './ai-sdk-checks.mjs';
+import { aiSdkChecks, badMessageChecks, elementMessageChecks, messageFallbackChecks } from './ai-sdk-checks.mjs';
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
@@ -299,6 +299,12 @@ async function main() {
     try {
       await elementMessageChecks(tally, browser.context, plainServer.url);
       await badMessageChecks(tally, browser.context, plainServer.url);
+      const failing = await serve(plain, { htmlFor: (path) => path.endsWith('.wasm') });
+      try {
+        await messageFallbackChecks(tally, browser.context, failing.url);
+      } finally {
+        await failing.close();
+      }
       if (aiBuilt) {
         const server = await serve(join(aiApp, 'dist'));
         try {
