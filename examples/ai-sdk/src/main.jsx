@@ -78,10 +78,10 @@ function Chat() {
   );
 }
 
-// The chat shows OpenAI, Anthropic and Gemini answers, whose citation positions the
-// module with the provider formats reads: load that one at once (without this, an
-// answer mounts in the lighter first module and moves to the second when provider data
-// first arrives, a few milliseconds later). A Perplexity-only chat can skip it.
+// The chat shows Gemini answers too, whose grounding supports (in the message
+// metadata) the module with the provider formats reads: load that one at once (without
+// this, such an answer mounts in the lighter first module and moves to the second when
+// its grounding arrives). OpenAI, Anthropic and Perplexity messages need only the first.
 init(undefined, { formats: 'all' });
 
 createRoot(document.getElementById('app')).render(
