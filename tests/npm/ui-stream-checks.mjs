@@ -13,7 +13,7 @@ const recorded = (name) => ({
   message: JSON.parse(readFileSync(join(ROOT, 'tests/recorded/ai-sdk', `${name}.message.json`), 'utf8')),
 });
 
-export async function aiSdkChecks(t, page) {
+export async function uiStreamChecks(t, page) {
   await t('parse: a UIMessage and its parts are the ai-sdk format (sources kept, markers placed)', async () => {
     const { message } = recorded('perplexity-edge-cases');
     const r = await page.evaluate((message) => {
