@@ -2,6 +2,7 @@
 // `mount` (markers, hover card, panel, events, update, setOptions, streaming, destroy)
 // and <cited-answer> (attributes, properties, append/finish, removal), and what hosts
 // need of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes).
+import { uiStreamChecks } from './ui-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
 import { assert, eq } from './lib.mjs';
 
@@ -1047,6 +1048,7 @@ export async function browserChecks(tally, context, url, label) {
   });
 
   await hostChecks(t, page);
+  await uiStreamChecks(t, page);
 
   // The provider formats are in the second module (citekit_full): not fetched until
   // such data comes. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)

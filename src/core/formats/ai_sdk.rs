@@ -1463,4 +1463,32 @@ mod tests {
         assert!(a.citations.is_empty());
         assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
     }
+
+    /// A UI message stream given as `sse` (what a view that streams raw events is told),
+    /// as text or as a JSON string, is read as one, not as `sse` tokens (which would
+    /// give no text).
+    #[test]
+    fn a_ui_message_stream_given_as_sse_is_read_as_one() {
+        let s = stream_of(&[
+            json!({"type": "start"}),
+            json!({"type": "source-url", "sourceId": "a", "url": "https://a.example/"}),
+            json!({"type": "text-start", "id": "0"}),
+            json!({"type": "text-delta", "id": "0", "delta": "Yes [1]."}),
+            json!({"type": "text-end", "id": "0"}),
+        ]);
+        let o = Options {
+            format: crate::core::options::FormatChoice::Given(Format::Sse),
+            ..Options::default()
+        };
+        let as_json = Value::String(s.clone());
+        for data in [
+            crate::core::formats::Data::Text(&s),
+            crate::core::formats::Data::Json(&as_json),
+        ] {
+            let a = crate::core::parse(None, data, &o).unwrap();
+            assert_eq!(a.format, Format::AiSdk);
+            assert_eq!(a.text, "Yes.");
+            assert_eq!(a.citations[0].sources, ["a"]);
+        }
+    }
 }

@@ -155,6 +155,11 @@ pub fn parse_draft(
         (FormatChoice::Given(Format::Sse), Data::Text(t)) if ai_sdk::is_ui_message_stream(t) => {
             Format::AiSdk
         }
+        (FormatChoice::Given(Format::Sse), Data::Json(Value::String(t)))
+            if ai_sdk::is_ui_message_stream(t) =>
+        {
+            Format::AiSdk
+        }
         (FormatChoice::Given(f), _) => f,
         (FormatChoice::Auto, _) => detect(answer, data)?,
     };
