@@ -242,7 +242,10 @@ export class View {
     const calls = this.log.calls;
     const last = calls[calls.length - 1];
     if (name === 'append' && last?.[0] === 'append') last[1].push(arg);
-    else calls.push([name, name === 'append' ? [arg] : arg]);
+    else if (name === 'update' && onlyMessage(arg) && last?.[0] === 'update' && onlyMessage(last[1])) {
+      // A message given again on every render: its last state is all a replay needs.
+      last[1] = arg;
+    } else calls.push([name, name === 'append' ? [arg] : arg]);
   }
 
   /** Replaces the inputs present (answer, data, single options, display settings). */
@@ -306,6 +309,11 @@ export class View {
   }
 }
 
+/** Props that give only a message (and whether it streams). */
+function onlyMessage(props) {
+  return props != null && 'message' in props && Object.keys(props).every((k) => k === 'message' || k === 'streaming');
+}
+
 /** The citekit version. */
 export function version() {
   need('version');
@@ -325,6 +333,25 @@ const PARTIAL_MARKER = /[ \t]*(?:\[\[?(?:S:)?[\d,\s\-–]*|[【［]\d*)$/;
 export function plainText(answer) {
   if (typeof answer !== 'string') return '';
   return answer.replace(MARKER, '').replace(PARTIAL_MARKER, '').replace(/[\ue203\ue204]/g, '');
+}
+
+/**
+ * The text of a Vercel AI SDK message for the plain-text fallback only (the module did
+ * not load, so it cannot read the message): its text parts, one paragraph each. The
+ * message's real reading (paragraph breaks between steps, sources, what grew while
+ * streaming) is the module's `ai-sdk` format.
+ */
+export function messageFallbackText(message) {
+  let m = message;
+  if (Array.isArray(m) && m.length > 0 && typeof m[0]?.role === 'string') {
+    m = m.filter((x) => x?.role === 'assistant').pop();
+  }
+  const parts = Array.isArray(m) ? m : m?.parts;
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .filter((p) => p?.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n\n');
 }
 
 const FALLBACK_CLASS = 'cite-fallback';

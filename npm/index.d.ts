@@ -68,6 +68,7 @@ export type FormatName =
   | 'openai'
   | 'gemini'
   | 'perplexity'
+  | 'ai-sdk'
   | 'markdown';
 
 /** Unit of offsets: JS string indices (`utf16`), code points (`utf32`) or bytes. */
@@ -154,7 +155,19 @@ export interface MountProps extends Options, DisplayOptions {
   answer?: string | null;
   /** The citation data stored with the answer. */
   data?: CitationData | null;
+  /**
+   * A Vercel AI SDK message (a `UIMessage`, its `parts`, or the `messages` array: the
+   * last assistant message), in place of `answer` and `data`. With `streaming: true`
+   * each new value is a later state of the same message: what of its text grew is
+   * appended and new sources are read; text that is not an extension starts again.
+   */
+  message?: AiSdkMessageInput | null;
+  /** With `message`: true while the message is still arriving; false ends the stream. */
+  streaming?: boolean;
 }
+
+/** What `message` takes: a Vercel AI SDK message, its parts, or the messages array. */
+export type AiSdkMessageInput = AiSdkMessage | AiSdkPart[] | AiSdkMessage[];
 
 // ---------------------------------------------------------------------------------
 // Input data (loosely: each format's shape; real payloads vary and extra fields are
@@ -326,6 +339,36 @@ export interface PerplexityData {
   [key: string]: unknown;
 }
 
+/**
+ * ai-sdk: one part of a Vercel AI SDK `UIMessage` (`text`, `source-url`,
+ * `source-document`, `step-start`, `reasoning`, `tool-*`, `data-*`, ...).
+ */
+export interface AiSdkPart {
+  type: string;
+  text?: string;
+  state?: string;
+  sourceId?: string;
+  url?: string;
+  title?: string;
+  providerMetadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+/**
+ * ai-sdk: a `UIMessage` as `useChat` holds it. No index signature: `ai`'s `UIMessage`
+ * is an interface, which TypeScript does not let fit one.
+ */
+export interface AiSdkMessage {
+  id: string;
+  role: 'system' | 'user' | 'assistant';
+  metadata?: unknown;
+  parts: AiSdkPart[];
+}
+/**
+ * ai-sdk: a `UIMessage`, its `parts`, the messages (the last assistant one is the
+ * answer), or its UI message stream as text.
+ */
+export type AiSdkData = AiSdkMessage | AiSdkPart[] | AiSdkMessage[];
+
 /** Citation data in any format (objects are copied with `JSON.stringify`). */
 export type CitationData =
   | string
@@ -339,6 +382,7 @@ export type CitationData =
   | OpenAIData
   | GeminiData
   | PerplexityData
+  | AiSdkData
   | Record<string, unknown>
   | unknown[];
 
@@ -515,6 +559,12 @@ export class CitedAnswerElement extends HTMLElement {
   options: Options & DisplayOptions;
   /** True while the answer is still arriving; turning it off calls `finish()`. */
   streaming: boolean;
+  /**
+   * A Vercel AI SDK `UIMessage` (its parts, or the messages array) in place of
+   * `answer` and `data`; set it again on every render while `streaming` is on and
+   * only what grew is appended.
+   */
+  message: AiSdkMessageInput | null;
   /** The mounted View, once the module is loaded and the element connected. */
   readonly view: View | null;
   /** Adds streamed text. */

@@ -1,7 +1,8 @@
 //! Table-driven fixture test (like CommonMark's spec examples): every
 //! `tests/fixtures/<folder>/*.json` holds one case, or `{"cases": [...]}` with several.
 //! A case is `{description, answer, data, options, expected}`; `data` is JSON, or a
-//! string (an event stream, or JSON text). `expected` is matched against the output of
+//! string (an event stream, or JSON text); `data_file` instead names a file holding it
+//! (a recording under `tests/recorded/`; `.json` read as JSON, else as text). `expected` is matched against the output of
 //! `parse` as JSON (npm/README.md, "parse"; offsets in `options.positionEncoding`, UTF-16 by
 //! default): every key given must match, arrays must have the same length and match
 //! item by item; keys not given are not checked. `"error": "<code>"` instead of
@@ -63,10 +64,18 @@ fn run_case(case: &Value, name: &str) -> Result<(), String> {
         }
         None => Options::default(),
     };
-    let data = match case.get("data") {
-        None | Some(Value::Null) => Data::None,
-        Some(Value::String(s)) => Data::Text(s),
-        Some(v) => Data::Json(v),
+    let loaded;
+    let data = match (case.get("data"), case.get("data_file")) {
+        (_, Some(Value::String(f))) => {
+            loaded = load_data_file(f);
+            match &loaded {
+                Value::String(s) => Data::Text(s),
+                v => Data::Json(v),
+            }
+        }
+        (None | Some(Value::Null), _) => Data::None,
+        (Some(Value::String(s)), _) => Data::Text(s),
+        (Some(v), _) => Data::Json(v),
     };
     let result = citekit::parse(answer, data, &options);
     if let Some(code) = case.get("error").and_then(Value::as_str) {
@@ -108,6 +117,19 @@ fn run_case(case: &Value, name: &str) -> Result<(), String> {
             errors.join("\n  "),
             serde_json::to_string(&actual).unwrap()
         ))
+    }
+}
+
+/// A case's `data_file` (a path from the crate root, e.g. a recording under
+/// `tests/recorded/`): `.json` files as JSON, anything else as text.
+fn load_data_file(path: &str) -> Value {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = std::fs::read_to_string(&full)
+        .unwrap_or_else(|e| panic!("data_file {}: {e}", full.display()));
+    if path.ends_with(".json") {
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("data_file {path}: {e}"))
+    } else {
+        Value::String(text)
     }
 }
 
@@ -178,4 +200,67 @@ fn fixtures() {
             failures.join("\n\n")
         );
     }
+}
+
+/// Every fixture case's data is detected as its folder's format (or, when the case
+/// names a format in its options, possibly as that one), never as `ai-sdk`; the
+/// `ai-sdk` cases are detected as nothing else. A parts array read as Anthropic
+/// content lost every `source-url` part in silence: detection is held against every
+/// folder, so that no format's shape is taken for another's.
+#[test]
+fn detection_holds_across_every_format_folder() {
+    use citekit::core::formats::detect;
+    use citekit::Format;
+    let mut failures = Vec::new();
+    let mut checked = 0usize;
+    for file in fixture_files() {
+        let rel = file
+            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"))
+            .unwrap()
+            .display()
+            .to_string();
+        let folder = rel.split('/').next().unwrap().to_string();
+        let Some(own) = Format::from_name(&folder) else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let cases: Vec<&Value> = match v.get("cases").and_then(Value::as_array) {
+            Some(c) => c.iter().collect(),
+            None => vec![&v],
+        };
+        for (i, case) in cases.iter().enumerate() {
+            let loaded;
+            let data = match (case.get("data"), case.get("data_file")) {
+                (_, Some(Value::String(f))) => {
+                    loaded = load_data_file(f);
+                    match &loaded {
+                        Value::String(s) => Data::Text(s),
+                        v => Data::Json(v),
+                    }
+                }
+                (None | Some(Value::Null), _) => continue,
+                (Some(Value::String(s)), _) => Data::Text(s),
+                (Some(v), _) => Data::Json(v),
+            };
+            let answer = case.get("answer").and_then(Value::as_str);
+            let named = case
+                .pointer("/options/format")
+                .and_then(Value::as_str)
+                .and_then(Format::from_name);
+            let detected = detect(answer, data);
+            checked += 1;
+            let ok = match (&detected, own) {
+                (Ok(f), Format::AiSdk) => *f == Format::AiSdk || named == Some(*f),
+                (Ok(Format::AiSdk), _) => false,
+                (Ok(f), _) => *f == own || named.is_some() || case.get("error").is_some(),
+                // Data that is no format's shape is named by the case, or an error case.
+                (Err(_), _) => named.is_some() || case.get("error").is_some(),
+            };
+            if !ok {
+                failures.push(format!("{rel}#{i}: detected {detected:?}"));
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} cases checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -217,6 +217,90 @@ async fn sse_stream_cut_anywhere() {
     );
 }
 
+/// The Vercel AI SDK's UI message stream (a real recording, tests/recorded/ai-sdk/),
+/// appended raw in chunks of 5 characters as format `ai-sdk` and as `sse`: the
+/// markers show live on the words their sources support, never as raw `[1]`, and the
+/// end is what `parse` makes of the final message.
+#[wasm_bindgen_test]
+async fn ai_sdk_ui_message_stream_cut_anywhere() {
+    let stream = include_str!("recorded/ai-sdk/perplexity-edge-cases.stream.txt");
+    let message: serde_json::Value = serde_json::from_str(include_str!(
+        "recorded/ai-sdk/perplexity-edge-cases.message.json"
+    ))
+    .unwrap();
+    let expected = citekit::parse(
+        None,
+        citekit::Data::Json(&message),
+        &citekit::Options::default(),
+    )
+    .unwrap();
+    for format in [citekit::Format::AiSdk, citekit::Format::Sse] {
+        let host = container();
+        let data = RwSignal::new(CiteData::Text(String::new()));
+        let streaming = RwSignal::new(true);
+        let opts = citekit::Options {
+            format: citekit::core::options::FormatChoice::Given(format),
+            ..Default::default()
+        };
+        leptos::mount::mount_to(host.clone(), move || {
+            view! { <CitedAnswer data=data options=opts.clone() streaming=streaming/> }
+        })
+        .forget();
+        let root = host.first_element_child().unwrap();
+        let chars: Vec<char> = stream.chars().collect();
+        let mut live_seen = false;
+        for chunk in chars.chunks(5) {
+            let s: String = chunk.iter().collect();
+            data.update(|d| {
+                if let CiteData::Text(t) = d {
+                    t.push_str(&s)
+                }
+            });
+            sleep(1).await;
+            let body = root
+                .query_selector(".cite-answer__body")
+                .unwrap()
+                .map(|b| b.text_content().unwrap_or_default())
+                .unwrap_or_default();
+            let prose = body.split("let v").next().unwrap_or("");
+            assert!(
+                !prose.contains("[1") && !prose.contains("[2") && !prose.contains("[3"),
+                "{format}: raw marker shown: {body}"
+            );
+            live_seen |= !all(&root, ".cite-marker__link").is_empty();
+        }
+        assert!(live_seen, "{format}: no live marker while streaming");
+        streaming.set(false);
+        sleep(10).await;
+        let t = root
+            .query_selector(".cite-answer__body")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap();
+        assert!(t.contains("prennent plusieurs octets par caractère"), "{t}");
+        assert!(
+            t.contains("let x = v[1];"),
+            "{format}: the code keeps its [1]: {t}"
+        );
+        let markers = all(&root, ".cite-marker__link");
+        assert_eq!(
+            markers.len(),
+            expected
+                .citations
+                .iter()
+                .map(|c| c.sources.len())
+                .sum::<usize>(),
+            "{format}: {}",
+            root.inner_html()
+        );
+        assert_eq!(
+            all(&root, ".cite-footnotes__list > li").len(),
+            expected.sources.len()
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn unfinished_markdown_does_not_flicker() {
     let m = mount(CiteData::Json(data()));

@@ -1,5 +1,5 @@
-//! The event stream parser with arbitrary text, given as the sse format and through
-//! detection.
+//! The event stream parsers with arbitrary text (the `sse` format's and the AI SDK's
+//! UI message stream's), given as the sse format and through detection.
 #![no_main]
 
 #[path = "common.rs"]
@@ -18,6 +18,8 @@ fuzz_target!(|bytes: &[u8]| {
         ..Options::default()
     };
     let _ = sse::parse(text, &options);
+    let _ = citekit::core::formats::ai_sdk::parse_stream(text, &options);
+    let _ = citekit::core::formats::ai_sdk::is_ui_message_stream(text);
     let _ = looks_like_sse(text);
     if let Ok(a) = citekit::parse(None, Data::Text(text), &options) {
         common::check(&a, &options);

@@ -33,13 +33,16 @@ pub enum Format {
     Gemini,
     /// Perplexity chat completion with `citations` and `search_results`.
     Perplexity,
+    /// The Vercel AI SDK's `UIMessage` (or its parts), or its UI message stream.
+    #[serde(rename = "ai-sdk")]
+    AiSdk,
     /// A markdown answer with no citation data of its own (GFM footnotes still work).
     Markdown,
 }
 
 impl Format {
     /// Every format, in the order of docs/formats.md.
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 13] = [
         Format::Stored,
         Format::Posthoc,
         Format::CitationMap,
@@ -51,6 +54,7 @@ impl Format {
         Format::Openai,
         Format::Gemini,
         Format::Perplexity,
+        Format::AiSdk,
         Format::Markdown,
     ];
 
@@ -68,6 +72,7 @@ impl Format {
             Format::Openai => "openai",
             Format::Gemini => "gemini",
             Format::Perplexity => "perplexity",
+            Format::AiSdk => "ai-sdk",
             Format::Markdown => "markdown",
         }
     }

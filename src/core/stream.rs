@@ -28,7 +28,7 @@
 
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
-use crate::core::formats::sse::{SseAccumulator, SseReader};
+use crate::core::formats::sse::SseReader;
 use crate::core::formats::{self, Data};
 use crate::core::map::Map;
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
@@ -37,7 +37,9 @@ use crate::core::options::{FormatChoice, Options};
 use crate::core::resolve::{merge_source, resolve, resolve_pending, resolve_pending_on, BasePool};
 use serde_json::Value;
 
+mod events;
 mod joined;
+use events::EventAcc;
 #[cfg(test)]
 mod scratch;
 use joined::Joined;
@@ -55,10 +57,11 @@ struct Block {
 enum Source_ {
     /// JSON (or nothing), replaced or merged by [`StreamParser::set_data`].
     Json(Option<Value>),
-    /// An sse stream: events give tokens (the text), sources and citation maps.
+    /// An event stream (`sse`, or the AI SDK's UI message stream): events give the
+    /// text, sources and citation data.
     Sse {
         reader: SseReader,
-        acc: Box<SseAccumulator>,
+        acc: EventAcc,
         /// Bytes of the accumulated token text already moved into the answer.
         taken: usize,
         /// The raw stream so far (for a one-shot parse when one is needed).
@@ -149,10 +152,13 @@ impl StreamParser {
             },
         };
         options.format = FormatChoice::Given(format);
-        let data = if format == Format::Sse {
+        // An AI SDK stream is events too; a `UIMessage` (JSON) is data like any other.
+        let events =
+            format == Format::Sse || (format == Format::AiSdk && !matches!(data, Data::Json(_)));
+        let data = if events {
             let mut s = Source_::Sse {
                 reader: SseReader::new(),
-                acc: Box::new(SseAccumulator::new()),
+                acc: EventAcc::new(format, &options),
                 taken: 0,
                 stream: String::new(),
             };
@@ -198,10 +204,24 @@ impl StreamParser {
             in_place: false,
             finished: false,
         };
+        p.follow_events();
         p.rebase()?;
         p.pull_sse_text();
         p.update_tail();
         Ok(p)
+    }
+
+    /// An event stream's first typed event decides whether it is `sse` or the AI SDK's
+    /// UI message stream: the parser takes that format (before any text is read).
+    fn follow_events(&mut self) {
+        if let Source_::Sse { acc, .. } = &self.data {
+            let f = acc.format();
+            if f != self.format {
+                self.format = f;
+                self.options.format = FormatChoice::Given(f);
+                self.base.format = f;
+            }
+        }
     }
 
     /// The format the stream is read as.
@@ -239,6 +259,7 @@ impl StreamParser {
             } => {
                 stream.push_str(chunk);
                 if feed_events(acc, reader.push(chunk)) {
+                    self.follow_events();
                     let _ = self.rebase();
                 }
                 self.pull_sse_text();
@@ -260,9 +281,12 @@ impl StreamParser {
     /// later value wins per key), anything else replaces it. For sse, the text is
     /// more of the stream. The answer so far is kept; pending markers turn live.
     pub fn set_data(&mut self, data: Data<'_>) -> Result<(), ParseError> {
-        if matches!(self.data, Source_::Sse { .. }) {
+        if let Source_::Sse { stream, .. } = &self.data {
             if let Data::Text(t) = data {
-                self.push(t);
+                // The whole stream so far given again (a view's `data` that grows):
+                // only what is new; else more of the stream.
+                let rest = t.strip_prefix(stream.as_str()).unwrap_or(t).to_string();
+                self.push(&rest);
             }
             return Ok(());
         }
@@ -314,7 +338,10 @@ impl StreamParser {
     pub fn finish(&mut self) -> &CitedAnswer {
         if !self.finished {
             if let Source_::Sse { reader, acc, .. } = &mut self.data {
-                if feed_events(acc, reader.finish()) {
+                let mut other = feed_events(acc, reader.finish());
+                other |= acc.end();
+                if other {
+                    self.follow_events();
                     let _ = self.rebase();
                 }
             }
@@ -682,7 +709,7 @@ fn looks_structured(raw: &str) -> bool {
 
 /// Feeds events to the accumulator; true when any of them was not a text token (a
 /// source, a citation map, metadata: the sources must be read again).
-fn feed_events(acc: &mut SseAccumulator, events: Vec<crate::core::formats::sse::SseEvent>) -> bool {
+fn feed_events(acc: &mut EventAcc, events: Vec<crate::core::formats::sse::SseEvent>) -> bool {
     let mut other = false;
     for ev in events {
         let before = acc.draft_ref().text.len();

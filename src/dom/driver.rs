@@ -12,9 +12,9 @@
 use crate::core::bytes;
 use crate::core::export::copy_text;
 use crate::core::formats::{CiteData, Data};
-use crate::core::live::StreamInfo;
-use crate::core::model::{CitedAnswer as Model, ContentKind, Format};
-use crate::core::options::{FormatChoice, Options};
+use crate::core::live::{split_message, StreamInfo};
+use crate::core::model::{CitedAnswer as Model, ContentKind};
+use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::blocks::{patch_markers, push_block, render_stream_tail, show_answer};
 use crate::dom::card::show_card;
@@ -29,6 +29,7 @@ use crate::dom::state::{kept_card, next_prefix, sources_of, Card, Highlight, Tim
 use crate::dom::util as dom;
 use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::{Rc, Weak};
@@ -159,6 +160,9 @@ struct Inner {
     streaming: Cell<bool>,
     /// The answer shown when no parser runs.
     model: RefCell<Arc<Model>>,
+    /// A Vercel AI SDK message given whole on every change ([`Driver::set_message`]),
+    /// once one was.
+    message: RefCell<Option<MessageSeen>>,
     nodes: RefCell<Option<Nodes>>,
     blocks: RefCell<Vec<(render::Block, Element)>>,
     /// The reference definitions of the blocks shown while streaming.
@@ -192,6 +196,15 @@ struct Inner {
     /// marker or the card: the window's listener tells a press outside from it (in a
     /// shadow root the window sees the press retargeted to the root's host).
     last_press: RefCell<Option<(web_sys::Event, bool)>>,
+}
+
+/// The last Vercel AI SDK message a view was given.
+struct MessageSeen {
+    /// The message as given.
+    value: Value,
+    /// The message without its text ([`split_message`]): when a later state has the
+    /// same, only its text changed.
+    rest: Value,
 }
 
 /// The parts of a long answer past the first screenful: the blocks that start after
@@ -241,6 +254,7 @@ impl Driver {
                 Data::None,
                 &Options::default(),
             ))),
+            message: RefCell::new(None),
             nodes: RefCell::new(None),
             blocks: RefCell::new(Vec::new()),
             defs: RefCell::new(StreamDefs::default()),
@@ -432,21 +446,7 @@ impl Driver {
             i.answer.borrow_mut().push_str(text);
         }
         if !i.streaming.get() {
-            i.streaming.set(true);
-            let old = self.current();
-            let old_r = i.render.borrow().clone();
-            let shown_before = !old.text.is_empty();
-            self.restart_stream();
-            let info = StreamInfo {
-                streaming: true,
-                prev_stable: 0,
-                reread: true,
-            };
-            if shown_before {
-                self.settle(&old, &old_r, StreamInfo::default(), info, false);
-            } else {
-                self.show_appended(0);
-            }
+            self.start_stream();
             return;
         }
         let prev_stable = self.stable_len();
@@ -464,6 +464,93 @@ impl Driver {
         self.show_appended(prev_stable);
     }
 
+    /// Starts a stream over the answer and data held now (shown from the start when
+    /// nothing showed, else settled from what showed).
+    fn start_stream(&self) {
+        let i = &self.0;
+        i.streaming.set(true);
+        let old = self.current();
+        let old_r = i.render.borrow().clone();
+        let shown_before = !old.text.is_empty();
+        self.restart_stream();
+        let info = StreamInfo {
+            streaming: true,
+            prev_stable: 0,
+            reread: true,
+        };
+        if shown_before {
+            self.settle(&old, &old_r, StreamInfo::default(), info, false);
+        } else {
+            self.show_appended(0);
+        }
+    }
+
+    /// Shows a Vercel AI SDK message (format `ai-sdk`: a `UIMessage`, its parts or the
+    /// messages array) given whole on every change, as `useChat` hands it.
+    ///
+    /// While `live`, each message is a later state of the one before: when its answer
+    /// text extends the text so far, only the new tail is appended (the blocks shown
+    /// stay), and its data is read again only when something besides the text changed
+    /// (a new source, a part's provider metadata, the message metadata); text that is
+    /// not an extension (another message) starts the stream again. The first live
+    /// message starts the stream, even with no text yet (Perplexity's sources come
+    /// first). Not `live`: a running stream ends with this message (the answer then
+    /// equals a one-shot parse of it); otherwise the message is shown whole. The same
+    /// message again changes nothing, whatever `live` says, but ends a running stream
+    /// when it is false.
+    pub fn set_message(&self, message: Value, live: bool, display: Display) {
+        self.flush_deferred();
+        let i = &self.0;
+        let unchanged = i
+            .message
+            .borrow()
+            .as_ref()
+            .is_some_and(|m| m.value == message);
+        if unchanged {
+            // The same message again: only the end of its stream is news. (A chat page
+            // passes `streaming` to every message while the last one streams: the
+            // others stay as they are.)
+            if !live {
+                self.finish();
+            }
+            return;
+        }
+        let (text, rest) = split_message(&message);
+        let same_rest = i.message.borrow().as_ref().is_some_and(|m| m.rest == rest);
+        let grows = text.starts_with(i.answer.borrow().as_str());
+        *i.message.borrow_mut() = Some(MessageSeen {
+            value: message.clone(),
+            rest,
+        });
+        let data = CiteData::Json(message);
+        if !live {
+            let running = i.streaming.get();
+            // The stream ends with the whole message as data (the running parser may
+            // hold an earlier state of its parts' text).
+            self.update(Some(text), Some(data), None, display);
+            if running {
+                self.finish();
+            }
+            return;
+        }
+        if !i.streaming.get() {
+            *i.answer.borrow_mut() = text;
+            self.data_replaced();
+            *i.data.borrow_mut() = data;
+            self.start_stream();
+            return;
+        }
+        // Only text that grew: appended, the data kept. Anything else is read again.
+        let data = (!same_rest || !grows).then_some(data);
+        self.update(Some(text), data, None, display);
+    }
+
+    /// Forgets the message of [`Driver::set_message`]: an answer or data given from now
+    /// on is the view's input, and the end of a stream reads no message.
+    pub fn leave_message(&self) {
+        self.0.message.borrow_mut().take();
+    }
+
     /// Ends the stream: what was held back is read, and the answer shows as a one-shot
     /// parse of the whole text would.
     pub fn finish(&self) {
@@ -471,6 +558,18 @@ impl Driver {
         let i = &self.0;
         if !i.streaming.get() {
             return;
+        }
+        // A message's last state may differ from the data the parser holds by its
+        // parts' text only: the parser reads the last one before it resolves.
+        let latest = i
+            .message
+            .borrow()
+            .as_ref()
+            .map(|m| CiteData::Json(m.value.clone()))
+            .filter(|d| *d != *i.data.borrow());
+        if let Some(d) = latest {
+            let display = i.display.get();
+            self.update(None, Some(d), None, display);
         }
         let old = self.current();
         let old_r = i.render.borrow().clone();
@@ -553,8 +652,10 @@ impl Driver {
         &self.0.element
     }
 
+    /// Whether the data is a raw event stream that `append` adds to (`sse`, an `ai-sdk`
+    /// UI message stream).
     fn is_sse(&self) -> bool {
-        self.0.options.borrow().format == FormatChoice::Given(Format::Sse)
+        crate::core::formats::streams_events(self.0.options.borrow().format, &self.0.data.borrow())
     }
 
     fn set_options(&self, o: Options) {
@@ -608,7 +709,7 @@ impl Driver {
         let answer = i.answer.borrow();
         let data = i.data.borrow();
         let opts = i.options.borrow();
-        let sse = opts.format == FormatChoice::Given(Format::Sse);
+        let sse = crate::core::formats::streams_events(opts.format, &data);
         // An empty answer: the text is in the data (sse, anthropic, ...).
         let text = (!answer.is_empty() && !sse).then(|| self.shown_answer(&answer));
         let m = crate::core::parse_lenient(text, data.as_data(), &opts);

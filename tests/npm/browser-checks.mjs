@@ -3,6 +3,7 @@
 // and <cited-answer> (attributes, properties, append/finish, removal), what hosts need
 // of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes), and
 // that no partial marker shows while any format's data streams (partial-markers.mjs).
+import { uiStreamChecks } from './ui-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
 import { assert, eq, resolveDev } from './lib.mjs';
 import { partialMarkerChecks } from './partial-markers.mjs';
@@ -1213,6 +1214,7 @@ export async function browserChecks(tally, context, url, label) {
   });
 
   await hostChecks(t, page);
+  await uiStreamChecks(t, page);
 
   // The provider formats are in the second module (citekit_full): not fetched until
   // such data comes. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)

@@ -8,6 +8,7 @@ use crate::core::model::Format;
 use crate::core::options::{FormatChoice, Options};
 use serde_json::Value;
 
+pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
 pub mod canonical;
@@ -139,6 +140,7 @@ pub fn parse_draft(
         {
             match options.format {
                 FormatChoice::Given(Format::Sse) => data,
+                FormatChoice::Given(Format::AiSdk) if looks_like_sse(t) => data,
                 _ if t.trim().is_empty() => Data::None,
                 _ => {
                     owned = parse_json(t)?;
@@ -148,9 +150,18 @@ pub fn parse_draft(
         }
         other => other,
     };
-    let format = match options.format {
-        FormatChoice::Given(f) => f,
-        FormatChoice::Auto => detect(answer, data)?,
+    let format = match (options.format, data) {
+        // A UI message stream given as `sse` (a view streaming raw events) is one.
+        (FormatChoice::Given(Format::Sse), Data::Text(t)) if ai_sdk::is_ui_message_stream(t) => {
+            Format::AiSdk
+        }
+        (FormatChoice::Given(Format::Sse), Data::Json(Value::String(t)))
+            if ai_sdk::is_ui_message_stream(t) =>
+        {
+            Format::AiSdk
+        }
+        (FormatChoice::Given(f), _) => f,
+        (FormatChoice::Auto, _) => detect(answer, data)?,
     };
     let json = |d: Data<'_>| -> Result<(), ParseError> {
         match d {
@@ -162,7 +173,7 @@ pub fn parse_draft(
             _ => Ok(()),
         }
     };
-    if format != Format::Sse {
+    if format != Format::Sse && format != Format::AiSdk {
         json(data)?;
     }
     let v = match data {
@@ -214,7 +225,39 @@ pub fn parse_draft(
         Format::Anthropic | Format::Openai | Format::Gemini | Format::Perplexity => {
             Ok(not_loaded(format, answer, v))
         }
+        Format::AiSdk => {
+            let mut draft = match data {
+                Data::Text(t) => ai_sdk::parse_stream(t, options)?,
+                Data::Json(Value::String(t)) if looks_like_sse(t) => {
+                    ai_sdk::parse_stream(t, options)?
+                }
+                _ => return ai_sdk::parse(answer, v, options),
+            };
+            if let Some(a) = answer {
+                support::use_caller_text(&mut draft, a);
+            }
+            Ok(draft)
+        }
         Format::Markdown => markdown::parse(answer, v, options),
+    }
+}
+
+/// The format of an event stream: the AI SDK's UI message stream, or `sse`.
+fn stream_format(t: &str) -> Format {
+    if ai_sdk::is_ui_message_stream(t) {
+        Format::AiSdk
+    } else {
+        Format::Sse
+    }
+}
+
+/// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
+/// `ai-sdk` UI message stream (not yet data, or text) rather than a `UIMessage`.
+pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
+    match format {
+        FormatChoice::Given(Format::Sse) => true,
+        FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
+        _ => false,
     }
 }
 
@@ -254,7 +297,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
                 },
             )
         }
-        Data::Text(t) if looks_like_sse(t) => return Ok(Format::Sse),
+        Data::Text(t) if looks_like_sse(t) => return Ok(stream_format(t)),
         Data::Text(_) => {
             return Err(ParseError::Undetected(
                 "the data is text but not an event stream".into(),
@@ -265,7 +308,10 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
     let has = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).is_some_and(|v| !v.is_null());
     match v {
         Value::Null => Ok(Format::Markdown),
-        Value::String(s) if looks_like_sse(s) => Ok(Format::Sse),
+        Value::String(s) if looks_like_sse(s) => Ok(stream_format(s)),
+        // Before every other shape: a parts array holds `text` items, as Anthropic's
+        // content does, and must not be read as that.
+        _ if ai_sdk::detect(v) => Ok(Format::AiSdk),
         Value::Object(o) => {
             if has(o, "candidates")
                 || has(o, "groundingMetadata")
