@@ -1121,7 +1121,12 @@ export async function browserChecks(tally, context, url, label) {
         roots: el.querySelectorAll('.cite-root').length,
         links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
         panel: [...el.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
-        text: el.querySelector('.cite-answer__body').textContent,
+        // The claim's marker (its number) stands after "2015": the text without it.
+        text: (() => {
+          const body = el.querySelector('.cite-answer__body').cloneNode(true);
+          for (const m of body.querySelectorAll('.cite-marker')) m.remove();
+          return body.textContent;
+        })(),
         dark: el.querySelector('.cite-root').classList.contains('cite-theme-dark'),
         mounted: window.pview.mounted,
       };

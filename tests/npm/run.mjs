@@ -8,7 +8,9 @@
 //   (e) the example pages of examples/js/ (shown on the demo page), served exactly as
 //       written next to the unpacked package (example-checks.mjs);
 //   (f) a Vite 7 + React 19 app (development build, StrictMode) using citekit/react,
-//       <cited-answer> and examples/js/react.jsx (react-checks.mjs).
+//       <cited-answer> and examples/js/react.jsx (react-checks.mjs);
+//   (g) what a page downloads, per kind of answer it shows, against the page-load
+//       budgets (page-load.mjs).
 //
 // Usage: node tests/npm/run.mjs [--no-build] [--keep]
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
@@ -31,6 +33,7 @@ import { join } from 'node:path';
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
+import { pageLoadChecks } from './page-load.mjs';
 import { reactChecks, reactFailureChecks } from './react-checks.mjs';
 import { touchChecks } from './touch-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
@@ -108,6 +111,17 @@ async function main() {
     const server = await serve(plain);
     try {
       await browserChecks(tally, browser.context, `${server.url}/index.html`, 'plain');
+    } finally {
+      await server.close();
+    }
+  }
+
+  // (g) what a page downloads, by the answer it shows.
+  section('(g) what a page downloads (every file it requests, gzip -9), per kind of answer');
+  {
+    const server = await serve(plain);
+    try {
+      await pageLoadChecks(tally, browser.context, server.url, plain);
     } finally {
       await server.close();
     }
