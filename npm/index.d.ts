@@ -17,16 +17,15 @@ export type InitInput =
 /** Options of `init`. */
 export interface InitOptions {
   /**
-   * `'first-use'` (the default in browsers): load the module without the provider
-   * formats (anthropic, openai, gemini, perplexity), the posthoc format and canonical
-   * HTML, JSON and YAML answers, about 65 KB gzip lighter, and the one with them when such data
-   * first comes (`mount` and `<cited-answer>` do it by
-   * themselves; `parse` and `renderToString` throw `format-not-loaded` until
-   * `loadFormats()` has resolved). `'all'` (the default under Node): load only the
-   * module with them.
+   * `'first-use'` (the default in browsers): load the module with every common format
+   * (citekit's own, anthropic, openai, gemini, perplexity), and the full one when
+   * posthoc data or a canonical HTML, JSON or YAML answer first comes (`mount` and
+   * `<cited-answer>` do it by themselves; `parse` and `renderToString` throw
+   * `format-not-loaded` for such data until `loadFormats()` has resolved). `'all'`
+   * (the default under Node): load only the full module.
    */
   formats?: 'first-use' | 'all';
-  /** Where citekit_full_bg.wasm (the module with the provider formats) is, when not next to the package's JS. */
+  /** Where citekit_full_bg.wasm (the full module) is, when not next to the package's JS. */
   formatsInput?: InitInput;
 }
 
@@ -39,9 +38,8 @@ export interface InitOptions {
 export function init(input?: InitInput, options?: InitOptions): Promise<void>;
 
 /**
- * Loads the module with the provider formats (citekit_full_bg.wasm) unless it is
- * loaded; from then on every call goes to it. Await it before `parse` or
- * `renderToString` with anthropic, openai, gemini, perplexity or posthoc data, or a
+ * Loads the full module (citekit_full_bg.wasm) unless it is loaded; from then on every
+ * call goes to it. Await it before `parse` or `renderToString` with posthoc data or a
  * canonical answer in HTML, JSON or YAML.
  */
 export function loadFormats(input?: InitInput): Promise<void>;

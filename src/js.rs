@@ -297,7 +297,7 @@ fn model_to_js(text: &str) -> JsResult<JsValue> {
 ///
 /// Throws when the data is not the claimed (or detected) format at all (the error has
 /// a `code`: `not-format`, `invalid-json`, `limit-exceeded`, `undetected-format`; and
-/// `format-not-loaded` for provider data in the module without them), and
+/// `format-not-loaded` for data in a format the module leaves out), and
 /// for arguments of the wrong type or a bad option value.
 #[wasm_bindgen(js_name = parse)]
 pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
@@ -317,7 +317,7 @@ pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsVa
     model_to_js(&to_json_text(&model, options.position_encoding))
 }
 
-/// Provider data in the module without the provider formats (a `format-not-loaded`
+/// Data in a format the module leaves out (a `format-not-loaded`
 /// diagnostic): an error with that code, which npm/core.js turns into what to do.
 fn not_loaded(model: &Model) -> Option<Error> {
     let d = model
@@ -787,7 +787,7 @@ impl View {
         VIEWS.with(|v| v.borrow().iter().any(|(k, _)| *k == self.id))
     }
 
-    /// Whether its data is in a provider format this module leaves out (npm/core.js
+    /// Whether its data is in a format this module leaves out (npm/core.js
     /// then mounts the answer again in the module that has them).
     #[wasm_bindgen(getter, js_name = needsFormats)]
     pub fn needs_formats(&self) -> bool {

@@ -630,8 +630,8 @@ impl Driver {
     }
 
     /// What the data could not give, for the console: the first error (its code and
-    /// message) and how many there are. A missing provider formats module is left out
-    /// (the npm package loads it).
+    /// message) and how many there are. A format this build leaves out is left out (the
+    /// npm package loads its full module).
     pub fn data_errors(&self) -> Option<(String, usize)> {
         use crate::core::model::Severity;
         self.with_model(|a| {

@@ -1216,8 +1216,9 @@ export async function browserChecks(tally, context, url, label) {
   await hostChecks(t, page);
   await uiStreamChecks(t, page);
 
-  // The provider formats are in the second module (citekit_full): not fetched until
-  // such data comes. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)
+  // Posthoc data and canonical HTML, JSON and YAML answers are in the full module
+  // (citekit_full): not fetched until such data comes; the providers' formats are in
+  // the first. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)
   const wasmFetched = () =>
     page.evaluate(() =>
       performance
@@ -1226,7 +1227,27 @@ export async function browserChecks(tally, context, url, label) {
         .filter((n) => n.endsWith('.wasm')),
     );
 
-  await t('provider data: init() fetched only the first module; mount() fetches the second and moves the view with the calls made meanwhile', async () => {
+  await t('provider data: read by the first module (markers at once, the full module not fetched)', async () => {
+    const r = await page.evaluate(() => {
+      const { mount, parse } = window.citekit;
+      const el = document.createElement('div');
+      document.querySelector('main').append(el);
+      const view = mount(el, { answer: null, data: window.sample.OPENAI });
+      const out = {
+        links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+        busy: el.hasAttribute('aria-busy'),
+        format: parse(null, window.sample.OPENAI).format,
+      };
+      view.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r, { links: 1, busy: false, format: 'openai' }, 'openai data in the first module');
+    const fetched = await wasmFetched();
+    assert(!fetched.some((n) => n.startsWith('citekit_full_bg')), `full module fetched for provider data: ${fetched}`);
+  });
+
+  await t('posthoc data: init() fetched only the first module; mount() fetches the second and moves the view with the calls made meanwhile', async () => {
     const before = await wasmFetched();
     assert(before.some((n) => n.startsWith('citekit_wasm_bg')), `first module not fetched: ${before}`);
     assert(!before.some((n) => n.startsWith('citekit_full_bg')), `second module fetched early: ${before}`);
@@ -1237,7 +1258,7 @@ export async function browserChecks(tally, context, url, label) {
       document.querySelector('main').append(el);
       window.providerClicks = [];
       // Every call before the second module is in is made again there.
-      window.pview = mount(el, { answer: null, data: window.sample.OPENAI });
+      window.pview = mount(el, { answer: null, data: window.sample.POSTHOC });
       window.pview.on('citation-click', (e) => window.providerClicks.push(e.detail));
       window.pview.update({ panel: true });
       window.pview.setOptions({ theme: 'dark', panel: true });
@@ -1245,7 +1266,7 @@ export async function browserChecks(tally, context, url, label) {
       const freed = document.createElement('div');
       freed.id = 'provider-freed';
       document.querySelector('main').append(freed);
-      mount(freed, { answer: null, data: window.sample.OPENAI }).free();
+      mount(freed, { answer: null, data: window.sample.POSTHOC }).free();
       // Until the second module is in: the data's text without citations, marked busy.
       window.providerWaiting = {
         text: el.querySelector('.cite-answer__body')?.textContent ?? '',
@@ -1268,7 +1289,12 @@ export async function browserChecks(tally, context, url, label) {
         roots: el.querySelectorAll('.cite-root').length,
         links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
         panel: [...el.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
-        text: el.querySelector('.cite-answer__body').textContent,
+        // The claim's marker (its number) stands after "2015": the text without it.
+        text: (() => {
+          const body = el.querySelector('.cite-answer__body').cloneNode(true);
+          for (const m of body.querySelectorAll('.cite-marker')) m.remove();
+          return body.textContent;
+        })(),
         dark: el.querySelector('.cite-root').classList.contains('cite-theme-dark'),
         mounted: window.pview.mounted,
       };
@@ -1288,11 +1314,11 @@ export async function browserChecks(tally, context, url, label) {
     eq(clicks.length, 1, 'a listener added before the move still hears clicks');
   });
 
-  await t('provider data: parse() and renderToString() use the second module once it is in; answers of both modules share the page without id clashes', async () => {
+  await t('posthoc data: parse() and renderToString() use the second module once it is in; answers of both modules share the page without id clashes', async () => {
     const r = await page.evaluate(() => {
       const { parse, renderToString, mount } = window.citekit;
-      const m = parse(null, window.sample.OPENAI);
-      const html = renderToString(null, window.sample.OPENAI);
+      const m = parse(null, window.sample.POSTHOC);
+      const html = renderToString(null, window.sample.POSTHOC);
       // A new answer (second module) beside those mounted before (first module).
       const el = document.createElement('div');
       document.querySelector('main').append(el);
@@ -1313,7 +1339,7 @@ export async function browserChecks(tally, context, url, label) {
         empty: document.getElementById('provider-host').childElementCount,
       };
     });
-    eq(r.format, 'openai', 'format');
+    eq(r.format, 'posthoc', 'format');
     eq(r.titles, ['Announcing Rust 1.0'], 'sources');
     assert(r.html, 'renderToString shows the source');
     eq(r.dupes, [], 'ids used twice');

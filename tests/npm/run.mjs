@@ -12,6 +12,8 @@
 //   (g) examples/ai-sdk/, a Vite + React app on the real Vercel AI SDK (`ai`,
 //       @ai-sdk/react useChat) whose transport answers with recorded UI message
 //       streams, built with the tarball and checked render by render (ai-sdk-checks.mjs).
+//   (h) what a page downloads, per kind of answer it shows, against the page-load
+//       budgets (page-load.mjs).
 //
 // Usage: node tests/npm/run.mjs [--no-build] [--keep]
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
@@ -35,6 +37,7 @@ import { aiSdkChecks, badMessageChecks, elementMessageChecks, messageFallbackChe
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
+import { pageLoadChecks } from './page-load.mjs';
 import { reactChecks, reactFailureChecks } from './react-checks.mjs';
 import { touchChecks } from './touch-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
@@ -112,6 +115,17 @@ async function main() {
     const server = await serve(plain);
     try {
       await browserChecks(tally, browser.context, `${server.url}/index.html`, 'plain');
+    } finally {
+      await server.close();
+    }
+  }
+
+  // (h) what a page downloads, by the answer it shows.
+  section('(h) what a page downloads (every file it requests, gzip -9), per kind of answer');
+  {
+    const server = await serve(plain);
+    try {
+      await pageLoadChecks(tally, browser.context, server.url, plain);
     } finally {
       await server.close();
     }
