@@ -2,7 +2,7 @@
 // effect twice) in headless Chromium: citekit/react's <CitedAnswer> streaming, reorder,
 // theme, unmount, leaks; the example of examples/js/react.jsx; a hydrated <cited-answer>.
 import { RAW_MARKER } from './host-checks.mjs';
-import { assert, eq } from './lib.mjs';
+import { assert, eq, resolveDev } from './lib.mjs';
 
 const ANSWER =
   'Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2][3].\n\n' +
@@ -290,6 +290,29 @@ export async function reactChecks(tally, context, url) {
     await slow.close();
     eq(loading, { busy: 'true', raw: false }, 'while the module loads');
     eq(done, { busy: null, fallback: false }, 'once mounted');
+  });
+
+  await t('<CitedAnswer>: a forced dark theme was unreadable on a light page: options {theme: dark} paints its own background, axe color-contrast passes', async () => {
+    // The page is the browser's default white; the chat's theme is still dark (set by
+    // the theme switch above). Last but one: axe adds a window listener.
+    await page.evaluate(
+      ({ ANSWER, DATA }) => window.chat.setMessages([{ id: 'a', text: ANSWER, data: DATA, streaming: false }]),
+      { ANSWER, DATA },
+    );
+    await page.waitForSelector('#msg-a .cite-marker__link', { timeout: 5000 });
+    await page.addScriptTag({ path: resolveDev('axe-core/axe.min.js') });
+    const r = await page.evaluate(async () => {
+      const root = document.querySelector('#msg-a .cite-root');
+      const audit = await window.axe.run(document.getElementById('chat-root'), { runOnly: { type: 'rule', values: ['color-contrast'] } });
+      window.chat.setMessages([]);
+      return {
+        dark: root.classList.contains('cite-theme-dark'),
+        background: getComputedStyle(root).backgroundColor,
+        violations: audit.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`)),
+      };
+    });
+    eq(r.violations.slice(0, 3), [], 'color-contrast violations');
+    eq([r.dark, r.background], [true, 'rgb(15, 20, 25)'], 'the dark root and its background');
   });
 
   await t('no page errors or console errors', async () => {
