@@ -78,11 +78,9 @@ function Chat() {
   );
 }
 
-// The chat shows Gemini answers too, whose grounding supports (in the message
-// metadata) the module with the provider formats reads: load that one at once (without
-// this, such an answer mounts in the lighter first module and moves to the second when
-// its grounding arrives). OpenAI, Anthropic and Perplexity messages need only the first.
-init(undefined, { formats: 'all' });
+// The plain init(): its module reads every AI SDK message, the providers' positions
+// (OpenAI annotations, Anthropic citations, Gemini grounding) included.
+init();
 
 createRoot(document.getElementById('app')).render(
   <StrictMode>
