@@ -1,277 +1,16 @@
-//! The `ai-sdk` format (docs/formats.md): what the Vercel AI SDK (`ai`, `useChat`)
-//! hands an app. Three shapes of one thing:
-//!
-//! - a `UIMessage` `{id, role, metadata?, parts: [...]}`;
-//! - its `parts` array;
-//! - an array of `UIMessage`s: the last assistant message is the answer;
-//!
-//! and its **UI message stream**, the server-sent events `toUIMessageStream` writes
-//! (`data: {"type":"text-delta","id":"0","delta":"Paris"}`, ..., `data: [DONE]`),
-//! given whole to `parse` or appended raw to a stream ([`StreamAccumulator`]).
-//!
-//! Parts, by `type`:
-//! - `text` `{text, state?, providerMetadata?}`: the answer is every text part's text,
-//!   in order. A text part that follows a `step-start` or any other part that is not
-//!   text or a source (reasoning, a tool call, a file, data) since the last text starts
-//!   a new paragraph: a blank line is put between, unless the text so far already ends
-//!   with one;
-//! - `source-url` `{sourceId, url, title?, providerMetadata?}` and `source-document`
-//!   `{sourceId, mediaType, title, filename?, providerMetadata?}`: the sources, in
-//!   order, one per url (or, for a document, per `fileId` its provider gave, else per
-//!   title and file name); a url that cannot be linked is reported (`unsafe-url`) and
-//!   the source kept without a link. Markers in the text (every form of the grammar,
-//!   `[1]`, `[1][2]`, `[1, 2]`, `【1】`, ...) name them by that order, 1-based, as
-//!   Perplexity answers through the AI SDK carry them;
-//! - `step-start`, `reasoning`, `tool-<name>`, `dynamic-tool`, `file`, `data-<name>`
-//!   and any other type: not text; kept in the answer's metadata as `other_parts`.
-//!
-//! Where a provider left its own positions, the citations are placed from them by that
-//! provider's parser ([`super::openai`], [`super::anthropic`], [`super::gemini`]), with
-//! its offset unit, over the text part (or the step's text) they index:
-//! - a text part's `providerMetadata.<provider>.annotations` (`@ai-sdk/openai`'s
-//!   Responses models copy the `output_text` annotations there): `url_citation`
-//!   `start_index..end_index` in UTF-16 units of that part, `file_citation` points;
-//! - a text part's `providerMetadata.anthropic.citations` (`@ai-sdk/anthropic` copies a
-//!   text block's `web_search_result_location` citations there): the part is the span;
-//! - a `source-document` part's `providerMetadata.anthropic.citedText` (with
-//!   `startCharIndex`/`endCharIndex` or `startPageNumber`/`endPageNumber`), which
-//!   `@ai-sdk/anthropic` emits for a document citation while the cited text block
-//!   streams: the span is that text part (the last one started before the source);
-//! - a `groundingMetadata` object in the message's `metadata` (`@ai-sdk/google` reports
-//!   it as the step's provider metadata, which an app forwards with `messageMetadata`):
-//!   its supports index the last step's text in UTF-8 bytes.
-//!
-//! Sources with neither a marker nor a position stay sources of the whole answer:
-//! listed, `cited: false`. Without the `providers` feature positions are not read: the
-//! text, the sources and the markers are, with a `format-not-loaded` error that says
-//! positions were left out (the npm package's second module then takes over).
+//! The builder both shapes of the `ai-sdk` format are read through: a message's parts
+//! one at a time, or a UI message stream's chunks as they come (see the module above).
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
-use crate::core::error::ParseError;
-use crate::core::formats::sse::{SseEvent, SseReader};
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::{parse_json, type_name, wrong_type, Fields};
-use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
-use crate::core::map::{Map as HMap, Set as HSet};
+use crate::core::json::{wrong_type, Fields};
+use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source};
-use crate::core::offsets::{floor_boundary, OffsetIndex, PositionEncoding};
+use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
-use crate::core::sanitize::{clean_text, excerpt200, normalize_url};
+use crate::core::sanitize::{excerpt200, normalize_url};
 use serde_json::{Map, Value};
-
-/// The chunk types of the UI message stream (`ui-message-chunks.ts`); `tool-*` and
-/// `data-*` are matched by prefix.
-const CHUNK_TYPES: [&str; 18] = [
-    "start",
-    "start-step",
-    "text-start",
-    "text-delta",
-    "text-end",
-    "reasoning-start",
-    "reasoning-delta",
-    "reasoning-end",
-    "source-url",
-    "source-document",
-    "finish-step",
-    "finish",
-    "abort",
-    "message-metadata",
-    "reasoning-file",
-    "custom",
-    "file",
-    "reset-step",
-];
-
-/// Part types only a `UIMessage` has (`text` and `reasoning` parts are told by `state`
-/// or `providerMetadata`; `tool-*` and `data-*` by prefix).
-const PART_TYPES: [&str; 5] = [
-    "source-url",
-    "source-document",
-    "step-start",
-    "dynamic-tool",
-    "reasoning-file",
-];
-
-/// Whether `t` is a chunk type of the UI message stream.
-pub fn is_chunk_type(t: &str) -> bool {
-    CHUNK_TYPES.contains(&t) || t.starts_with("tool-") || t.starts_with("data-")
-}
-
-/// Whether a JSON value is one part of a `UIMessage` that no other format has.
-fn is_distinct_part(v: &Value) -> bool {
-    let Some(o) = v.as_object() else {
-        return false;
-    };
-    let Some(t) = o.get("type").and_then(Value::as_str) else {
-        return false;
-    };
-    PART_TYPES.contains(&t)
-        || (t.starts_with("tool-") && o.contains_key("toolCallId"))
-        || (t.starts_with("data-") && o.contains_key("data"))
-        || (matches!(t, "text" | "reasoning")
-            && o.get("text").is_some_and(Value::is_string)
-            && (o.get("state").is_some_and(Value::is_string)
-                || o.get("providerMetadata").is_some_and(Value::is_object)))
-}
-
-/// Whether a JSON value is a `UIMessage`: `parts` an array whose items have a string
-/// `type` (Gemini's `Content` has `parts` without types), or an empty one with a role.
-pub fn is_message(v: &Value) -> bool {
-    let Some(o) = v.as_object() else {
-        return false;
-    };
-    let Some(parts) = o.get("parts").and_then(Value::as_array) else {
-        return false;
-    };
-    if parts.is_empty() {
-        return matches!(
-            o.get("role").and_then(Value::as_str),
-            Some("assistant" | "user" | "system")
-        ) && o.contains_key("id");
-    }
-    parts
-        .iter()
-        .any(|p| p.get("type").is_some_and(Value::is_string))
-}
-
-/// Whether JSON data is AI SDK data: a message, an array of messages, or a parts array
-/// with at least one part no other format has.
-pub fn detect(v: &Value) -> bool {
-    match v {
-        Value::Object(_) => is_message(v),
-        Value::Array(a) => {
-            a.iter().any(is_message)
-                || (a.iter().any(is_distinct_part)
-                    && a.iter()
-                        .all(|p| p.get("type").is_some_and(Value::is_string)))
-        }
-        _ => false,
-    }
-}
-
-/// Whether an event stream is a UI message stream: its first event whose data is a
-/// JSON object with a `type` has a chunk type of the AI SDK. Only the first events are
-/// read (at most 16 KB).
-pub fn is_ui_message_stream(stream: &str) -> bool {
-    let head = &stream[..floor_boundary(stream, 16 * 1024)];
-    let mut reader = SseReader::new();
-    let mut events = reader.push(head);
-    events.extend(reader.finish());
-    events
-        .iter()
-        .find_map(|ev| {
-            let v = parse_json(ev.data.trim()).ok()?;
-            v.get("type").and_then(Value::as_str).map(is_chunk_type)
-        })
-        .unwrap_or(false)
-}
-
-/// Parses a `UIMessage`, its parts or an array of messages into a draft.
-pub fn parse(
-    answer: Option<&str>,
-    data: Option<&Value>,
-    options: &Options,
-) -> Result<Draft, ParseError> {
-    let not_format = |msg: String| Err(ParseError::not_format(Format::AiSdk, "$", msg));
-    let (message, prefix): (Option<&Map<String, Value>>, String) = match data {
-        None | Some(Value::Null) => {
-            return not_format("expected a UIMessage or its parts, found no data".into())
-        }
-        Some(Value::Object(o)) => (Some(o), String::new()),
-        Some(Value::Array(a)) => {
-            // An array of messages: the last assistant one (else the last one).
-            let last = a
-                .iter()
-                .enumerate()
-                .rev()
-                .find(|(_, m)| {
-                    is_message(m) && m.get("role").and_then(Value::as_str) == Some("assistant")
-                })
-                .or_else(|| a.iter().enumerate().rev().find(|(_, m)| is_message(m)));
-            match last {
-                Some((i, Value::Object(o))) => (Some(o), format!("[{i}]")),
-                _ => (None, String::new()),
-            }
-        }
-        Some(other) => {
-            return not_format(format!(
-                "expected a UIMessage, its parts or an array of messages, found {}",
-                type_name(other)
-            ))
-        }
-    };
-    let mut b = Builder::new(options);
-    let parts: Vec<&Value> = match (message, data) {
-        (Some(o), _) => {
-            let mut f = Fields::new(o, prefix.clone());
-            let parts = match f.value("parts") {
-                Some(Value::Array(a)) => a.iter().collect(),
-                Some(other) => {
-                    return not_format(format!(
-                        "expected `parts` to be an array, found {}",
-                        type_name(other)
-                    ))
-                }
-                None => return not_format("expected a UIMessage with `parts`".into()),
-            };
-            if let Some(m) = f.value("metadata") {
-                b.message_metadata = Some(m.clone());
-            }
-            b.draft.metadata = f.rest();
-            parts
-        }
-        (None, Some(Value::Array(a))) => a.iter().collect(),
-        _ => Vec::new(),
-    };
-    let part_path = |i: usize| {
-        if prefix.is_empty() && message.is_none() {
-            format!("[{i}]")
-        } else if prefix.is_empty() {
-            format!("parts[{i}]")
-        } else {
-            format!("{prefix}.parts[{i}]")
-        }
-    };
-    for (i, part) in parts.iter().enumerate() {
-        b.part(part, &part_path(i));
-    }
-    let mut draft = b.finish();
-    if let Some(a) = answer {
-        support::use_caller_text(&mut draft, a);
-    }
-    Ok(draft)
-}
-
-/// Parses a whole UI message stream into a draft.
-pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError> {
-    let mut stream = stream;
-    let mut acc = StreamAccumulator::new(options);
-    if stream.len() > MAX_DATA_BYTES {
-        acc.builder.draft.diagnostics.push(Diagnostic::warning(
-            "limit-exceeded",
-            format!(
-                "the event stream is {} bytes; the limit `{MAX_DATA_BYTES_NAME}` reads the first {MAX_DATA_BYTES}",
-                stream.len()
-            ),
-        ));
-        stream = &stream[..floor_boundary(stream, MAX_DATA_BYTES)];
-    }
-    let mut reader = SseReader::new();
-    let mut events = reader.push(stream);
-    events.extend(reader.finish());
-    if !reader.saw_fields() && !stream.trim().is_empty() {
-        return Err(ParseError::not_format(
-            Format::AiSdk,
-            "$",
-            "expected a UI message stream (`data: ...` lines), found no SSE field",
-        ));
-    }
-    for ev in &events {
-        acc.event(ev);
-    }
-    Ok(acc.finish())
-}
 
 /// A text part being read: its text is written to the answer as it comes while it is
 /// the first open one; a later one started while it is open waits in `pending`.
@@ -280,7 +19,7 @@ struct OpenText {
     /// The part's id (the stream's `id`; a message's parts are read one at a time).
     id: String,
     /// Gap parts (see [`Builder::gaps`]) before it started.
-    gaps: u64,
+    pub(super) gaps: u64,
     /// Steps before it started.
     steps: u64,
     /// Its text not yet written to the answer.
@@ -288,7 +27,7 @@ struct OpenText {
     /// Where its text starts in the answer, once written.
     start: Option<usize>,
     /// `text-end` came.
-    ended: bool,
+    pub(super) ended: bool,
     /// The part's `providerMetadata` (the last one given).
     provider_metadata: Option<Value>,
     /// The part's `citations` (`ai` 7: `{source, startIndex?, endIndex?, citedText?}`).
@@ -311,14 +50,14 @@ struct DocumentCitation {
 /// the chunks of a UI message stream: both read through the same steps, so a stream
 /// ends as `parse` of the message it makes.
 #[derive(Debug, Clone)]
-pub(crate) struct Builder {
-    draft: Draft,
+pub(super) struct Builder {
+    pub(super) draft: Draft,
     options: Options,
     /// Text parts started and not yet all written, in start order.
     open: Vec<OpenText>,
     /// Parts that are not text or sources, so far (a text part after one of them starts
     /// a new paragraph).
-    gaps: u64,
+    pub(super) gaps: u64,
     /// Gap count the last written text part started after.
     gaps_written: u64,
     /// `step-start` parts so far.
@@ -343,18 +82,18 @@ pub(crate) struct Builder {
     /// stream).
     part_ids: HMap<usize, String>,
     /// The message's `metadata` (merged as the stream gives it).
-    message_metadata: Option<Value>,
+    pub(super) message_metadata: Option<Value>,
     /// Parts that are neither text nor sources, for the metadata.
-    other: Vec<Value>,
+    pub(super) other: Vec<Value>,
     /// [`Builder::end`] ran.
-    ended: bool,
+    pub(super) ended: bool,
     /// Whether provider positions were seen that this build does not read.
-    #[cfg_attr(feature = "providers", allow(dead_code))]
+    #[cfg(not(feature = "providers"))]
     positions_skipped: bool,
 }
 
 impl Builder {
-    fn new(options: &Options) -> Self {
+    pub(super) fn new(options: &Options) -> Self {
         let mut draft = Draft::new(Format::AiSdk, "");
         draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
         Builder {
@@ -374,13 +113,14 @@ impl Builder {
             part_ids: HMap::new(),
             message_metadata: None,
             other: Vec::new(),
+            #[cfg(not(feature = "providers"))]
             positions_skipped: false,
             ended: false,
         }
     }
 
     /// One part of a message.
-    fn part(&mut self, part: &Value, path: &str) {
+    pub(super) fn part(&mut self, part: &Value, path: &str) {
         let Value::Object(o) = part else {
             self.draft
                 .diagnostics
@@ -404,7 +144,7 @@ impl Builder {
                 };
                 let id = format!("\u{0}{path}");
                 self.text_start(&id, path);
-                self.text_delta(&id, text);
+                self.text_delta(&id, text, None);
                 self.text_end(&id, o.get("providerMetadata"), o.get("citations"));
             }
             Some("source-url") => {
@@ -428,7 +168,7 @@ impl Builder {
         }
     }
 
-    fn step_start(&mut self) {
+    pub(super) fn step_start(&mut self) {
         self.steps += 1;
         self.gaps += 1;
     }
@@ -440,7 +180,7 @@ impl Builder {
         self.other.push(part);
     }
 
-    fn text_start(&mut self, id: &str, path: &str) {
+    pub(super) fn text_start(&mut self, id: &str, path: &str) {
         self.open.push(OpenText {
             id: id.to_string(),
             gaps: self.gaps,
@@ -455,10 +195,15 @@ impl Builder {
         });
     }
 
-    fn text_delta(&mut self, id: &str, delta: &str) {
+    /// More text of part `id` (and, as a stream's delta may carry it, its provider
+    /// metadata so far).
+    pub(super) fn text_delta(&mut self, id: &str, delta: &str, provider_metadata: Option<&Value>) {
         let Some(i) = self.open.iter().position(|t| t.id == id) else {
             return;
         };
+        if let Some(m) = provider_metadata.filter(|m| !m.is_null()) {
+            self.open[i].provider_metadata = Some(m.clone());
+        }
         if i == 0 {
             self.write(0, delta);
         } else {
@@ -487,7 +232,12 @@ impl Builder {
         self.draft.text.push_str(text);
     }
 
-    fn text_end(&mut self, id: &str, provider_metadata: Option<&Value>, citations: Option<&Value>) {
+    pub(super) fn text_end(
+        &mut self,
+        id: &str,
+        provider_metadata: Option<&Value>,
+        citations: Option<&Value>,
+    ) {
         let Some(t) = self.open.iter_mut().find(|t| t.id == id) else {
             return;
         };
@@ -565,12 +315,12 @@ impl Builder {
         let sub = if let Some(a) = m.get("annotations").filter(|a| a.is_array()) {
             let mut item = object(&[("type", "output_text"), ("text", &text)]);
             item["annotations"] = a.clone();
-            super::openai::parse(None, Some(&item), &self.options)
+            crate::core::formats::openai::parse(None, Some(&item), &self.options)
         } else if let Some(c) = m.get("citations").filter(|c| c.is_array()) {
             let mut block = object(&[("type", "text"), ("text", &text)]);
             block["citations"] = c.clone();
             let blocks = Value::Array(vec![block]);
-            super::anthropic::parse(None, Some(&blocks), &self.options)
+            crate::core::formats::anthropic::parse(None, Some(&blocks), &self.options)
         } else {
             return false;
         };
@@ -774,7 +524,12 @@ impl Builder {
 
     /// A `source-url` part (`numbered`: it counts for the marker numbers), or the
     /// source of a text part's citation. Returns its index.
-    fn source_url(&mut self, o: &Map<String, Value>, path: &str, numbered: bool) -> usize {
+    pub(super) fn source_url(
+        &mut self,
+        o: &Map<String, Value>,
+        path: &str,
+        numbered: bool,
+    ) -> usize {
         let mut f = Fields::new(o, path);
         f.value("type");
         let diags = &mut self.draft.diagnostics;
@@ -831,7 +586,12 @@ impl Builder {
 
     /// A `source-document` part (`numbered`: it counts for the marker numbers), or the
     /// source of a text part's citation. Returns its index.
-    fn source_document(&mut self, o: &Map<String, Value>, path: &str, numbered: bool) -> usize {
+    pub(super) fn source_document(
+        &mut self,
+        o: &Map<String, Value>,
+        path: &str,
+        numbered: bool,
+    ) -> usize {
         let mut f = Fields::new(o, path);
         f.value("type");
         let diags = &mut self.draft.diagnostics;
@@ -943,7 +703,7 @@ impl Builder {
     }
 
     /// The message's `metadata`, merged object by object as the stream gives it.
-    fn metadata(&mut self, m: &Value) {
+    pub(super) fn metadata(&mut self, m: &Value) {
         match &mut self.message_metadata {
             Some(old) => merge_objects(old, m),
             None => self.message_metadata = Some(m.clone()),
@@ -977,7 +737,8 @@ impl Builder {
         candidate.insert("content".into(), Value::Object(content));
         candidate.insert("groundingMetadata".into(), gm.clone());
         let candidate = Value::Object(candidate);
-        if let Ok(sub) = super::gemini::parse(None, Some(&candidate), &self.options) {
+        if let Ok(sub) = crate::core::formats::gemini::parse(None, Some(&candidate), &self.options)
+        {
             let path = path.strip_suffix(".groundingMetadata").unwrap_or(&path);
             self.absorb(sub, start, path);
         }
@@ -997,13 +758,13 @@ impl Builder {
 
     /// The draft: open text parts are written out (a stream cut short), positions of
     /// the message metadata read.
-    pub(crate) fn finish(mut self) -> Draft {
+    pub(super) fn finish(mut self) -> Draft {
         self.end();
         self.draft
     }
 
     /// Ends the message (once): what [`Builder::finish`] does, in place.
-    fn end(&mut self) {
+    pub(super) fn end(&mut self) {
         if self.ended {
             return;
         }
@@ -1040,7 +801,7 @@ impl Builder {
 }
 
 /// A JSON object of string fields.
-fn object(fields: &[(&str, &str)]) -> Value {
+pub(super) fn object(fields: &[(&str, &str)]) -> Value {
     Value::Object(
         fields
             .iter()
@@ -1131,354 +892,5 @@ fn merge_objects(old: &mut Value, new: &Value) {
             }
         }
         (o, n) => *o = n.clone(),
-    }
-}
-
-/// Reads a UI message stream's events into a draft as they come: text deltas become
-/// the answer, sources arrive, other chunks are kept. [`StreamAccumulator::finish`]
-/// gives what `parse` of the final message gives.
-#[derive(Debug, Clone)]
-pub struct StreamAccumulator {
-    builder: Builder,
-    /// Events read so far (for paths).
-    count: usize,
-    /// `[DONE]` was seen.
-    done: bool,
-    /// Tool calls and data parts seen (their later chunks update the same part).
-    parts_seen: HSet<String>,
-    /// Parts that are neither text nor sources, rebuilt from their chunks.
-    other: Vec<Value>,
-    /// Index in `other` by tool call id, reasoning id or data id.
-    other_by_id: HMap<String, usize>,
-}
-
-impl StreamAccumulator {
-    /// An empty accumulator.
-    pub fn new(options: &Options) -> Self {
-        StreamAccumulator {
-            builder: Builder::new(options),
-            count: 0,
-            done: false,
-            parts_seen: HSet::new(),
-            other: Vec::new(),
-            other_by_id: HMap::new(),
-        }
-    }
-
-    /// The draft as far as the events so far make it (the open text parts' text that
-    /// is written, no provider positions of parts still open).
-    pub fn draft_ref(&self) -> &Draft {
-        &self.builder.draft
-    }
-
-    /// Reads one event.
-    pub fn event(&mut self, ev: &SseEvent) {
-        let path = format!("events[{}]", self.count);
-        self.count += 1;
-        if self.done {
-            return;
-        }
-        if ev.data.trim() == "[DONE]" {
-            self.done = true;
-            self.end();
-            return;
-        }
-        let value = match parse_json(&ev.data) {
-            Ok(v) => v,
-            Err(e) => {
-                let code = if e.code() == "limit-exceeded" {
-                    "limit-exceeded"
-                } else {
-                    "invalid-event"
-                };
-                self.builder.draft.diagnostics.push(
-                    Diagnostic::warning(code, format!("`{path}` is not valid JSON ({e}); skipped"))
-                        .at_path(path),
-                );
-                return;
-            }
-        };
-        let Value::Object(o) = &value else {
-            return;
-        };
-        self.chunk(o, &path);
-    }
-
-    fn chunk(&mut self, o: &Map<String, Value>, path: &str) {
-        let str_of = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or("");
-        let b = &mut self.builder;
-        let kind = str_of("type");
-        match kind {
-            "text-start" => b.text_start(&format!("\u{1}{}", str_of("id")), path),
-            "text-delta" => {
-                let delta = o.get("delta").and_then(Value::as_str).unwrap_or("");
-                let id = format!("\u{1}{}", str_of("id"));
-                b.text_delta(&id, delta);
-                if let Some(m) = o.get("providerMetadata").filter(|m| !m.is_null()) {
-                    if let Some(t) = b.open.iter_mut().find(|t| t.id == id) {
-                        t.provider_metadata = Some(m.clone());
-                    }
-                }
-            }
-            "text-end" => b.text_end(
-                &format!("\u{1}{}", str_of("id")),
-                o.get("providerMetadata"),
-                o.get("citations"),
-            ),
-            "source-url" => {
-                b.source_url(o, path, true);
-            }
-            "source-document" => {
-                b.source_document(o, path, true);
-            }
-            "start-step" => b.step_start(),
-            "start" | "finish" | "message-metadata" => {
-                if let Some(m) = o.get("messageMetadata").filter(|m| !m.is_null()) {
-                    b.metadata(m);
-                }
-                if kind == "start" {
-                    if let Some(id) = o.get("messageId") {
-                        b.draft.metadata.insert("id".into(), id.clone());
-                    }
-                }
-            }
-            "finish-step" | "abort" | "reset-step" => {}
-            "error" => {
-                let text = clean_text(str_of("errorText"));
-                b.draft.diagnostics.push(
-                    Diagnostic::warning(
-                        "stream-error",
-                        format!("the stream reported an error: {}", excerpt200(&text)),
-                    )
-                    .at_path(path),
-                );
-            }
-            "reasoning-start" => {
-                let id = format!("reasoning\u{0}{}", str_of("id"));
-                self.new_other(id, object(&[("type", "reasoning"), ("text", "")]));
-            }
-            "reasoning-delta" => {
-                let id = format!("reasoning\u{0}{}", str_of("id"));
-                if let Some(&i) = self.other_by_id.get(&id) {
-                    if let Some(Value::String(t)) = self.other[i].get_mut("text") {
-                        t.push_str(str_of("delta"));
-                    }
-                }
-            }
-            "reasoning-end" => {}
-            t if t.starts_with("tool-") => {
-                let call = str_of("toolCallId").to_string();
-                let id = format!("tool\u{0}{call}");
-                if !self.parts_seen.contains(&id) {
-                    self.parts_seen.insert(id.clone());
-                    let name = o.get("toolName").and_then(Value::as_str).unwrap_or("");
-                    let dynamic = o.get("dynamic").and_then(Value::as_bool) == Some(true);
-                    let ty = if dynamic {
-                        "dynamic-tool".to_string()
-                    } else {
-                        format!("tool-{name}")
-                    };
-                    self.new_other(id.clone(), object(&[("type", &ty), ("toolCallId", &call)]));
-                }
-                if let Some(&i) = self.other_by_id.get(&id) {
-                    if let Value::Object(part) = &mut self.other[i] {
-                        for k in ["input", "output", "errorText", "providerExecuted"] {
-                            if let Some(v) = o.get(k) {
-                                part.insert(k.into(), v.clone());
-                            }
-                        }
-                    }
-                }
-            }
-            t if t.starts_with("data-") => {
-                if o.get("transient").and_then(Value::as_bool) == Some(true) {
-                    return;
-                }
-                let part = Value::Object(
-                    o.iter()
-                        .filter(|(k, _)| k.as_str() != "transient")
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect(),
-                );
-                match o.get("id").and_then(Value::as_str) {
-                    Some(did) => {
-                        let id = format!("{t}\u{0}{did}");
-                        match self.other_by_id.get(&id) {
-                            Some(&i) => self.other[i] = part,
-                            None => self.new_other(id, part),
-                        }
-                    }
-                    None => {
-                        self.builder.gaps += 1;
-                        self.other.push(part);
-                    }
-                }
-            }
-            _ => {
-                // file, reasoning-file, custom and types to come: a part of their own.
-                self.builder.gaps += 1;
-                let part = Value::Object(o.clone());
-                self.other.push(part);
-            }
-        }
-    }
-
-    /// A new part that is not text: a gap before the next text.
-    fn new_other(&mut self, id: String, part: Value) {
-        self.builder.gaps += 1;
-        self.other_by_id.insert(id, self.other.len());
-        self.other.push(part);
-    }
-
-    /// The draft of the whole stream.
-    pub fn finish(mut self) -> Draft {
-        self.end();
-        self.builder.draft
-    }
-
-    /// Ends the stream (at `[DONE]`, or when its reader says so): text parts still
-    /// open are written out, the positions of the message metadata read. Later events
-    /// are ignored. Whether this call ended it.
-    pub fn end(&mut self) -> bool {
-        if self.builder.ended {
-            return false;
-        }
-        self.done = true;
-        self.builder.other = std::mem::take(&mut self.other);
-        self.builder.end();
-        true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn stream_of(chunks: &[Value]) -> String {
-        let mut s = String::new();
-        for c in chunks {
-            s.push_str("data: ");
-            s.push_str(&c.to_string());
-            s.push_str("\n\n");
-        }
-        s.push_str("data: [DONE]\n\n");
-        s
-    }
-
-    #[test]
-    fn steps_are_paragraphs_and_other_parts_are_kept() {
-        let msg = json!({"id": "m1", "role": "assistant", "parts": [
-            {"type": "step-start"},
-            {"type": "reasoning", "text": "thinking", "state": "done"},
-            {"type": "text", "text": "I'll look.", "state": "done"},
-            {"type": "tool-search", "toolCallId": "c1", "state": "output-available", "input": {}, "output": {}},
-            {"type": "step-start"},
-            {"type": "text", "text": "Found it.", "state": "done"},
-            {"type": "text", "text": " More.", "state": "done"},
-            {"type": "data-weather", "data": {"t": 1}},
-            {"type": "something-new", "x": 1}
-        ]});
-        let d = parse(None, Some(&msg), &Options::default()).unwrap();
-        assert_eq!(d.text, "I'll look.\n\nFound it. More.");
-        let other = d.metadata["other_parts"].as_array().unwrap();
-        let types: Vec<&str> = other.iter().map(|p| p["type"].as_str().unwrap()).collect();
-        assert_eq!(
-            types,
-            ["reasoning", "tool-search", "data-weather", "something-new"]
-        );
-        assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
-        assert_eq!(d.metadata["id"], "m1");
-    }
-
-    #[test]
-    fn interleaved_text_parts_are_written_in_start_order() {
-        let s = stream_of(&[
-            json!({"type": "text-start", "id": "a"}),
-            json!({"type": "text-start", "id": "b"}),
-            json!({"type": "text-delta", "id": "b", "delta": "B"}),
-            json!({"type": "text-delta", "id": "a", "delta": "A"}),
-            json!({"type": "text-end", "id": "b"}),
-            json!({"type": "text-delta", "id": "a", "delta": "a"}),
-            json!({"type": "text-end", "id": "a"}),
-        ]);
-        let d = parse_stream(&s, &Options::default()).unwrap();
-        assert_eq!(d.text, "AaB");
-    }
-
-    /// Without the provider formats (the npm package's first module): the text, the
-    /// sources and ai 7's own part `citations` are read (OpenAI's carry the same
-    /// offsets as its annotations); positions only a provider's parser reads (Gemini
-    /// grounding in the metadata) give `format-not-loaded`, the text and sources kept.
-    #[cfg(not(feature = "providers"))]
-    #[test]
-    fn without_the_provider_formats() {
-        let openai: Value = serde_json::from_str(include_str!(
-            "../../../tests/recorded/ai-sdk/openai-web-search.message.json"
-        ))
-        .unwrap();
-        let a = crate::core::parse_lenient(
-            None,
-            crate::core::formats::Data::Json(&openai),
-            &Options::default(),
-        );
-        assert_eq!(a.format, Format::AiSdk);
-        assert_eq!(a.sources.len(), 3);
-        let cited: Vec<&str> = a
-            .citations
-            .iter()
-            .map(|c| &a.text[c.start..c.end])
-            .collect();
-        assert_eq!(
-            cited,
-            [
-                "Switzerland’s largest city, with about 447,000 inhabitants in 2024",
-                "チューリッヒ",
-                "the Zürichsee, is 40 km long",
-                "Zürich also hosts ETH"
-            ]
-        );
-        assert!(a.diagnostics.iter().all(|d| d.code != "format-not-loaded"));
-        let gemini: Value = serde_json::from_str(include_str!(
-            "../../../tests/recorded/ai-sdk/gemini-grounding.message.json"
-        ))
-        .unwrap();
-        let a = crate::core::parse_lenient(
-            None,
-            crate::core::formats::Data::Json(&gemini),
-            &Options::default(),
-        );
-        assert!(a.text.starts_with("Le **Mont Blanc**"));
-        assert_eq!(a.sources.len(), 3);
-        assert!(a.citations.is_empty());
-        assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
-    }
-
-    /// A UI message stream given as `sse` (what a view that streams raw events is told),
-    /// as text or as a JSON string, is read as one, not as `sse` tokens (which would
-    /// give no text).
-    #[test]
-    fn a_ui_message_stream_given_as_sse_is_read_as_one() {
-        let s = stream_of(&[
-            json!({"type": "start"}),
-            json!({"type": "source-url", "sourceId": "a", "url": "https://a.example/"}),
-            json!({"type": "text-start", "id": "0"}),
-            json!({"type": "text-delta", "id": "0", "delta": "Yes [1]."}),
-            json!({"type": "text-end", "id": "0"}),
-        ]);
-        let o = Options {
-            format: crate::core::options::FormatChoice::Given(Format::Sse),
-            ..Options::default()
-        };
-        let as_json = Value::String(s.clone());
-        for data in [
-            crate::core::formats::Data::Text(&s),
-            crate::core::formats::Data::Json(&as_json),
-        ] {
-            let a = crate::core::parse(None, data, &o).unwrap();
-            assert_eq!(a.format, Format::AiSdk);
-            assert_eq!(a.text, "Yes.");
-            assert_eq!(a.citations[0].sources, ["a"]);
-        }
     }
 }

@@ -1,0 +1,423 @@
+//! The `ai-sdk` format (docs/formats.md): what the Vercel AI SDK (`ai`, `useChat`)
+//! hands an app. Three shapes of one thing:
+//!
+//! - a `UIMessage` `{id, role, metadata?, parts: [...]}`;
+//! - its `parts` array;
+//! - an array of `UIMessage`s: the last assistant message is the answer;
+//!
+//! and its **UI message stream**, the server-sent events `toUIMessageStream` writes
+//! (`data: {"type":"text-delta","id":"0","delta":"Paris"}`, ..., `data: [DONE]`),
+//! given whole to `parse` or appended raw to a stream ([`StreamAccumulator`]).
+//!
+//! Parts, by `type`:
+//! - `text` `{text, state?, providerMetadata?}`: the answer is every text part's text,
+//!   in order. A text part that follows a `step-start` or any other part that is not
+//!   text or a source (reasoning, a tool call, a file, data) since the last text starts
+//!   a new paragraph: a blank line is put between, unless the text so far already ends
+//!   with one;
+//! - `source-url` `{sourceId, url, title?, providerMetadata?}` and `source-document`
+//!   `{sourceId, mediaType, title, filename?, providerMetadata?}`: the sources, in
+//!   order, one per url (or, for a document, per `fileId` its provider gave, else per
+//!   title and file name); a url that cannot be linked is reported (`unsafe-url`) and
+//!   the source kept without a link. Markers in the text (every form of the grammar,
+//!   `[1]`, `[1][2]`, `[1, 2]`, `【1】`, ...) name them by that order, 1-based, as
+//!   Perplexity answers through the AI SDK carry them;
+//! - `step-start`, `reasoning`, `tool-<name>`, `dynamic-tool`, `file`, `data-<name>`
+//!   and any other type: not text; kept in the answer's metadata as `other_parts`.
+//!
+//! Where a provider left its own positions, the citations are placed from them by that
+//! provider's parser (`openai`, `anthropic`, `gemini`), with its offset unit, over the
+//! text part (or the step's text) they index:
+//! - a text part's `providerMetadata.<provider>.annotations` (`@ai-sdk/openai`'s
+//!   Responses models copy the `output_text` annotations there): `url_citation`
+//!   `start_index..end_index` in UTF-16 units of that part, `file_citation` points;
+//! - a text part's `providerMetadata.anthropic.citations` (`@ai-sdk/anthropic` copies a
+//!   text block's citations there: web search results, and with `ai` 7 document
+//!   locations too): the part is the span, `cited_text` its quote;
+//! - a `groundingMetadata` object in the message's `metadata` (`@ai-sdk/google` reports
+//!   it as the step's provider metadata, which an app forwards with `messageMetadata`):
+//!   its supports index the last step's text in UTF-8 bytes;
+//! - without those, a text part's own `citations` (`ai` 7: `{source, startIndex?,
+//!   endIndex?, citedText?}`): spans in UTF-16 units of the part, or the whole part;
+//! - without any of those, a `source-document` part's
+//!   `providerMetadata.anthropic.citedText` (with `startCharIndex`/`endCharIndex` or
+//!   `startPageNumber`/`endPageNumber`), which `@ai-sdk/anthropic` emits for a document
+//!   citation while the cited text block streams: the span is that text part (the last
+//!   one started before the source).
+//!
+//! Sources with neither a marker nor a position stay sources of the whole answer:
+//! listed, `cited: false`. Without the `providers` feature the provider parsers are not
+//! there: the text, the sources, the markers and the parts' own `citations` are read,
+//! and positions only a provider's parser reads give a `format-not-loaded` error (the
+//! npm package's second module then takes over).
+//!
+//! Both shapes are read by one [`Builder`] (`builder.rs`), a message part by part and a
+//! stream chunk by chunk ([`StreamAccumulator`], `stream.rs`), so a stream ends as
+//! `parse` of the message it makes.
+
+use crate::core::draft::Draft;
+use crate::core::error::ParseError;
+use crate::core::formats::sse::SseReader;
+use crate::core::formats::support;
+use crate::core::json::{parse_json, type_name, Fields};
+use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
+use crate::core::model::{Diagnostic, Format};
+use crate::core::offsets::floor_boundary;
+use crate::core::options::Options;
+use serde_json::{Map, Value};
+
+mod builder;
+mod stream;
+use builder::Builder;
+pub use stream::StreamAccumulator;
+
+/// The chunk types of the UI message stream (`ui-message-chunks.ts`); `tool-*` and
+/// `data-*` are matched by prefix.
+const CHUNK_TYPES: [&str; 18] = [
+    "start",
+    "start-step",
+    "text-start",
+    "text-delta",
+    "text-end",
+    "reasoning-start",
+    "reasoning-delta",
+    "reasoning-end",
+    "source-url",
+    "source-document",
+    "finish-step",
+    "finish",
+    "abort",
+    "message-metadata",
+    "reasoning-file",
+    "custom",
+    "file",
+    "reset-step",
+];
+
+/// Part types only a `UIMessage` has (`text` and `reasoning` parts are told by `state`
+/// or `providerMetadata`; `tool-*` and `data-*` by prefix).
+const PART_TYPES: [&str; 5] = [
+    "source-url",
+    "source-document",
+    "step-start",
+    "dynamic-tool",
+    "reasoning-file",
+];
+
+/// Whether `t` is a chunk type of the UI message stream.
+pub fn is_chunk_type(t: &str) -> bool {
+    CHUNK_TYPES.contains(&t) || t.starts_with("tool-") || t.starts_with("data-")
+}
+
+/// Whether a JSON value is one part of a `UIMessage` that no other format has.
+fn is_distinct_part(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    let Some(t) = o.get("type").and_then(Value::as_str) else {
+        return false;
+    };
+    PART_TYPES.contains(&t)
+        || (t.starts_with("tool-") && o.contains_key("toolCallId"))
+        || (t.starts_with("data-") && o.contains_key("data"))
+        || (matches!(t, "text" | "reasoning")
+            && o.get("text").is_some_and(Value::is_string)
+            && (o.get("state").is_some_and(Value::is_string)
+                || o.get("providerMetadata").is_some_and(Value::is_object)))
+}
+
+/// Whether a JSON value is a `UIMessage`: `parts` an array whose items have a string
+/// `type` (Gemini's `Content` has `parts` without types), or an empty one with a role.
+pub fn is_message(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    let Some(parts) = o.get("parts").and_then(Value::as_array) else {
+        return false;
+    };
+    if parts.is_empty() {
+        return matches!(
+            o.get("role").and_then(Value::as_str),
+            Some("assistant" | "user" | "system")
+        ) && o.contains_key("id");
+    }
+    parts
+        .iter()
+        .any(|p| p.get("type").is_some_and(Value::is_string))
+}
+
+/// Whether JSON data is AI SDK data: a message, an array of messages, or a parts array
+/// with at least one part no other format has.
+pub fn detect(v: &Value) -> bool {
+    match v {
+        Value::Object(_) => is_message(v),
+        Value::Array(a) => {
+            a.iter().any(is_message)
+                || (a.iter().any(is_distinct_part)
+                    && a.iter()
+                        .all(|p| p.get("type").is_some_and(Value::is_string)))
+        }
+        _ => false,
+    }
+}
+
+/// Whether an event stream is a UI message stream: its first event whose data is a
+/// JSON object with a `type` has a chunk type of the AI SDK. Only the first events are
+/// read (at most 16 KB).
+pub fn is_ui_message_stream(stream: &str) -> bool {
+    let head = &stream[..floor_boundary(stream, 16 * 1024)];
+    let mut reader = SseReader::new();
+    let mut events = reader.push(head);
+    events.extend(reader.finish());
+    events
+        .iter()
+        .find_map(|ev| {
+            let v = parse_json(ev.data.trim()).ok()?;
+            v.get("type").and_then(Value::as_str).map(is_chunk_type)
+        })
+        .unwrap_or(false)
+}
+
+/// Parses a `UIMessage`, its parts or an array of messages into a draft.
+pub fn parse(
+    answer: Option<&str>,
+    data: Option<&Value>,
+    options: &Options,
+) -> Result<Draft, ParseError> {
+    let not_format = |msg: String| Err(ParseError::not_format(Format::AiSdk, "$", msg));
+    let (message, prefix): (Option<&Map<String, Value>>, String) = match data {
+        None | Some(Value::Null) => {
+            return not_format("expected a UIMessage or its parts, found no data".into())
+        }
+        Some(Value::Object(o)) => (Some(o), String::new()),
+        Some(Value::Array(a)) => {
+            // An array of messages: the last assistant one (else the last one).
+            let last = a
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, m)| {
+                    is_message(m) && m.get("role").and_then(Value::as_str) == Some("assistant")
+                })
+                .or_else(|| a.iter().enumerate().rev().find(|(_, m)| is_message(m)));
+            match last {
+                Some((i, Value::Object(o))) => (Some(o), format!("[{i}]")),
+                _ => (None, String::new()),
+            }
+        }
+        Some(other) => {
+            return not_format(format!(
+                "expected a UIMessage, its parts or an array of messages, found {}",
+                type_name(other)
+            ))
+        }
+    };
+    let mut b = Builder::new(options);
+    let parts: Vec<&Value> = match (message, data) {
+        (Some(o), _) => {
+            let mut f = Fields::new(o, prefix.clone());
+            let parts = match f.value("parts") {
+                Some(Value::Array(a)) => a.iter().collect(),
+                Some(other) => {
+                    return not_format(format!(
+                        "expected `parts` to be an array, found {}",
+                        type_name(other)
+                    ))
+                }
+                None => return not_format("expected a UIMessage with `parts`".into()),
+            };
+            if let Some(m) = f.value("metadata") {
+                b.message_metadata = Some(m.clone());
+            }
+            b.draft.metadata = f.rest();
+            parts
+        }
+        (None, Some(Value::Array(a))) => a.iter().collect(),
+        _ => Vec::new(),
+    };
+    let part_path = |i: usize| {
+        if prefix.is_empty() && message.is_none() {
+            format!("[{i}]")
+        } else if prefix.is_empty() {
+            format!("parts[{i}]")
+        } else {
+            format!("{prefix}.parts[{i}]")
+        }
+    };
+    for (i, part) in parts.iter().enumerate() {
+        b.part(part, &part_path(i));
+    }
+    let mut draft = b.finish();
+    if let Some(a) = answer {
+        support::use_caller_text(&mut draft, a);
+    }
+    Ok(draft)
+}
+
+/// Parses a whole UI message stream into a draft.
+pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError> {
+    let mut stream = stream;
+    let mut limit = None;
+    if stream.len() > MAX_DATA_BYTES {
+        limit = Some(Diagnostic::warning(
+            "limit-exceeded",
+            format!(
+                "the event stream is {} bytes; the limit `{MAX_DATA_BYTES_NAME}` reads the first {MAX_DATA_BYTES}",
+                stream.len()
+            ),
+        ));
+        stream = &stream[..floor_boundary(stream, MAX_DATA_BYTES)];
+    }
+    let mut reader = SseReader::new();
+    let mut events = reader.push(stream);
+    events.extend(reader.finish());
+    if !reader.saw_fields() && !stream.trim().is_empty() {
+        return Err(ParseError::not_format(
+            Format::AiSdk,
+            "$",
+            "expected a UI message stream (`data: ...` lines), found no SSE field",
+        ));
+    }
+    let mut acc = StreamAccumulator::new(options);
+    for ev in &events {
+        acc.event(ev);
+    }
+    let mut draft = acc.finish();
+    if let Some(d) = limit {
+        draft.diagnostics.insert(0, d);
+    }
+    Ok(draft)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn stream_of(chunks: &[Value]) -> String {
+        let mut s = String::new();
+        for c in chunks {
+            s.push_str("data: ");
+            s.push_str(&c.to_string());
+            s.push_str("\n\n");
+        }
+        s.push_str("data: [DONE]\n\n");
+        s
+    }
+
+    #[test]
+    fn steps_are_paragraphs_and_other_parts_are_kept() {
+        let msg = json!({"id": "m1", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "reasoning", "text": "thinking", "state": "done"},
+            {"type": "text", "text": "I'll look.", "state": "done"},
+            {"type": "tool-search", "toolCallId": "c1", "state": "output-available", "input": {}, "output": {}},
+            {"type": "step-start"},
+            {"type": "text", "text": "Found it.", "state": "done"},
+            {"type": "text", "text": " More.", "state": "done"},
+            {"type": "data-weather", "data": {"t": 1}},
+            {"type": "something-new", "x": 1}
+        ]});
+        let d = parse(None, Some(&msg), &Options::default()).unwrap();
+        assert_eq!(d.text, "I'll look.\n\nFound it. More.");
+        let other = d.metadata["other_parts"].as_array().unwrap();
+        let types: Vec<&str> = other.iter().map(|p| p["type"].as_str().unwrap()).collect();
+        assert_eq!(
+            types,
+            ["reasoning", "tool-search", "data-weather", "something-new"]
+        );
+        assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
+        assert_eq!(d.metadata["id"], "m1");
+    }
+
+    #[test]
+    fn interleaved_text_parts_are_written_in_start_order() {
+        let s = stream_of(&[
+            json!({"type": "text-start", "id": "a"}),
+            json!({"type": "text-start", "id": "b"}),
+            json!({"type": "text-delta", "id": "b", "delta": "B"}),
+            json!({"type": "text-delta", "id": "a", "delta": "A"}),
+            json!({"type": "text-end", "id": "b"}),
+            json!({"type": "text-delta", "id": "a", "delta": "a"}),
+            json!({"type": "text-end", "id": "a"}),
+        ]);
+        let d = parse_stream(&s, &Options::default()).unwrap();
+        assert_eq!(d.text, "AaB");
+    }
+
+    /// Without the provider formats (the npm package's first module): the text, the
+    /// sources and ai 7's own part `citations` are read (OpenAI's carry the same
+    /// offsets as its annotations); positions only a provider's parser reads (Gemini
+    /// grounding in the metadata) give `format-not-loaded`, the text and sources kept.
+    #[cfg(not(feature = "providers"))]
+    #[test]
+    fn without_the_provider_formats() {
+        let openai: Value = serde_json::from_str(include_str!(
+            "../../../../tests/recorded/ai-sdk/openai-web-search.message.json"
+        ))
+        .unwrap();
+        let a = crate::core::parse_lenient(
+            None,
+            crate::core::formats::Data::Json(&openai),
+            &Options::default(),
+        );
+        assert_eq!(a.format, Format::AiSdk);
+        assert_eq!(a.sources.len(), 3);
+        let cited: Vec<&str> = a
+            .citations
+            .iter()
+            .map(|c| &a.text[c.start..c.end])
+            .collect();
+        assert_eq!(
+            cited,
+            [
+                "Switzerland’s largest city, with about 447,000 inhabitants in 2024",
+                "チューリッヒ",
+                "the Zürichsee, is 40 km long",
+                "Zürich also hosts ETH"
+            ]
+        );
+        assert!(a.diagnostics.iter().all(|d| d.code != "format-not-loaded"));
+        let gemini: Value = serde_json::from_str(include_str!(
+            "../../../../tests/recorded/ai-sdk/gemini-grounding.message.json"
+        ))
+        .unwrap();
+        let a = crate::core::parse_lenient(
+            None,
+            crate::core::formats::Data::Json(&gemini),
+            &Options::default(),
+        );
+        assert!(a.text.starts_with("Le **Mont Blanc**"));
+        assert_eq!(a.sources.len(), 3);
+        assert!(a.citations.is_empty());
+        assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
+    }
+
+    /// A UI message stream given as `sse` (what a view that streams raw events is told),
+    /// as text or as a JSON string, is read as one, not as `sse` tokens (which would
+    /// give no text).
+    #[test]
+    fn a_ui_message_stream_given_as_sse_is_read_as_one() {
+        let s = stream_of(&[
+            json!({"type": "start"}),
+            json!({"type": "source-url", "sourceId": "a", "url": "https://a.example/"}),
+            json!({"type": "text-start", "id": "0"}),
+            json!({"type": "text-delta", "id": "0", "delta": "Yes [1]."}),
+            json!({"type": "text-end", "id": "0"}),
+        ]);
+        let o = Options {
+            format: crate::core::options::FormatChoice::Given(Format::Sse),
+            ..Options::default()
+        };
+        let as_json = Value::String(s.clone());
+        for data in [
+            crate::core::formats::Data::Text(&s),
+            crate::core::formats::Data::Json(&as_json),
+        ] {
+            let a = crate::core::parse(None, data, &o).unwrap();
+            assert_eq!(a.format, Format::AiSdk);
+            assert_eq!(a.text, "Yes.");
+            assert_eq!(a.citations[0].sources, ["a"]);
+        }
+    }
+}
