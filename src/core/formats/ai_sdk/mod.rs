@@ -191,18 +191,24 @@ pub fn parse(
         }
         Some(Value::Object(o)) => (Some(o), String::new()),
         Some(Value::Array(a)) => {
-            // An array of messages: the last assistant one (else the last one).
-            let last = a
-                .iter()
-                .enumerate()
-                .rev()
-                .find(|(_, m)| {
+            // An array of messages (useChat's `messages`): the last assistant one. Before
+            // the first answer there is none: no text yet (not the user's question).
+            if a.iter().any(is_message) {
+                let last = a.iter().enumerate().rev().find(|(_, m)| {
                     is_message(m) && m.get("role").and_then(Value::as_str) == Some("assistant")
-                })
-                .or_else(|| a.iter().enumerate().rev().find(|(_, m)| is_message(m)));
-            match last {
-                Some((i, Value::Object(o))) => (Some(o), format!("[{i}]")),
-                _ => (None, String::new()),
+                });
+                match last {
+                    Some((i, Value::Object(o))) => (Some(o), format!("[{i}]")),
+                    _ => {
+                        let mut draft = Builder::new(options).finish();
+                        if let Some(a) = answer {
+                            support::use_caller_text(&mut draft, a);
+                        }
+                        return Ok(draft);
+                    }
+                }
+            } else {
+                (None, String::new())
             }
         }
         Some(other) => {
