@@ -1,6 +1,6 @@
 //! The UI message stream's chunks read as they come (see the module above).
 
-use super::builder::{object, Builder};
+use super::{object, Builder};
 use crate::core::draft::Draft;
 use crate::core::formats::sse::SseEvent;
 use crate::core::json::parse_json;
