@@ -187,8 +187,14 @@ pub fn parse(
 ) -> Result<Draft, ParseError> {
     let not_format = |msg: String| Err(ParseError::not_format(Format::AiSdk, "$", msg));
     let (message, prefix): (Option<&Map<String, Value>>, String) = match data {
+        // No data yet (a view that streams the UI message stream starts so, as `sse`
+        // does): no text, no sources, no error.
         None | Some(Value::Null) => {
-            return not_format("expected a UIMessage or its parts, found no data".into())
+            let mut draft = Builder::new(options).finish();
+            if let Some(a) = answer {
+                draft.text = a.to_string();
+            }
+            return Ok(draft);
         }
         Some(Value::Object(o)) => (Some(o), String::new()),
         Some(Value::Array(a)) => {
@@ -1309,5 +1315,26 @@ mod tests {
             assert_eq!(a.text, "Yes.");
             assert_eq!(a.citations[0].sources, ["a"]);
         }
+    }
+
+    /// A view streaming the UI message stream starts with no data (`mount(el, {answer:
+    /// null, data: "", format: "ai-sdk"})`): an empty answer, not a `not-format` error.
+    #[test]
+    fn no_data_yet_is_an_empty_answer() {
+        let o = Options {
+            format: crate::core::options::FormatChoice::Given(Format::AiSdk),
+            ..Options::default()
+        };
+        for data in [
+            crate::core::formats::Data::None,
+            crate::core::formats::Data::Text(""),
+        ] {
+            let a = crate::core::parse(None, data, &o).unwrap();
+            assert_eq!((a.text.as_str(), a.sources.len()), ("", 0));
+            assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+        }
+        let a =
+            crate::core::parse(Some("Text [1]."), crate::core::formats::Data::None, &o).unwrap();
+        assert_eq!(a.text, "Text.");
     }
 }
