@@ -1,7 +1,7 @@
 // <cited-answer>: the custom element of the citekit npm package. Registered when this
 // module is imported (unless the name is taken). Light DOM: see README.md, "Why light
 // DOM".
-import { init, mount, reportOnce, showFallback } from './core.js';
+import { init, messageFallbackText, mount, reportOnce, showFallback } from './core.js';
 
 // Under Node (renderToString users import the package too) there is no HTMLElement.
 const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
@@ -67,6 +67,11 @@ function grows(prev, next) {
  * like `append(text)`; `finish()`, or turning `streaming` off, ends the stream. Moving
  * the element (removed and put back within the same task) keeps its view.
  * Events `citation-click` and `source-select` bubble out of it.
+ *
+ * The `message` property takes a Vercel AI SDK `UIMessage` (or its `parts`, or the
+ * `messages` array) in place of `answer` and `data`: set it again on every render of a
+ * streaming chat (with `streaming` on) and the module appends what of its text grew
+ * and reads new sources, without rebuilding what is shown.
  */
 export class CitedAnswerElement extends Base {
   static get observedAttributes() {
@@ -79,8 +84,12 @@ export class CitedAnswerElement extends Base {
   #data = null;
   #dataSet = false;
   #options = {};
+  /** A Vercel AI SDK message, once the `message` property was set (else undefined). */
+  #message = undefined;
   #streaming = false;
   #view = null;
+  /** The view was mounted with `message` (not `answer` and `data`). */
+  #viewShowsMessage = false;
   /** Text arrived by growth or `append` and the stream has not been finished. */
   #live = false;
   /** `finish()` was called: growth re-renders instead of appending, until streaming again. */
@@ -96,7 +105,7 @@ export class CitedAnswerElement extends Base {
     super();
     // Properties set before the element was upgraded (before this module loaded) are
     // own properties of the instance that hide the accessors: move them through.
-    for (const key of ['answer', 'data', 'options', 'streaming']) {
+    for (const key of ['answer', 'data', 'message', 'options', 'streaming']) {
       if (Object.prototype.hasOwnProperty.call(this, key)) {
         const value = this[key];
         delete this[key];
@@ -121,6 +130,27 @@ export class CitedAnswerElement extends Base {
   set data(value) {
     this.#dataSet = true;
     this.#setData(value ?? null);
+  }
+
+  /**
+   * A Vercel AI SDK `UIMessage` (its parts, or the messages array), in place of
+   * `answer` and `data`. Each new value is forwarded to the module with `streaming`:
+   * what of the text grew is appended, new sources are read.
+   */
+  get message() {
+    return this.#message ?? null;
+  }
+  set message(value) {
+    this.#message = value ?? null;
+    this.#showFailure();
+    if (this.#view === null) return;
+    if (!this.#viewShowsMessage) {
+      // It showed an answer: mounted anew for the message.
+      this.#destroy();
+      this.#mount();
+      return;
+    }
+    this.#call((v) => v.update({ message: this.#message, streaming: this.#streaming }));
   }
 
   /** Options (and `panel`, `footnotes`, `copyButton`, `injectCss`); win over attributes. */
@@ -272,6 +302,11 @@ export class CitedAnswerElement extends Base {
   #setStreaming(on) {
     if (on === this.#streaming) return;
     this.#streaming = on;
+    if (this.#message !== undefined) {
+      // The module starts or ends the message's stream.
+      this.#call((v) => v.update({ message: this.#message, streaming: on }));
+      return;
+    }
     if (on) {
       this.#ended = false;
     } else {
@@ -308,6 +343,17 @@ export class CitedAnswerElement extends Base {
     // framework that hydrated it still finds its node where it left it.
     const script = this.#readMarkup();
     const options = this.#allOptions();
+    if (this.#message !== undefined) {
+      try {
+        this.#view = mount(this, { ...options, message: this.#message, streaming: this.#streaming });
+        this.#viewShowsMessage = true;
+      } catch (err) {
+        report(err);
+      }
+      if (script !== null && script.parentNode !== this) this.prepend(script);
+      return;
+    }
+    this.#viewShowsMessage = false;
     const sse = options.format === 'sse';
     const streamed = sse ? this.#data : this.#answer;
     const live = (this.#live || this.#streaming) && !this.#ended && typeof streamed === 'string';
@@ -340,7 +386,8 @@ export class CitedAnswerElement extends Base {
   #showFailure() {
     if (this.#failure === null) return;
     this.#readMarkup();
-    showFallback(this, this.#isSse() ? null : this.#answer, this.#failure);
+    const text = this.#message !== undefined ? messageFallbackText(this.#message) : this.#isSse() ? null : this.#answer;
+    showFallback(this, text, this.#failure);
   }
 
   /** Runs `f` on the view when there is one (errors are logged, not thrown). */

@@ -2,9 +2,10 @@
 // works under Node, functions that say clearly when they are called before `init`, and
 // the choice of module. index.js re-exports them with the <cited-answer> element.
 //
-// Two modules: citekit_wasm.js (everything but the provider formats: what a page loads
-// first) and citekit_full.js (the same with anthropic, openai, gemini and perplexity
-// data, 22 KB gzip more). The second is loaded on first use of such data, by
+// Two modules: citekit_wasm.js (every common format: citekit's own, the four
+// providers' objects; what a page loads) and citekit_full.js (everything: with it
+// posthoc claims, canonical HTML, JSON and YAML answers, and the tables a page without
+// a document needs). The second is loaded on first use of such data, by
 // `loadFormats()`, or by `init(input, { formats: 'all' })` instead of the first. Once
 // it is loaded every new call goes to it; a view mounted in the first module with such
 // data is mounted again in the second when it arrives.
@@ -39,10 +40,11 @@ async function readFile(name) {
  * WebAssembly.Module of citekit_wasm_bg.wasm. In a browser the default fetches the
  * .wasm next to this file; under Node the default reads it from disk.
  *
- * `options.formats`: `'first-use'` (the default in browsers) loads the module without
- * the provider formats, and the one with them when such data first comes; `'all'` (the
- * default under Node) loads only the one with them. `options.formatsInput`: where
- * citekit_full_bg.wasm is, when not next to this file.
+ * `options.formats`: `'first-use'` (the default in browsers) loads the module with
+ * every common format, and the full one when posthoc data or a canonical HTML, JSON
+ * or YAML answer first comes; `'all'` (the default under Node) loads only the full
+ * one. `options.formatsInput`: where citekit_full_bg.wasm is, when not next to this
+ * file.
  */
 export function init(input, options) {
   if (ready === null) {
@@ -76,9 +78,9 @@ export function init(input, options) {
 }
 
 /**
- * Loads the module with the provider formats (anthropic, openai, gemini, perplexity)
- * if it is not loaded yet; `input` as for `init`, for citekit_full_bg.wasm. `mount`
- * and <cited-answer> call it by themselves on first use of such data; call it before
+ * Loads the full module (posthoc claims, canonical HTML, JSON and YAML answers) if it
+ * is not loaded yet; `input` as for `init`, for citekit_full_bg.wasm. `mount` and
+ * <cited-answer> call it by themselves on first use of such data; call it before
  * `parse` or `renderToString` with such data.
  */
 export function loadFormats(input) {
@@ -135,17 +137,17 @@ function need(name) {
 }
 
 /**
- * A `format-not-loaded` error of the first module, saying what to do; the module with
- * the provider formats starts loading (a later call finds it).
+ * A `format-not-loaded` error of the first module, saying what to do; the full module
+ * starts loading (a later call finds it).
  */
 function withAdvice(err, name) {
   if (err?.code !== 'format-not-loaded') return err;
   loadFormats().catch(reportOnce);
-  // "openai data needs ...", "canonical html answers need ...": the subject and its verb.
+  // "posthoc data needs ...", "canonical html answers need ...": the subject and its verb.
   const [, subject = 'this data', verb = 'needs'] = /^(?:citekit: )?(.+?) (needs?) /.exec(String(err.message)) ?? [];
   const e = new Error(
-    `citekit: ${subject} ${verb} citekit's provider formats module (which also reads posthoc ` +
-      'claims and HTML, JSON and YAML answers), not loaded yet: ' +
+    `citekit: ${subject} ${verb} citekit's full module (which reads posthoc claims and ` +
+      'HTML, JSON and YAML answers), not loaded yet: ' +
       `call \`await loadFormats()\` before \`${name}()\` with such data ` +
       "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load them by themselves",
   );
@@ -201,7 +203,7 @@ export class View {
     this.check();
   }
 
-  /** In the first module with provider data: mount again in the second once loaded. */
+  /** In the first module with data it leaves out: mount again in the second once loaded. */
   check() {
     if (this.log === null || this.waiting || !this.inner.needsFormats) return;
     this.waiting = true;
@@ -242,7 +244,10 @@ export class View {
     const calls = this.log.calls;
     const last = calls[calls.length - 1];
     if (name === 'append' && last?.[0] === 'append') last[1].push(arg);
-    else calls.push([name, name === 'append' ? [arg] : arg]);
+    else if (name === 'update' && onlyMessage(arg) && last?.[0] === 'update' && onlyMessage(last[1])) {
+      // A message given again on every render: its last state is all a replay needs.
+      last[1] = arg;
+    } else calls.push([name, name === 'append' ? [arg] : arg]);
   }
 
   /** Replaces the inputs present (answer, data, single options, display settings). */
@@ -306,6 +311,11 @@ export class View {
   }
 }
 
+/** Props that give only a message (and whether it streams). */
+function onlyMessage(props) {
+  return props != null && 'message' in props && Object.keys(props).every((k) => k === 'message' || k === 'streaming');
+}
+
 /** The citekit version. */
 export function version() {
   need('version');
@@ -325,6 +335,25 @@ const PARTIAL_MARKER = /[ \t]*(?:\[\[?(?:S:)?[\d,\s\-–]*|[【［]\d*)$/;
 export function plainText(answer) {
   if (typeof answer !== 'string') return '';
   return answer.replace(MARKER, '').replace(PARTIAL_MARKER, '').replace(/[\ue203\ue204]/g, '');
+}
+
+/**
+ * The text of a Vercel AI SDK message for the plain-text fallback only (the module did
+ * not load, so it cannot read the message): its text parts, one paragraph each. The
+ * message's real reading (paragraph breaks between steps, sources, what grew while
+ * streaming) is the module's `ai-sdk` format.
+ */
+export function messageFallbackText(message) {
+  let m = message;
+  if (Array.isArray(m) && m.length > 0 && typeof m[0]?.role === 'string') {
+    m = m.filter((x) => x?.role === 'assistant').pop();
+  }
+  const parts = Array.isArray(m) ? m : m?.parts;
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .filter((p) => p?.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n\n');
 }
 
 const FALLBACK_CLASS = 'cite-fallback';

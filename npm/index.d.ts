@@ -17,16 +17,15 @@ export type InitInput =
 /** Options of `init`. */
 export interface InitOptions {
   /**
-   * `'first-use'` (the default in browsers): load the module without the provider
-   * formats (anthropic, openai, gemini, perplexity), the posthoc format and canonical
-   * HTML, JSON and YAML answers, about 65 KB gzip lighter, and the one with them when such data
-   * first comes (`mount` and `<cited-answer>` do it by
-   * themselves; `parse` and `renderToString` throw `format-not-loaded` until
-   * `loadFormats()` has resolved). `'all'` (the default under Node): load only the
-   * module with them.
+   * `'first-use'` (the default in browsers): load the module with every common format
+   * (citekit's own, anthropic, openai, gemini, perplexity), and the full one when
+   * posthoc data or a canonical HTML, JSON or YAML answer first comes (`mount` and
+   * `<cited-answer>` do it by themselves; `parse` and `renderToString` throw
+   * `format-not-loaded` for such data until `loadFormats()` has resolved). `'all'`
+   * (the default under Node): load only the full module.
    */
   formats?: 'first-use' | 'all';
-  /** Where citekit_full_bg.wasm (the module with the provider formats) is, when not next to the package's JS. */
+  /** Where citekit_full_bg.wasm (the full module) is, when not next to the package's JS. */
   formatsInput?: InitInput;
 }
 
@@ -39,9 +38,8 @@ export interface InitOptions {
 export function init(input?: InitInput, options?: InitOptions): Promise<void>;
 
 /**
- * Loads the module with the provider formats (citekit_full_bg.wasm) unless it is
- * loaded; from then on every call goes to it. Await it before `parse` or
- * `renderToString` with anthropic, openai, gemini, perplexity or posthoc data, or a
+ * Loads the full module (citekit_full_bg.wasm) unless it is loaded; from then on every
+ * call goes to it. Await it before `parse` or `renderToString` with posthoc data or a
  * canonical answer in HTML, JSON or YAML.
  */
 export function loadFormats(input?: InitInput): Promise<void>;
@@ -155,7 +153,19 @@ export interface MountProps extends Options, DisplayOptions {
   answer?: string | null;
   /** The citation data stored with the answer. */
   data?: CitationData | null;
+  /**
+   * A Vercel AI SDK message (a `UIMessage`, its `parts`, or the `messages` array: the
+   * last assistant message), in place of `answer` and `data`. With `streaming: true`
+   * each new value is a later state of the same message: what of its text grew is
+   * appended and new sources are read; text that is not an extension starts again.
+   */
+  message?: AiSdkMessageInput | null;
+  /** With `message`: true while the message is still arriving; false ends the stream. */
+  streaming?: boolean;
 }
+
+/** What `message` takes: a Vercel AI SDK message, its parts, or the messages array. */
+export type AiSdkMessageInput = AiSdkMessage | AiSdkPart[] | AiSdkMessage[];
 
 // ---------------------------------------------------------------------------------
 // Input data (loosely: each format's shape; real payloads vary and extra fields are
@@ -341,13 +351,15 @@ export interface AiSdkPart {
   providerMetadata?: Record<string, unknown>;
   [key: string]: unknown;
 }
-/** ai-sdk: a `UIMessage` as `useChat` holds it. */
+/**
+ * ai-sdk: a `UIMessage` as `useChat` holds it. No index signature: `ai`'s `UIMessage`
+ * is an interface, which TypeScript does not let fit one.
+ */
 export interface AiSdkMessage {
   id: string;
   role: 'system' | 'user' | 'assistant';
   metadata?: unknown;
   parts: AiSdkPart[];
-  [key: string]: unknown;
 }
 /**
  * ai-sdk: a `UIMessage`, its `parts`, the messages (the last assistant one is the
@@ -545,6 +557,12 @@ export class CitedAnswerElement extends HTMLElement {
   options: Options & DisplayOptions;
   /** True while the answer is still arriving; turning it off calls `finish()`. */
   streaming: boolean;
+  /**
+   * A Vercel AI SDK `UIMessage` (its parts, or the messages array) in place of
+   * `answer` and `data`; set it again on every render while `streaming` is on and
+   * only what grew is appended.
+   */
+  message: AiSdkMessageInput | null;
   /** The mounted View, once the module is loaded and the element connected. */
   readonly view: View | null;
   /** Adds streamed text. */

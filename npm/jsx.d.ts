@@ -2,12 +2,13 @@
 // `citekit/react`; without it: `import type {} from 'citekit/jsx'` (or list
 // "citekit/jsx" in tsconfig's `types`).
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { CitationClickDetail, CitationData, CitedAnswerElement, DisplayOptions, FormatName, Options, SourceSelectDetail } from './index.js';
+import type { AiSdkMessageInput, CitationClickDetail, CitationData, CitedAnswerElement, DisplayOptions, FormatName, Options, SourceSelectDetail } from './index.js';
 
 /** The props of `<cited-answer>` in JSX: React 19 sets them as properties. */
 export interface CitedAnswerJsxProps extends DetailedHTMLProps<HTMLAttributes<CitedAnswerElement>, CitedAnswerElement> {
   answer?: string | null;
   data?: CitationData | null;
+  message?: AiSdkMessageInput | null;
   options?: Options & DisplayOptions;
   streaming?: boolean;
   format?: FormatName | 'auto';

@@ -2,6 +2,7 @@
 /// <reference path="./jsx.d.ts" />
 import type { CSSProperties, ReactElement, RefObject } from 'react';
 import type {
+  AiSdkMessageInput,
   CitationClickDetail,
   CitationData,
   DisplayOptions,
@@ -18,9 +19,14 @@ export interface CitekitInput {
   answer?: string | null;
   /** The citation data (sources may come late: an update keeps the answer so far). */
   data?: CitationData | null;
+  /**
+   * A Vercel AI SDK `UIMessage` (`useChat`'s `message`), in place of `answer` and
+   * `data`: on every render only what grew (text, sources) is sent to the view.
+   */
+  message?: AiSdkMessageInput | null;
   /** Options and display settings (`panel`, `footnotes`, `copyButton`). */
   options?: Options & DisplayOptions;
-  /** True while the answer arrives; turning it false calls `finish()`. */
+  /** True while the answer (or `message`) arrives; turning it false calls `finish()`. */
   streaming?: boolean;
   /** A marker was clicked. */
   onCitationClick?: (detail: CitationClickDetail, event: CustomEvent<CitationClickDetail>) => void;

@@ -1,7 +1,7 @@
 // citekit/react: the <CitedAnswer> component and the useCitekit hook, over mount() and
 // its View. React is a peer dependency: imported from the app's own copy, never bundled.
 import { createElement, useEffect, useRef, useState } from 'react';
-import { init, isReady, mount, reportOnce, showFallback } from './core.js';
+import { init, isReady, messageFallbackText, mount, reportOnce, showFallback } from './core.js';
 
 /** Display settings that setOptions changes only when present: their defaults. */
 const DISPLAY_DEFAULTS = { panel: false, footnotes: true, copyButton: false };
@@ -36,11 +36,16 @@ function streamedOf(input) {
 
 /**
  * Mounts `input` into `element`: as a stream (mounted empty, the text appended, so a
- * half-typed marker is held back) when it is streaming, else as a whole answer.
+ * half-typed marker is held back) when it is streaming, else as a whole answer. A
+ * `message` (a Vercel AI SDK UIMessage) goes to the module as it is, with `streaming`:
+ * it reads the text out of it and tells what grew.
  */
 function mountInto(element, input, live) {
-  const { sse, streamed } = streamedOf(input);
   const options = { ...DISPLAY_DEFAULTS, ...input.options };
+  if (input.message !== undefined) {
+    return mount(element, { ...options, message: input.message, streaming: live });
+  }
+  const { sse, streamed } = streamedOf(input);
   if (live && typeof streamed === 'string') {
     const view = mount(element, { ...options, answer: sse ? null : '', data: sse ? '' : input.data });
     if (streamed !== '') view.append(streamed);
@@ -56,12 +61,17 @@ function mountInto(element, input, live) {
  * data and option changes, destroys the view on unmount. StrictMode's double effects
  * and moves of the element keep working.
  *
+ * With `message` (a Vercel AI SDK `UIMessage`, as `useChat` hands it on every render)
+ * instead of `answer` and `data`, each new message object is forwarded with
+ * `streaming` to `view.update({message, streaming})`: the module appends what of its
+ * text grew and reads new sources, without rebuilding what is shown.
+ *
  * Returns `{ref, error, getView}`: put `ref` on an empty element React renders no
  * children into; `error` is set when the module could not load (the answer is then
  * shown as plain text); `getView()` is the current View, or null.
  */
 export function useCitekit(input = {}) {
-  const { answer = null, data = null, options, streaming, onCitationClick, onSourceSelect } = input;
+  const { answer = null, data = null, message, options, streaming, onCitationClick, onSourceSelect } = input;
   const ref = useRef(null);
   const state = useRef(null);
   const handlers = useRef(null);
@@ -94,11 +104,11 @@ export function useCitekit(input = {}) {
   useEffect(() => {
     const element = ref.current;
     if (!ready || element === null) return undefined;
-    const current = { answer, data, options: keyOf(options), streaming, live: Boolean(streaming), ended: false };
+    const current = { answer, data, message, options: keyOf(options), streaming, live: Boolean(streaming), ended: false };
     const s = { ...current, view: null, element };
     failed.current = null;
     try {
-      s.view = mountInto(element, { answer, data, options }, s.live);
+      s.view = mountInto(element, { answer, data, message, options }, s.live);
     } catch (err) {
       reportOnce(err);
       failed.current = current.options;
@@ -133,7 +143,7 @@ export function useCitekit(input = {}) {
     }
     if (s === null) return;
     try {
-      sync(ref.current, s, { answer, data, options, streaming });
+      sync(ref.current, s, { answer, data, message, options, streaming });
     } catch (err) {
       reportOnce(err);
     }
@@ -141,34 +151,54 @@ export function useCitekit(input = {}) {
 
   // While the module loads: the answer as plain text (markers taken out), busy; the
   // mount replaces it.
+  const plain = message !== undefined ? messageFallbackText(message) : options?.format === 'sse' ? null : answer;
   useEffect(() => {
     const element = ref.current;
     if (ready || error !== null || element === null) return;
-    const text = options?.format === 'sse' ? null : answer;
-    if (typeof text !== 'string' || text === '') return;
-    showFallback(element, text, '');
+    if (typeof plain !== 'string' || plain === '') return;
+    showFallback(element, plain, '');
     element.setAttribute('aria-busy', 'true');
-  }, [ready, error, answer, options?.format]);
+  }, [ready, error, plain]);
 
   // The module failed to load: the answer as plain text.
   useEffect(() => {
     if (error !== null && ref.current !== null) {
-      showFallback(ref.current, options?.format === 'sse' ? null : answer, error);
+      showFallback(ref.current, plain, error);
       ref.current.removeAttribute('aria-busy');
     }
-  }, [error, answer, options?.format]);
+  }, [error, plain]);
 
   return { ref, error, getView: () => state.current?.view ?? null };
 }
 
 /** Brings the view of `s` from its last inputs to `input`. */
 function sync(element, s, input) {
-  const { sse, streamed } = streamedOf(input);
+  if ((input.message !== undefined) !== (s.message !== undefined)) {
+    // From an answer to a message or back: mounted anew.
+    s.view.destroy();
+    Object.assign(s, { answer: input.answer, data: input.data, message: input.message, streaming: input.streaming });
+    s.options = keyOf(input.options);
+    s.live = Boolean(input.streaming);
+    s.ended = false;
+    s.view = mountInto(element, input, s.live);
+    return;
+  }
   const optionsKey = keyOf(input.options);
   if (optionsKey !== s.options) {
     s.options = optionsKey;
     s.view.setOptions({ ...DISPLAY_DEFAULTS, ...input.options });
   }
+  if (input.message !== undefined) {
+    // The module tells what of the message grew (more text, new sources) or that it
+    // is another message; this only forwards a new object or a change of `streaming`.
+    if (input.message !== s.message || Boolean(input.streaming) !== Boolean(s.streaming)) {
+      s.view.update({ message: input.message, streaming: Boolean(input.streaming) });
+    }
+    s.message = input.message;
+    s.streaming = input.streaming;
+    return;
+  }
+  const { sse, streamed } = streamedOf(input);
   if (input.streaming && !s.streaming) s.ended = false;
   const before = sse ? s.data : s.answer;
   if (streamed !== before) {
@@ -200,9 +230,11 @@ function sync(element, s, input) {
 }
 
 /**
- * `<CitedAnswer answer data options streaming onCitationClick onSourceSelect />`: an
- * answer with its citation markers, hover cards and footnotes, in a `<div>` (its
- * `className`, `style` and `id` go on it). See useCitekit for the behaviour.
+ * `<CitedAnswer answer data options streaming onCitationClick onSourceSelect />`, or
+ * `<CitedAnswer message={message} streaming={status === 'streaming'} />` with a Vercel
+ * AI SDK `UIMessage`: an answer with its citation markers, hover cards and footnotes,
+ * in a `<div>` (its `className`, `style` and `id` go on it). See useCitekit for the
+ * behaviour.
  */
 export function CitedAnswer({ className, style, id, ...input }) {
   const { ref } = useCitekit(input);

@@ -6,11 +6,12 @@
 #      -> wasm-bindgen --target web -> wasm-opt -Oz --flatten --rereloop -Oz -Oz -g (binaryen 132 from node_modules;
 #      the named copy stays in target/size/ for the report) -> the same wasm without
 #      its name section:
-#        citekit_wasm  (feature `js`, no default features: no provider formats,
-#                      posthoc, HTML/JSON/YAML answers or tables): what a page loads first
-#        citekit_full  (features `js`, `providers` and the defaults): loaded by
-#                      npm/core.js on first use of anthropic, openai, gemini, perplexity
-#                      or posthoc data or a canonical HTML/JSON/YAML answer (or at init)
+#        citekit_wasm  (features `js` and `providers`, no other default features: every
+#                      common format, the providers' included; no posthoc,
+#                      HTML/JSON/YAML answers or tables): what a page loads
+#        citekit_full  (feature `js` and the defaults: everything): loaded by
+#                      npm/core.js on first use of posthoc data or a canonical
+#                      HTML/JSON/YAML answer (or at init with `formats: 'all'`)
 #   -> npm/ files + style/citekit.css, the JS minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
@@ -119,12 +120,14 @@ module() {
   say "$name wasm: $before -> $(wc -c <"$wasm") bytes"
 }
 
-# The first module: everything but the provider formats (what a page loads).
+# The first module: every common format (the providers' included), without the rarer
+# ones (posthoc, HTML/JSON/YAML answers) and the tables the browser has (what a page
+# loads).
 NAMED=$ROOT/target/size/citekit_named.wasm
-cargo_build --no-default-features --features js
+cargo_build --no-default-features --features js,providers
 module "$GLUE" "$NAMED"
-# The second: the same with the provider formats, loaded on first use of their data.
-cargo_build --features js,providers
+# The second: everything, loaded on first use of a rarer format.
+cargo_build --features js
 module "$FULL" "$ROOT/target/size/citekit_full_named.wasm"
 
 cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md \
@@ -248,9 +251,9 @@ done < <(cd "$OUT" && find . -type f | sed 's|^\./||' | sort)
 TARBALL_GZ=$(tar -C "$OUT" -cf - . | gzip -9 | wc -c)
 printf '  %-26s %12s %12s\n' "page load (index.js+wasm)" "" "$(kb "$BROWSER_GZ")"
 printf '  %-26s %12s %12s\n' "  with citekit/react" "" "$(kb $((BROWSER_GZ + REACT_GZ)))"
-printf '  %-26s %12s %12s\n' "provider formats module" "" "$(kb "$FULL_GZ")"
-printf '    (%s.js + wasm: everything with anthropic, openai, gemini, perplexity;\n' "$FULL"
-printf '     loaded on first use of such data, or instead of the first with init({ formats: "all" }))\n'
+printf '  %-26s %12s %12s\n' "full module" "" "$(kb "$FULL_GZ")"
+printf '    (%s.js + wasm: everything, with posthoc and HTML/JSON/YAML answers; loaded on\n' "$FULL"
+printf '     first use of such data, or instead of the first with init({ formats: "all" }))\n'
 
 printf '  %-26s %12s %12s\n' "sum of files" "" "$(kb "$TOTAL_GZ")"
 printf '  %-26s %12s %12s\n' "whole package (tar.gz)" "" "$(kb "$TARBALL_GZ")"

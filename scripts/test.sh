@@ -141,14 +141,18 @@ export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 single fmt fmt_check
 single clippy cargo clippy --all-targets -- -D warnings
 single "clippy wasm" cargo clippy --target wasm32-unknown-unknown --features js --all-targets -- -D warnings
-# The npm package's first module: no default features (no provider formats, posthoc,
-# HTML/JSON/YAML answers or tables).
-single "clippy wasm, first module (no default features)" cargo clippy --target wasm32-unknown-unknown \
+# The npm package's first module: the provider formats without the other default
+# features (no posthoc, HTML/JSON/YAML answers or tables); and no default feature at all.
+single "clippy wasm, first module (providers only)" cargo clippy --target wasm32-unknown-unknown \
+  --no-default-features --features js,providers --lib -- -D warnings
+single "clippy wasm, no default features" cargo clippy --target wasm32-unknown-unknown \
   --no-default-features --features js --lib -- -D warnings
 single "clippy demo" cargo clippy -p citekit-www --target wasm32-unknown-unknown -- -D warnings
 cargo_tests "cargo test" cargo test --no-fail-fast
-# The core as the npm package's first module builds it (no default features).
-cargo_tests "cargo test, first module (no default features)" cargo test --no-default-features --lib --no-fail-fast
+# The core as the npm package's first module builds it (the provider formats only), and
+# with no default feature at all.
+cargo_tests "cargo test, first module (providers only)" cargo test --no-default-features --features providers --lib --no-fail-fast
+cargo_tests "cargo test, no default features" cargo test --no-default-features --lib --no-fail-fast
 cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features csr --no-fail-fast \
   --test browser --test stream_browser --test a11y --test commonmark
 single "example leptos_usage" cargo build --target wasm32-unknown-unknown --features csr --example leptos_usage

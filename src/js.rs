@@ -204,7 +204,7 @@ pub(crate) fn fix_lone_surrogate_escapes(json: &str) -> Option<String> {
 }
 
 /// Keys of `mount` props that are not parse or display options.
-const CONTENT_KEYS: &[&str] = &["answer", "data"];
+const CONTENT_KEYS: &[&str] = &["answer", "data", "message", "streaming"];
 
 /// Keys of `mount` props that choose what is shown (not parse options).
 const DISPLAY_KEYS: &[&str] = &["panel", "footnotes", "copyButton", "injectCss"];
@@ -297,7 +297,7 @@ fn model_to_js(text: &str) -> JsResult<JsValue> {
 ///
 /// Throws when the data is not the claimed (or detected) format at all (the error has
 /// a `code`: `not-format`, `invalid-json`, `limit-exceeded`, `undetected-format`; and
-/// `format-not-loaded` for provider data in the module without them), and
+/// `format-not-loaded` for data in a format the module leaves out), and
 /// for arguments of the wrong type or a bad option value.
 #[wasm_bindgen(js_name = parse)]
 pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
@@ -317,7 +317,7 @@ pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsVa
     model_to_js(&to_json_text(&model, options.position_encoding))
 }
 
-/// Provider data in the module without the provider formats (a `format-not-loaded`
+/// Data in a format the module leaves out (a `format-not-loaded`
 /// diagnostic): an error with that code, which npm/core.js turns into what to do.
 fn not_loaded(model: &Model) -> Option<Error> {
     let d = model
@@ -461,7 +461,9 @@ pub struct View {
 
 /// Mounts an interactive answer into `element` (its previous content is replaced).
 ///
-/// `props` is `{answer, data, panel, footnotes, copyButton, injectCss, ...options}`.
+/// `props` is `{answer, data, panel, footnotes, copyButton, injectCss, ...options}`,
+/// or `{message, streaming, ...}` with a Vercel AI SDK message in place of `answer`
+/// and `data` (a stream starts at once when `streaming` is true).
 /// Never throws on bad data: the answer text is shown. Throws when `element` is not
 /// an HTML element, `props` not an object, or an option value is bad.
 #[wasm_bindgen(js_name = mount)]
@@ -475,7 +477,11 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
     let map = js_map(&props, CONTENT_KEYS, "`props`")?;
     let options = options_of(&map)?;
     let display = merged(Display::default(), &map)?;
-    let (answer, data) = content_of(&props)?;
+    let Content {
+        answer,
+        data,
+        message,
+    } = content_of(&props)?;
     // One view per element: mounting again replaces the previous one.
     let previous: Vec<u32> = VIEWS.with(|v| {
         v.borrow()
@@ -498,6 +504,9 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
         options,
         display,
     );
+    if let Some((message, streaming)) = message {
+        driver.set_message(message, streaming, display);
+    }
     let mut m = Mounted {
         driver,
         option_map,
@@ -521,11 +530,23 @@ fn same(a: &JsValue, b: &JsValue) -> bool {
     a == b
 }
 
-/// The `answer` and `data` of props, each `None` when the key is absent. Bad data
-/// never throws: it is logged and left out.
-fn content_of(props: &JsValue) -> JsResult<(Option<String>, Option<CiteData>)> {
+/// What props give besides options: each `None` when its key is absent.
+struct Content {
+    answer: Option<String>,
+    data: Option<CiteData>,
+    /// A Vercel AI SDK message (`null` is an empty one) and whether it is streaming.
+    message: Option<(Value, bool)>,
+}
+
+/// The `answer`, `data` and `message` (with `streaming`) of props. Bad data never
+/// throws: it is logged and left out.
+fn content_of(props: &JsValue) -> JsResult<Content> {
     if !props.is_object() {
-        return Ok((None, None));
+        return Ok(Content {
+            answer: None,
+            data: None,
+            message: None,
+        });
     }
     let get = |key: &str| -> Option<JsValue> {
         let k = JsValue::from_str(key);
@@ -555,7 +576,45 @@ fn content_of(props: &JsValue) -> JsResult<(Option<String>, Option<CiteData>)> {
             }
         },
     };
-    Ok((answer, data))
+    let message = get("message").map(|v| {
+        (
+            message_arg(&v),
+            get("streaming").is_some_and(|s| s.is_truthy()),
+        )
+    });
+    Ok(Content {
+        answer,
+        data,
+        message,
+    })
+}
+
+/// `message`: a Vercel AI SDK message as JSON; `null` is an empty message. Anything
+/// that is not one is logged and read as an empty message (the format says what it
+/// found when the value is JSON of another shape).
+fn message_arg(v: &JsValue) -> Value {
+    // Built by hand: `json!` would link serde_json's value serializer.
+    let empty = || {
+        Value::Object(Map::from_iter([(
+            "parts".to_string(),
+            Value::Array(Vec::new()),
+        )]))
+    };
+    match data_arg(v) {
+        Ok((DataArg::None, _)) => empty(),
+        Ok((DataArg::Json(json), _)) => json,
+        Ok((DataArg::Text(t) | DataArg::BadJson(t), _)) => match parse_json(&t) {
+            Ok(json) => json,
+            Err(e) => {
+                warn(&js_error(format!("`message` is not a message: {e}")));
+                empty()
+            }
+        },
+        Err(e) => {
+            warn(&e);
+            empty()
+        }
+    }
 }
 
 fn warn(e: &Error) {
@@ -580,9 +639,18 @@ impl View {
     /// Changes some inputs: the keys present replace `answer`, `data`, the display
     /// settings and single options (an option set to `undefined` or `null` goes back
     /// to its default). Late `data` keeps the answer so far.
+    ///
+    /// `message` (with `streaming`) is a Vercel AI SDK message given whole again, as
+    /// `useChat` hands it on every render: what of its text grew is appended and its
+    /// other parts are read again only when they changed (`Driver::set_message`);
+    /// `streaming: false` ends its stream.
     pub fn update(&self, props: JsValue) -> Result<(), Error> {
         let map = js_map(&props, CONTENT_KEYS, "`props`")?;
-        let (answer, data) = content_of(&props)?;
+        let Content {
+            answer,
+            data,
+            message,
+        } = content_of(&props)?;
         with_view(self.id, |m| {
             let mut option_map = m.option_map.clone();
             for (k, v) in &map {
@@ -597,8 +665,18 @@ impl View {
             if answer.is_some() {
                 m.pending_high = None;
             }
-            let data_given = data.is_some();
-            m.driver.update(answer, data, Some(options), display);
+            let data_given = data.is_some() || message.is_some();
+            // A message alone (every render of a streaming chat) goes only to
+            // `set_message`, which tells what of it changed.
+            if message.is_none() && (answer.is_some() || data.is_some()) {
+                m.driver.leave_message();
+            }
+            if answer.is_some() || data.is_some() || !map.is_empty() {
+                m.driver.update(answer, data, Some(options), display);
+            }
+            if let Some((message, streaming)) = message {
+                m.driver.set_message(message, streaming, display);
+            }
             if data_given {
                 warn_data_errors(m);
             }
@@ -709,7 +787,7 @@ impl View {
         VIEWS.with(|v| v.borrow().iter().any(|(k, _)| *k == self.id))
     }
 
-    /// Whether its data is in a provider format this module leaves out (npm/core.js
+    /// Whether its data is in a format this module leaves out (npm/core.js
     /// then mounts the answer again in the module that has them).
     #[wasm_bindgen(getter, js_name = needsFormats)]
     pub fn needs_formats(&self) -> bool {

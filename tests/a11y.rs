@@ -120,6 +120,56 @@ fn click(el: &Element) {
     el.dispatch_event(&ev).unwrap();
 }
 
+/// axe's WCAG 2.0/2.1 A and AA rules and its best practices.
+const TAGS: &str = r#"{"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}, "resultTypes": ["violations", "incomplete"]}"#;
+
+/// Runs axe-core (injected once) over `context` with `options` (JSON); its results.
+async fn run_axe(context: &JsValue, options: &str) -> JsValue {
+    let window = web_sys::window().unwrap();
+    if !get(&window, "axe").is_object() {
+        let script = doc().create_element("script").unwrap();
+        script.set_text_content(Some(AXE));
+        doc().head().unwrap().append_child(&script).unwrap();
+    }
+    let axe = get(&window, "axe");
+    assert!(axe.is_object(), "axe-core did not load");
+    let run: js_sys::Function = get(&axe, "run").dyn_into().unwrap();
+    let options = js_sys::JSON::parse(options).unwrap();
+    let promise: js_sys::Promise = run
+        .call2(&axe, context, &options)
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("axe.run failed")
+}
+
+/// axe's violations in `results`: how many, and a report (each rule, then its nodes).
+fn violations(results: &JsValue) -> (u32, String) {
+    let violations: Array = get(results, "violations").dyn_into().unwrap();
+    let mut report = String::new();
+    for v in violations.iter() {
+        report.push_str(&format!(
+            "\n{} [{}] {} ({})",
+            text(&v, "id"),
+            text(&v, "impact"),
+            text(&v, "help"),
+            text(&v, "helpUrl")
+        ));
+        let nodes: Array = get(&v, "nodes").dyn_into().unwrap();
+        report.push_str(&format!(" — {} node(s)", nodes.length()));
+        for n in nodes.iter().take(12) {
+            report.push_str(&format!(
+                "\n    {}: {}",
+                text(&n, "target"),
+                text(&n, "failureSummary").replace('\n', " | ")
+            ));
+        }
+    }
+    (violations.length(), report)
+}
+
 #[wasm_bindgen_test]
 async fn every_component_passes_axe() {
     // What a host page provides: title, language, a main landmark with a heading.
@@ -135,9 +185,8 @@ async fn every_component_passes_axe() {
     main.append_child(&h1).unwrap();
     doc().body().unwrap().append_child(&main).unwrap();
 
-    // 1. Dark theme, number markers, panel, footnotes, copy button. The root is
-    // transparent: a host that picks the dark theme gives it a dark background, here
-    // through `--cite-bg` (as the README says).
+    // 1. Dark theme, number markers, panel, footnotes, copy button, on a background
+    // the host sets through `--cite-bg` (a forced theme otherwise paints its own).
     let a = section(&main, "Dark, numbers");
     a.style().set_property("--cite-bg", "#0d1117").unwrap();
     let o = opts(Theme::Dark, MarkerStyle::Number);
@@ -234,53 +283,11 @@ async fn every_component_passes_axe() {
     // Let transitions (120 ms) finish so colours are final.
     sleep(300).await;
 
-    // Inject axe-core and run it over the whole document.
-    let script = doc().create_element("script").unwrap();
-    script.set_text_content(Some(AXE));
-    doc().head().unwrap().append_child(&script).unwrap();
     let window = web_sys::window().unwrap();
+    let results = run_axe(&doc().into(), TAGS).await;
     let axe = get(&window, "axe");
-    assert!(axe.is_object(), "axe-core did not load");
-    let run: js_sys::Function = get(&axe, "run").dyn_into().unwrap();
-    let options = js_sys::JSON::parse(
-        r#"{"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}, "resultTypes": ["violations", "incomplete"]}"#,
-    )
-    .unwrap();
-    let promise: js_sys::Promise = run
-        .call2(&axe, &doc().into(), &options)
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    let results = wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("axe.run failed");
-    let violations: Array = get(&results, "violations").dyn_into().unwrap();
-    let passes = get(&results, "passes");
-    let mut report = String::new();
-    for v in violations.iter() {
-        report.push_str(&format!(
-            "\n{} [{}] {} ({})",
-            text(&v, "id"),
-            text(&v, "impact"),
-            text(&v, "help"),
-            text(&v, "helpUrl")
-        ));
-        let nodes: Array = get(&v, "nodes").dyn_into().unwrap();
-        report.push_str(&format!(" — {} node(s)", nodes.length()));
-        for n in nodes.iter().take(12) {
-            report.push_str(&format!(
-                "\n    {}: {}",
-                text(&n, "target"),
-                text(&n, "failureSummary").replace('\n', " | ")
-            ));
-        }
-    }
-    console_log!(
-        "axe-core {}: {} violation(s)",
-        text(&axe, "version"),
-        violations.length()
-    );
-    let _ = passes;
+    let (count, report) = violations(&results);
+    console_log!("axe-core {}: {} violation(s)", text(&axe, "version"), count);
     let incomplete: Array = get(&results, "incomplete").dyn_into().unwrap();
     for v in incomplete.iter() {
         let nodes: Array = get(&v, "nodes").dyn_into().unwrap();
@@ -297,5 +304,87 @@ async fn every_component_passes_axe() {
             );
         }
     }
-    assert_eq!(violations.length(), 0, "axe violations:{report}");
+    assert_eq!(count, 0, "axe violations:{report}");
+}
+
+/// Regression: a forced theme left the root transparent, so the dark theme's light text
+/// sat on a white page (1.18:1) and the light theme's dark text on a dark one. Each
+/// forced theme on a page of the opposite colour without `--cite-bg`, and on pages
+/// that set it (a colour, or `transparent` over a page of the theme's colour), passes
+/// axe's `color-contrast` with the card closed and open; the root's background is the
+/// theme's own, or the one `--cite-bg` names.
+#[wasm_bindgen_test]
+async fn forced_dark_theme_was_unreadable_on_a_light_page() {
+    let body = doc().body().unwrap();
+    let cases = [
+        // (theme, the page's style)
+        (Theme::Dark, "background: #ffffff; color: #000000"),
+        (
+            Theme::Light,
+            "background: #0d1117; color: #e6edf3; color-scheme: dark",
+        ),
+        (Theme::Dark, "background: #22272e; --cite-bg: #22272e"),
+        (Theme::Light, "background: #f6f8fa; --cite-bg: #f6f8fa"),
+        (Theme::Dark, "background: #0d1117; --cite-bg: transparent"),
+    ];
+    let mut pages = Vec::new();
+    for (k, (theme, style)) in cases.into_iter().enumerate() {
+        let page: HtmlElement = doc().create_element("div").unwrap().dyn_into().unwrap();
+        page.set_attribute("style", style).unwrap();
+        body.append_child(&page).unwrap();
+        let o = opts(theme, MarkerStyle::Number);
+        leptos::mount::mount_to(page.clone(), move || {
+            view! { <CitedAnswer answer=format!("Themed {k}: {ANSWER}") data=CiteData::Json(data()) options=o panel=true/> }
+        })
+        .forget();
+        pages.push(page);
+    }
+    sleep(300).await;
+    // Failures are collected and the pages removed before any assertion: the other
+    // test audits the whole document.
+    let contrast = r#"{"runOnly": {"type": "rule", "values": ["color-contrast"]}}"#;
+    let mut failures = String::new();
+    for (k, page) in pages.iter().enumerate() {
+        let (count, report) = violations(&run_axe(&page.clone().into(), contrast).await);
+        if count > 0 {
+            failures.push_str(&format!("\ncase {k}, card closed:{report}"));
+        }
+        let link = one(page, ".cite-marker__link");
+        link.dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+        sleep(300).await;
+        if one(page, ".cite-card").has_attribute("hidden") {
+            failures.push_str(&format!("\ncase {k}: the card did not open"));
+        }
+        let (count, report) = violations(&run_axe(&page.clone().into(), contrast).await);
+        if count > 0 {
+            failures.push_str(&format!("\ncase {k}, card open:{report}"));
+        }
+        link.dyn_ref::<HtmlElement>().unwrap().blur().unwrap();
+    }
+    let backgrounds: Vec<String> = pages
+        .iter()
+        .map(|p| {
+            web_sys::window()
+                .unwrap()
+                .get_computed_style(&one(p, ".cite-root"))
+                .unwrap()
+                .unwrap()
+                .get_property_value("background-color")
+                .unwrap()
+        })
+        .collect();
+    for page in pages {
+        page.remove();
+    }
+    assert_eq!(failures, "", "color-contrast violations");
+    assert_eq!(
+        backgrounds,
+        [
+            "rgb(15, 20, 25)",
+            "rgb(255, 255, 255)",
+            "rgb(34, 39, 46)",
+            "rgb(246, 248, 250)",
+            "rgba(0, 0, 0, 0)"
+        ]
+    );
 }

@@ -645,3 +645,148 @@ async fn right_to_left_answers_keep_markers_and_labels_apart() {
         assert_eq!(el.get_attribute("dir").as_deref(), Some("auto"), "{sel}");
     }
 }
+
+/// An answer citing `n` sources (each with a title, a url and a snippet), source `n`
+/// last, and its citation map.
+fn many_sources(n: u32) -> (String, serde_json::Value) {
+    let mut answer = String::from("A survey of the city.");
+    let mut data = serde_json::Map::new();
+    for k in 1..=n {
+        answer.push_str(&format!(" Fact {k} holds [{k}]."));
+        data.insert(
+            k.to_string(),
+            json!({
+                "title": format!("Source number {k} on the history of the city"),
+                "source": format!("https://s{k}.example.com/page"),
+                "text": format!("Excerpt {k}: a passage long enough to take two lines in the panel, as a real snippet does."),
+                "score": 0.5
+            }),
+        );
+    }
+    (answer, serde_json::Value::Object(data))
+}
+
+/// Waits until the page and `scroller` have stopped scrolling (smooth scrolls run for
+/// a few hundred milliseconds), for at most two seconds.
+async fn scrolled(scroller: &Element) {
+    let window = web_sys::window().unwrap();
+    let at = || (window.scroll_y().unwrap(), scroller.scroll_top());
+    let mut last = at();
+    let mut still = 0;
+    for _ in 0..40 {
+        sleep(50).await;
+        let now = at();
+        still = if now == last { still + 1 } else { 0 };
+        last = now;
+        if still >= 4 {
+            return;
+        }
+    }
+}
+
+/// Whether `inner`'s box lies inside `outer`'s (a pixel of rounding allowed).
+fn inside(inner: &web_sys::DomRect, outer: (f64, f64)) -> bool {
+    inner.top() >= outer.0 - 1.0 && inner.bottom() <= outer.1 + 1.0
+}
+
+/// The part of `el`'s box on screen, top and bottom.
+fn on_screen(el: &Element) -> (f64, f64) {
+    let r = el.get_bounding_client_rect();
+    let height = web_sys::window()
+        .unwrap()
+        .inner_height()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    (r.top().max(0.0), r.bottom().min(height))
+}
+
+/// Regression: a click on the marker of a source low in a long panel scrolled the page
+/// (the answer left the screen) and still left the entry below the fold, measured
+/// before it was laid out expanded. Beside the answer the panel keeps to the viewport
+/// and scrolls itself to the entry, the page stays; Enter does the same; below the
+/// answer the page scrolls to the entry.
+#[wasm_bindgen_test]
+async fn marker_click_left_its_panel_entry_out_of_sight() {
+    let host: HtmlElement = doc().create_element("div").unwrap().dyn_into().unwrap();
+    host.style().set_property("width", "1100px").unwrap();
+    let body = doc().body().unwrap();
+    body.insert_before(&host, body.first_child().as_ref())
+        .unwrap();
+    let (answer, data) = many_sources(30);
+    leptos::mount::mount_to(host.clone(), move || {
+        view! { <CitedAnswer answer=answer.clone() data=CiteData::Json(data.clone()) panel=true/> }
+    })
+    .forget();
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    sleep(50).await;
+    let root: Element = host.first_element_child().expect("mounted");
+    let panel = one(&root, ".cite-panel");
+    assert_eq!(root.get_attribute("data-panel").as_deref(), Some("beside"));
+    let links = all(&root, ".cite-answer__body .cite-marker__link");
+    assert_eq!(links.len(), 30);
+
+    click(&links[29]);
+    scrolled(&panel).await;
+    let entry = one(&root, "li.cite-source[data-source=\"30\"]");
+    assert_eq!(
+        entry.get_attribute("data-state").as_deref(),
+        Some("expanded")
+    );
+    assert_eq!(window.scroll_y().unwrap(), 0.0, "the page scrolled");
+    let shown = on_screen(&panel);
+    let r = entry.get_bounding_client_rect();
+    assert!(
+        inside(&r, shown),
+        "entry 30 at {}..{}, the panel shows {}..{}",
+        r.top(),
+        r.bottom(),
+        shown.0,
+        shown.1
+    );
+
+    // Enter on the first marker brings source 1 back.
+    focus(&links[0]);
+    key(&links[0], "Enter");
+    scrolled(&panel).await;
+    let first = one(&root, "li.cite-source[data-source=\"1\"]");
+    assert_eq!(
+        first.get_attribute("data-state").as_deref(),
+        Some("expanded")
+    );
+    assert_eq!(
+        window.scroll_y().unwrap(),
+        0.0,
+        "the page scrolled on Enter"
+    );
+    let r = first.get_bounding_client_rect();
+    assert!(
+        inside(&r, on_screen(&panel)),
+        "entry 1 at {}..{}",
+        r.top(),
+        r.bottom()
+    );
+    key(&links[0], "Escape");
+
+    // Below the answer (a narrow column) the page scrolls to the entry.
+    host.style().set_property("width", "500px").unwrap();
+    sleep(50).await;
+    assert_eq!(root.get_attribute("data-panel").as_deref(), Some("below"));
+    click(&links[29]);
+    scrolled(&panel).await;
+    let r = entry.get_bounding_client_rect();
+    let height = window.inner_height().unwrap().as_f64().unwrap();
+    assert!(
+        inside(&r, (0.0, height)),
+        "entry 30 at {}..{} in a window {height} high",
+        r.top(),
+        r.bottom()
+    );
+    assert_eq!(
+        entry.get_attribute("data-state").as_deref(),
+        Some("expanded")
+    );
+    host.remove();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+}

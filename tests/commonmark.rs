@@ -1,5 +1,5 @@
 //! CommonMark conformance of `<CitedAnswer>` in headless Chromium: every example of the
-//! CommonMark spec (npm package `commonmark-spec`, compiled in from `node_modules`) that
+//! CommonMark spec (version 0.31.2, compiled in from `tests/specs/commonmark/`) that
 //! holds no citation marker is mounted as an answer with citation map data (one
 //! source, citations on); the rendered `.cite-answer__body` and the spec's HTML are both
 //! parsed by the browser into a `<template>`, our block wrappers (`div.cite-block`)
@@ -22,7 +22,7 @@ use web_sys::{Element, HtmlElement, HtmlTemplateElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const SPEC: &str = include_str!("../node_modules/commonmark-spec/spec.txt");
+const SPEC: &str = include_str!("specs/commonmark/spec.txt");
 
 async fn sleep(ms: i32) {
     let p = js_sys::Promise::new(&mut |resolve, _| {

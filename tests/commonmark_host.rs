@@ -1,6 +1,6 @@
 //! CommonMark conformance of the markdown renderer, on the host: every example of the
-//! CommonMark spec (npm package `commonmark-spec`, read from `node_modules` at run
-//! time) that holds no citation marker goes through `parse_lenient` (citation map data,
+//! CommonMark spec (version 0.31.2, kept in `tests/specs/commonmark/` with its licence
+//! note, read at run time) that holds no citation marker goes through `parse_lenient` (citation map data,
 //! one source) and `render::answer_blocks`; every block must be tag-balanced (the
 //! components put each block in its own element), and their concatenation must give
 //! the spec's HTML after a string normalization (our link/image attributes dropped,
@@ -62,13 +62,62 @@ fn balance_check() {
 }
 
 fn spec_text() -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/node_modules/commonmark-spec/spec.txt"
+    std::fs::read_to_string(spec::SPEC_PATH)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", spec::SPEC_PATH))
+}
+
+/// Issue 25: `cargo test` failed in a fresh clone until `npm install` had run, because
+/// the CommonMark spec was read from the npm package `commonmark-spec` in
+/// `node_modules`. The spec is kept in the repository, with its licence note beside
+/// it, and no Rust test reads the CommonMark spec from `node_modules`, nor does any
+/// host test read anything there (only browser tests may, for browser tools).
+#[test]
+fn cargo_test_needs_no_npm_install() {
+    let dir = std::path::Path::new(spec::SPEC_PATH).parent().unwrap();
+    let spec = std::fs::read_to_string(spec::SPEC_PATH)
+        .unwrap_or_else(|e| panic!("the CommonMark spec is not in the repository ({e})"));
+    assert!(spec.contains("\nversion: '0.31.2'\n"), "spec version");
+    assert_eq!(spec::examples(&spec).len(), 652, "spec examples");
+    let note =
+        std::fs::read_to_string(dir.join("README.md")).expect("licence note beside the spec");
+    for needed in [
+        "CC BY-SA 4.0",
+        "John MacFarlane",
+        "0.31.2",
+        "commonmark-spec",
+    ] {
+        assert!(note.contains(needed), "the licence note names {needed:?}");
+    }
+    // Every Rust file of the crate's tests, benches and sources, but this test, which
+    // names what it looks for.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("build.rs")];
+    let mut dirs = vec![root.join("src"), root.join("tests"), root.join("benches")];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.ends_with("node_modules") {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with(file!()) {
+                files.push(path);
+            }
+        }
+    }
+    let mut offenders = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let browser_only = text.contains("#![cfg(all(target_arch = \"wasm32\"")
+            || text.contains("#![cfg(target_arch = \"wasm32\")]");
+        if text.contains("node_modules/commonmark-spec")
+            || (!browser_only && text.contains("node_modules/"))
+        {
+            offenders.push(f.strip_prefix(root).unwrap().display().to_string());
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "Rust tests that need npm: {offenders:?}"
     );
-    std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("cannot read {path} ({e}): run `npm install` in the crate root first (scripts/test.sh does)")
-    })
 }
 
 #[test]

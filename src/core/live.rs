@@ -7,6 +7,7 @@ use crate::core::formats::{CiteData, Data};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
+use serde_json::Value;
 
 /// The streaming state of one answer.
 pub struct Live {
@@ -85,7 +86,13 @@ pub fn stream_step(
             }
             Err(e) => {
                 *live = None;
-                return (refused(a, opts, &e), StreamInfo::default());
+                // While it streams, a marker still arriving is held back all the same.
+                let shown = if streaming {
+                    crate::core::stream::shown_without_parser(a)
+                } else {
+                    a
+                };
+                return (refused(shown, opts, &e), StreamInfo::default());
             }
         }
     }
@@ -137,10 +144,84 @@ pub fn stream_step(
     )
 }
 
+/// A Vercel AI SDK message (format `ai-sdk`: a `UIMessage`, its parts or the messages
+/// array) split for a view that gets it whole again on every change, as `useChat`
+/// hands it: its answer text, as the format reads it, and the message without the
+/// text of its text and reasoning parts. Two states of a streaming message whose rest
+/// is the same differ only by text: the view appends what of the text grew and keeps
+/// the data it has; a different rest (a new source, provider metadata, a tool result)
+/// is new data.
+pub fn split_message(message: &Value) -> (String, Value) {
+    (
+        crate::core::formats::ai_sdk::answer_text(message),
+        without_text(message),
+    )
+}
+
+/// `v` with the `text` of its text and reasoning parts taken out (a message, an array
+/// of messages, or a parts array).
+fn without_text(v: &Value) -> Value {
+    match v {
+        Value::Array(items) => Value::Array(items.iter().map(without_text).collect()),
+        Value::Object(o) => match o.get("parts") {
+            Some(Value::Array(parts)) => {
+                let mut m = o.clone();
+                m.insert(
+                    "parts".into(),
+                    Value::Array(parts.iter().map(without_text).collect()),
+                );
+                Value::Object(m)
+            }
+            _ if matches!(
+                o.get("type").and_then(Value::as_str),
+                Some("text" | "reasoning")
+            ) =>
+            {
+                let mut part = o.clone();
+                part.remove("text");
+                Value::Object(part)
+            }
+            _ => v.clone(),
+        },
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_message_that_only_grew_text_has_the_same_rest() {
+        let early = json!({"id": "m", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "reasoning", "text": "Look", "state": "done"},
+            {"type": "text", "text": "Paris is", "state": "streaming"}]});
+        let later = json!({"id": "m", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "reasoning", "text": "Looking it up", "state": "done"},
+            {"type": "text", "text": "Paris is the capital [1]", "state": "streaming"}]});
+        let (t1, r1) = split_message(&early);
+        let (t2, r2) = split_message(&later);
+        assert_eq!(t1, "Paris is");
+        assert_eq!(t2, "Paris is the capital [1]");
+        assert_eq!(r1, r2, "more text is not new data");
+        let mut sourced = later.clone();
+        sourced["parts"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "source-url", "sourceId": "s1", "url": "https://one.example/"}));
+        let (t3, r3) = split_message(&sourced);
+        assert_eq!(t3, t2);
+        assert_ne!(r3, r2, "a new source is new data");
+        // The messages array and a parts array split the same way.
+        let (_, ra) = split_message(
+            &json!([{"id": "u", "role": "user", "parts": [{"type": "text", "text": "Hi"}]}, early]),
+        );
+        assert_eq!(ra[1], r1);
+        assert_eq!(without_text(&early["parts"]), r1["parts"]);
+    }
 
     fn data() -> CiteData {
         CiteData::Json(
@@ -205,6 +286,27 @@ mod tests {
         };
         let (_, info) = stream_step(&mut live, "Lyon [2]. More", &data(), &keep, true);
         assert_eq!(info.prev_stable, 0);
+    }
+
+    /// Issue 25: data the stream refuses (JSON that does not parse) left the answer to
+    /// a whole parse, which showed a marker still arriving (`Paris [`).
+    #[test]
+    fn refused_data_still_holds_back_a_marker_still_arriving() {
+        let mut live = None;
+        let o = Options::default();
+        let bad = CiteData::Text("{\"not json".into());
+        let (m, _) = stream_step(&mut live, "Paris is the capital [", &bad, &o, true);
+        assert_eq!(m.text, "Paris is the capital ");
+        assert!(
+            m.diagnostics.iter().any(|d| d.code == "invalid-json"),
+            "{:?}",
+            m.diagnostics
+        );
+        let (m, _) = stream_step(&mut live, "Paris is the capital [[S:1,", &bad, &o, true);
+        assert_eq!(m.text, "Paris is the capital ");
+        // The end of the stream shows everything.
+        let (m, _) = stream_step(&mut live, "Paris is the capital [", &bad, &o, false);
+        assert_eq!(m.text, "Paris is the capital [");
     }
 
     #[test]

@@ -22,8 +22,9 @@
 //! of the whole text would.
 //!
 //! Formats whose data gives explicit offsets over the whole text (stored, posthoc,
-//! payload, anthropic, openai annotations, gemini) and non-markdown answers (HTML, JSON)
-//! are parsed whole on each chunk instead: correct, not incremental.
+//! payload, anthropic, openai annotations, gemini), data that carries the text itself
+//! and non-markdown answers (HTML, JSON) are parsed whole on each chunk instead:
+//! correct, not incremental, with the same hold-back at the end of the streamed text.
 
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
@@ -553,18 +554,14 @@ impl StreamParser {
     fn tail_answer(&self, full: bool) -> Option<CitedAnswer> {
         let tail = &self.raw[self.committed..];
         let grammar = self.base.grammar.unwrap_or(Grammar::NUMERIC);
-        let visible = self.committed + hold_back(tail, &grammar);
+        let (shown, closer) = shown_part(tail, &grammar);
+        let visible = self.committed + shown;
         if visible > self.committed {
             let mut draft = if full {
                 self.block_draft(self.committed, visible)
             } else {
                 self.bare_draft(self.committed, visible)
             };
-            // Text after a backtick run that is not closed yet may still become code:
-            // read it as code for now (the view shows it so), so that no marker shows
-            // there that the closing run would turn into text. Once the block is complete
-            // it is read as it is.
-            let closer = unclosed_code_span(&draft.text).map(|n| format!(" {}", "`".repeat(n)));
             if let Some(c) = &closer {
                 draft.text.push_str(c);
             }
@@ -573,11 +570,7 @@ impl StreamParser {
             } else {
                 self.read_block(draft)
             };
-            if let Some(c) = &closer {
-                if a.text.ends_with(c.as_str()) {
-                    a.text.truncate(a.text.len() - c.len());
-                }
-            }
+            strip_closer(&mut a, closer.as_deref());
             Some(a)
         } else {
             None
@@ -599,7 +592,9 @@ impl StreamParser {
     }
 
     /// Like [`whole`](Self::whole), but unresolved markers stay pending while the
-    /// stream runs (they must not show as literal text).
+    /// stream runs (they must not show as literal text), and the end of the streamed
+    /// text is held back as an incremental stream's open block is ([`shown_part`]): a
+    /// partial marker never shows, whatever the data's format.
     fn whole_pending(&self) -> CitedAnswer {
         let draft = match &self.data {
             Source_::Json(v) => {
@@ -614,10 +609,27 @@ impl StreamParser {
                 formats::parse_draft(None, Data::Text(&t), &self.options)
             }
         };
-        match draft {
-            Ok(d) => resolve_pending(d, &self.options),
-            Err(_) => self.whole(),
+        let Ok(mut draft) = draft else {
+            return self.whole();
+        };
+        // Only streamed text is still arriving: with none yet, the text is the data's
+        // own, complete.
+        let closer = match (draft.grammar, draft.content_kind) {
+            (Some(g), ContentKind::Markdown | ContentKind::Plain | ContentKind::Html)
+                if !self.raw.is_empty() =>
+            {
+                let (len, closer) = shown_part(&draft.text, &g);
+                cut_draft(&mut draft, len);
+                closer.filter(|_| draft.content_kind == ContentKind::Markdown)
+            }
+            _ => None,
+        };
+        if let Some(c) = &closer {
+            draft.text.push_str(c);
         }
+        let mut a = resolve_pending(draft, &self.options);
+        strip_closer(&mut a, closer.as_deref());
+        a
     }
 
     fn sse_stream_text(&self) -> String {
@@ -803,6 +815,55 @@ fn unclosed_html_block(s: &str) -> bool {
     open.is_some()
 }
 
+/// What of `text` (the end of a streamed answer) is read now: its length without what
+/// [`hold_back`] keeps back, and the backtick run that closes a code span still open
+/// in what remains ([`unclosed_code_span`]). Text after a backtick run that is not
+/// closed yet may still become code: it is read as code for now (the view shows it so),
+/// so that no marker shows there that the closing run would turn into text; once its
+/// block is complete it is read as it is.
+fn shown_part(text: &str, grammar: &Grammar) -> (usize, Option<String>) {
+    let len = hold_back(text, grammar);
+    let closer = unclosed_code_span(&text[..len]).map(|n| format!(" {}", "`".repeat(n)));
+    (len, closer)
+}
+
+/// Cuts a draft's text to its first `len` bytes (a char boundary): an explicit span
+/// that covers only text held back is left for later (as the parsers leave one past
+/// the end of the text), one that reaches into it ends at the cut, and diagnostics are
+/// clamped to it.
+fn cut_draft(draft: &mut Draft, len: usize) {
+    if len >= draft.text.len() {
+        return;
+    }
+    draft.text.truncate(len);
+    draft
+        .spans
+        .retain(|s| s.start < len || (s.start == len && s.end == len));
+    for s in &mut draft.spans {
+        s.end = s.end.min(len);
+    }
+    for d in &mut draft.diagnostics {
+        d.start = d.start.map(|p| p.min(len));
+        d.end = d.end.map(|p| p.min(len));
+    }
+}
+
+/// Takes the code span closer that [`shown_part`] added back off the answer's text.
+fn strip_closer(a: &mut CitedAnswer, closer: Option<&str>) {
+    if let Some(c) = closer {
+        if a.text.ends_with(c) {
+            a.text.truncate(a.text.len() - c.len());
+        }
+    }
+}
+
+/// What of a streamed answer a view shows when no [`StreamParser`] reads it (its data
+/// was refused): the text without a partial marker or a link still arriving at its end,
+/// every marker form read ([`hold_back`] with [`Grammar::ALL`]).
+pub fn shown_without_parser(text: &str) -> &str {
+    &text[..hold_back(text, &Grammar::ALL)]
+}
+
 /// The length of `tail` that can be shown: everything but a trailing partial marker,
 /// and a link whose destination is still arriving (`[3](https://ex`, `[see [3]](ht`):
 /// its label may look like a marker now and turn into link text with the `)`.
@@ -881,12 +942,16 @@ fn unclosed_link_start(tail: &str) -> Option<usize> {
     None
 }
 
-/// The length of `tail` without a trailing partial marker.
+/// The length of `tail` without a trailing partial marker: from the first opener of
+/// the last line (within a window) whose rest is still a partial marker, so that one
+/// partial marker inside another (`<sup class="cite" data-sids="1">[S:`) is held back
+/// whole.
 fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
     let b = tail.as_bytes();
     let n = b.len();
     // Look at most this far back for the opener of a partial marker.
     let window = n.saturating_sub(160);
+    let mut held = n;
     let mut i = n;
     while i > window {
         i -= 1;
@@ -921,10 +986,11 @@ fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
             while s > 0 && b[s - 1] == b'[' {
                 s -= 1;
             }
-            return s;
+            held = s;
+            i = s;
         }
     }
-    n
+    held
 }
 
 /// Whether `rest` (starting with `[`) may still become a marker or a link: it has no
@@ -937,11 +1003,18 @@ fn partial_bracket(rest: &str) -> bool {
     if inner.chars().count() > 40 {
         return false;
     }
-    let marker_chars = inner.chars().all(|c| {
+    // `[1#suffix]`: after one number and `#`, any suffix but code or tags.
+    let (list, suffix) = match crate::core::bytes::find_str(inner, "#") {
+        Some(h) if h > 0 && inner.as_bytes()[..h].iter().all(u8::is_ascii_digit) => {
+            (&inner[..h], &inner[h + 1..])
+        }
+        _ => (inner, ""),
+    };
+    let marker_chars = list.chars().all(|c| {
         c.is_ascii_digit()
             || matches!(c, ',' | ' ' | '-' | '–' | '#' | ':' | '^' | '_' | '.')
             || c.is_ascii_alphabetic()
-    });
+    }) && !suffix.contains(['`', '<', '>']);
     if !marker_chars {
         return false;
     }
@@ -1086,6 +1159,64 @@ mod tests {
             "a [link text that is long and has words like this one in it",
         ] {
             assert_eq!(hold_back(t, &g), t.len(), "{t:?} not held back");
+        }
+    }
+
+    /// Issue 25: with a provider's object as data (a Perplexity chunk passed early,
+    /// whose delta already holds text; an OpenAI Responses output), a marker still
+    /// arriving showed (`Paris is the capital of France [`): data that carries its text
+    /// or gives offsets is parsed whole on every chunk, and that parse held nothing
+    /// back. With a citation map it never showed.
+    #[test]
+    fn a_marker_still_arriving_is_held_back_with_provider_data() {
+        let url = "https://en.wikipedia.org/wiki/Paris";
+        let perplexity_chunk = json!({"id": "p1", "model": "sonar", "object": "chat.completion.chunk",
+            "citations": [url], "search_results": [{"title": "Paris", "url": url}],
+            "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Paris"}}]});
+        let openai = json!({"object": "response", "output": [{"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": "Paris is the capital of France.",
+                "annotations": [{"type": "url_citation", "start_index": 0, "end_index": 30,
+                    "url": url, "title": "Paris"}]}]}]});
+        let stored = json!({"sources": [{"id": "s1", "title": "Paris", "uri": url}],
+            "references": [{"startIndex": 0, "endIndex": 30, "sourceIds": ["s1"]}]});
+        let map = json!({"1": {"title": "Paris", "source": url}});
+        let opts = Options::default();
+        for data in [&perplexity_chunk, &openai, &stored, &map] {
+            for partial in [
+                "[",
+                "[1",
+                "[1,",
+                "[[S:1,",
+                "【1",
+                "\u{e200}cite\u{e202}turn0",
+                "<su",
+            ] {
+                let mut p = StreamParser::new(Data::Json(data), &opts).unwrap();
+                p.push("Paris is the capital of France ");
+                p.push(partial);
+                assert_eq!(
+                    p.snapshot().text,
+                    "Paris is the capital of France ",
+                    "{partial:?} with {data}"
+                );
+            }
+            let mut p = StreamParser::new(Data::Json(data), &opts).unwrap();
+            for chunk in ["Paris is the capital of France [", "1", "]", ". It is old"] {
+                p.push(chunk);
+            }
+            assert_eq!(
+                p.snapshot().text,
+                "Paris is the capital of France. It is old",
+                "{data}"
+            );
+            // A link still arriving is held back from its label too.
+            let mut p = StreamParser::new(Data::Json(data), &opts).unwrap();
+            p.push("Paris is the capital of France [1](https://ex");
+            assert_eq!(
+                p.snapshot().text,
+                "Paris is the capital of France ",
+                "{data}"
+            );
         }
     }
 

@@ -62,6 +62,29 @@ pub(crate) fn show_card(
     *last = Some(link);
 }
 
+/// Whether a scroll whose event is at `target` can have moved the marker link `anchor`:
+/// a scroll of the page (or a new window size), or of an element around the marker
+/// (also across shadow roots). A scroll inside the card or the source panel cannot: the
+/// card stays where it is (a marker click scrolls the panel to its source).
+pub(crate) fn scroll_moves(target: Option<web_sys::EventTarget>, anchor: Option<&Element>) -> bool {
+    let Some(scrolled) = target.and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return true;
+    };
+    let Some(anchor) = anchor else {
+        return true;
+    };
+    let mut node: web_sys::Node = anchor.clone().into();
+    loop {
+        if scrolled.contains(Some(&node)) {
+            return true;
+        }
+        match node.get_root_node().dyn_into::<web_sys::ShadowRoot>() {
+            Ok(shadow) => node = shadow.host().into(),
+            Err(_) => return false,
+        }
+    }
+}
+
 /// After a scroll or a new window size, the open card is at the place its marker link
 /// (`anchor`) had. Opened by the keyboard (the focus on the marker or in the card: a
 /// marker that gets the focus is scrolled into view, and a reader paging down keeps

@@ -12,7 +12,7 @@
 use crate::core::bytes;
 use crate::core::export::copy_text;
 use crate::core::formats::{CiteData, Data};
-use crate::core::live::StreamInfo;
+use crate::core::live::{split_message, StreamInfo};
 use crate::core::model::{CitedAnswer as Model, ContentKind};
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
@@ -24,11 +24,12 @@ use crate::dom::events::{
     on_window_key_down, source_detail, Host,
 };
 use crate::dom::highlight::apply_highlight;
-use crate::dom::panel::set_expanded;
+use crate::dom::panel::{bring_into_view, mark_layout, set_expanded, PanelLayout};
 use crate::dom::state::{kept_card, next_prefix, sources_of, Card, Highlight, Timeout, Timers};
 use crate::dom::util as dom;
 use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::{Rc, Weak};
@@ -159,6 +160,9 @@ struct Inner {
     streaming: Cell<bool>,
     /// The answer shown when no parser runs.
     model: RefCell<Arc<Model>>,
+    /// A Vercel AI SDK message given whole on every change ([`Driver::set_message`]),
+    /// once one was.
+    message: RefCell<Option<MessageSeen>>,
     nodes: RefCell<Option<Nodes>>,
     blocks: RefCell<Vec<(render::Block, Element)>>,
     /// The reference definitions of the blocks shown while streaming.
@@ -186,10 +190,21 @@ struct Inner {
     /// What `build` left out of the first frame, inserted by a task after it.
     deferred: RefCell<Option<Deferred>>,
     listeners: RefCell<Vec<Listener>>,
+    /// Marks the root with where the panel is while its width changes.
+    layout: RefCell<Option<PanelLayout>>,
     /// The last pointer press that went through the answer, and whether it was on a
     /// marker or the card: the window's listener tells a press outside from it (in a
     /// shadow root the window sees the press retargeted to the root's host).
     last_press: RefCell<Option<(web_sys::Event, bool)>>,
+}
+
+/// The last Vercel AI SDK message a view was given.
+struct MessageSeen {
+    /// The message as given.
+    value: Value,
+    /// The message without its text ([`split_message`]): when a later state has the
+    /// same, only its text changed.
+    rest: Value,
 }
 
 /// The parts of a long answer past the first screenful: the blocks that start after
@@ -239,6 +254,7 @@ impl Driver {
                 Data::None,
                 &Options::default(),
             ))),
+            message: RefCell::new(None),
             nodes: RefCell::new(None),
             blocks: RefCell::new(Vec::new()),
             defs: RefCell::new(StreamDefs::default()),
@@ -257,6 +273,7 @@ impl Driver {
             notes_pending: Cell::new(false),
             deferred: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
+            layout: RefCell::new(None),
             last_press: RefCell::new(None),
         }));
         d.parse_whole();
@@ -429,21 +446,7 @@ impl Driver {
             i.answer.borrow_mut().push_str(text);
         }
         if !i.streaming.get() {
-            i.streaming.set(true);
-            let old = self.current();
-            let old_r = i.render.borrow().clone();
-            let shown_before = !old.text.is_empty();
-            self.restart_stream();
-            let info = StreamInfo {
-                streaming: true,
-                prev_stable: 0,
-                reread: true,
-            };
-            if shown_before {
-                self.settle(&old, &old_r, StreamInfo::default(), info, false);
-            } else {
-                self.show_appended(0);
-            }
+            self.start_stream();
             return;
         }
         let prev_stable = self.stable_len();
@@ -461,6 +464,93 @@ impl Driver {
         self.show_appended(prev_stable);
     }
 
+    /// Starts a stream over the answer and data held now (shown from the start when
+    /// nothing showed, else settled from what showed).
+    fn start_stream(&self) {
+        let i = &self.0;
+        i.streaming.set(true);
+        let old = self.current();
+        let old_r = i.render.borrow().clone();
+        let shown_before = !old.text.is_empty();
+        self.restart_stream();
+        let info = StreamInfo {
+            streaming: true,
+            prev_stable: 0,
+            reread: true,
+        };
+        if shown_before {
+            self.settle(&old, &old_r, StreamInfo::default(), info, false);
+        } else {
+            self.show_appended(0);
+        }
+    }
+
+    /// Shows a Vercel AI SDK message (format `ai-sdk`: a `UIMessage`, its parts or the
+    /// messages array) given whole on every change, as `useChat` hands it.
+    ///
+    /// While `live`, each message is a later state of the one before: when its answer
+    /// text extends the text so far, only the new tail is appended (the blocks shown
+    /// stay), and its data is read again only when something besides the text changed
+    /// (a new source, a part's provider metadata, the message metadata); text that is
+    /// not an extension (another message) starts the stream again. The first live
+    /// message starts the stream, even with no text yet (Perplexity's sources come
+    /// first). Not `live`: a running stream ends with this message (the answer then
+    /// equals a one-shot parse of it); otherwise the message is shown whole. The same
+    /// message again changes nothing, whatever `live` says, but ends a running stream
+    /// when it is false.
+    pub fn set_message(&self, message: Value, live: bool, display: Display) {
+        self.flush_deferred();
+        let i = &self.0;
+        let unchanged = i
+            .message
+            .borrow()
+            .as_ref()
+            .is_some_and(|m| m.value == message);
+        if unchanged {
+            // The same message again: only the end of its stream is news. (A chat page
+            // passes `streaming` to every message while the last one streams: the
+            // others stay as they are.)
+            if !live {
+                self.finish();
+            }
+            return;
+        }
+        let (text, rest) = split_message(&message);
+        let same_rest = i.message.borrow().as_ref().is_some_and(|m| m.rest == rest);
+        let grows = text.starts_with(i.answer.borrow().as_str());
+        *i.message.borrow_mut() = Some(MessageSeen {
+            value: message.clone(),
+            rest,
+        });
+        let data = CiteData::Json(message);
+        if !live {
+            let running = i.streaming.get();
+            // The stream ends with the whole message as data (the running parser may
+            // hold an earlier state of its parts' text).
+            self.update(Some(text), Some(data), None, display);
+            if running {
+                self.finish();
+            }
+            return;
+        }
+        if !i.streaming.get() {
+            *i.answer.borrow_mut() = text;
+            self.data_replaced();
+            *i.data.borrow_mut() = data;
+            self.start_stream();
+            return;
+        }
+        // Only text that grew: appended, the data kept. Anything else is read again.
+        let data = (!same_rest || !grows).then_some(data);
+        self.update(Some(text), data, None, display);
+    }
+
+    /// Forgets the message of [`Driver::set_message`]: an answer or data given from now
+    /// on is the view's input, and the end of a stream reads no message.
+    pub fn leave_message(&self) {
+        self.0.message.borrow_mut().take();
+    }
+
     /// Ends the stream: what was held back is read, and the answer shows as a one-shot
     /// parse of the whole text would.
     pub fn finish(&self) {
@@ -468,6 +558,18 @@ impl Driver {
         let i = &self.0;
         if !i.streaming.get() {
             return;
+        }
+        // A message's last state may differ from the data the parser holds by its
+        // parts' text only: the parser reads the last one before it resolves.
+        let latest = i
+            .message
+            .borrow()
+            .as_ref()
+            .map(|m| CiteData::Json(m.value.clone()))
+            .filter(|d| *d != *i.data.borrow());
+        if let Some(d) = latest {
+            let display = i.display.get();
+            self.update(None, Some(d), None, display);
         }
         let old = self.current();
         let old_r = i.render.borrow().clone();
@@ -513,6 +615,7 @@ impl Driver {
             );
         }
         dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
+        i.layout.borrow_mut().take();
         i.nodes.borrow_mut().take();
         i.blocks.borrow_mut().clear();
         i.defs.borrow_mut().clear();
@@ -527,8 +630,8 @@ impl Driver {
     }
 
     /// What the data could not give, for the console: the first error (its code and
-    /// message) and how many there are. A missing provider formats module is left out
-    /// (the npm package loads it).
+    /// message) and how many there are. A format this build leaves out is left out (the
+    /// npm package loads its full module).
     pub fn data_errors(&self) -> Option<(String, usize)> {
         use crate::core::model::Severity;
         self.with_model(|a| {
@@ -599,7 +702,8 @@ impl Driver {
         }
     }
 
-    /// Parses the whole answer at once (no stream, or a stream whose data was refused).
+    /// Parses the whole answer at once (no stream, or a stream whose data was refused:
+    /// then without a marker still arriving at its end).
     fn parse_whole(&self) {
         let i = &self.0;
         let answer = i.answer.borrow();
@@ -607,7 +711,7 @@ impl Driver {
         let opts = i.options.borrow();
         let sse = crate::core::formats::streams_events(opts.format, &data);
         // An empty answer: the text is in the data (sse, anthropic, ...).
-        let text = (!answer.is_empty() && !sse).then_some(answer.as_str());
+        let text = (!answer.is_empty() && !sse).then(|| self.shown_answer(&answer));
         let m = crate::core::parse_lenient(text, data.as_data(), &opts);
         *i.model.borrow_mut() = Arc::new(m);
     }
@@ -641,8 +745,19 @@ impl Driver {
     fn fall_back(&self, e: &crate::core::error::ParseError) {
         let i = &self.0;
         i.parser.borrow_mut().take();
-        let m = crate::core::live::refused(&i.answer.borrow(), &i.options.borrow(), e);
+        let answer = i.answer.borrow();
+        let m = crate::core::live::refused(self.shown_answer(&answer), &i.options.borrow(), e);
         *i.model.borrow_mut() = Arc::new(m);
+    }
+
+    /// What of `answer` a view without a stream parser shows: while it streams, the text
+    /// without a marker or link still arriving at its end, as a parser would hold back.
+    fn shown_answer<'a>(&self, answer: &'a str) -> &'a str {
+        if self.0.streaming.get() {
+            crate::core::stream::shown_without_parser(answer)
+        } else {
+            answer
+        }
     }
 
     /// Renders the answer into the element: one HTML string, with the parts past the
@@ -743,6 +858,7 @@ impl Driver {
                 }
             }
         }
+        *i.layout.borrow_mut() = PanelLayout::watch(&nodes.root);
         *i.nodes.borrow_mut() = Some(nodes);
         i.card_link.borrow_mut().take();
         if streaming {
@@ -1019,6 +1135,8 @@ impl Driver {
         let class = render::root_class(i.options.borrow().theme, panel);
         if nodes.root.class_name() != class {
             nodes.root.set_class_name(&class);
+            // The panel came or went: the root's size may be the same.
+            mark_layout(&nodes.root);
         }
     }
 
@@ -1172,11 +1290,12 @@ impl Driver {
         if name == "scroll" {
             // The card is placed at its marker (fixed): opened by the keyboard it follows
             // the marker while that is on screen (a focused marker scrolled into view
-            // keeps its card), else it closes. A scroll inside the card changes nothing.
+            // keeps its card), else it closes. A scroll that cannot move the marker (in
+            // the card, in the panel) changes nothing.
             if let Some(c) = self.0.card.get() {
-                if dom::closest(ev.target(), class::CARD_SEL).is_none() {
-                    let r = self.0.render.borrow().clone();
-                    let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                let r = self.0.render.borrow().clone();
+                let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                if crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
                     let follows = match self.0.nodes.try_borrow() {
                         Ok(n) => n
                             .as_ref()
@@ -1255,7 +1374,7 @@ impl Driver {
             }
             "keydown" => {
                 if let Ok(ev) = ev.dyn_into() {
-                    on_key_down(self, &t, ev);
+                    on_key_down(self, &t, panel, ev);
                 }
             }
             _ => {}
@@ -1484,10 +1603,7 @@ impl Host for Driver {
     fn select(&self, n: Option<u32>) {
         self.select_in_place(n);
         if let Some(n) = n {
-            let r = self.0.render.borrow().clone();
-            if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)) {
-                dom::scroll_into_view(&el);
-            }
+            bring_into_view(&self.0.render.borrow(), n);
         }
     }
     fn selected(&self) -> Option<u32> {

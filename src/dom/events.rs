@@ -85,6 +85,13 @@ pub(crate) fn marker_of(
     Some((link, ci, k))
 }
 
+/// The source of link `k` of citation `ci`'s marker (its first source when there is no
+/// such link).
+fn source_at<H: Host>(host: &H, ci: usize, k: usize) -> Option<u32> {
+    let sources = host.sources_of(ci);
+    sources.get(k).or(sources.first()).copied()
+}
+
 pub(crate) fn open_card<H: Host>(host: &H, ci: usize, k: usize) {
     let page = k.min(host.sources_of(ci).len().saturating_sub(1));
     host.set_card(Some(Card { ci, page, k }));
@@ -237,8 +244,7 @@ pub(crate) fn on_answer_click<H: Host>(
         return;
     };
     let touch = t.touch.replace(false);
-    let sources = host.sources_of(ci);
-    let n = sources.get(k).copied().or(sources.first().copied());
+    let n = source_at(host, ci, k);
     let mut detail = vec![("citation", wasm_bindgen::JsValue::from(ci as u32))];
     if let Some(n) = n {
         detail.extend(source_detail(host, n));
@@ -295,7 +301,9 @@ pub(crate) fn on_window_key_down<H: Host>(host: &H, t: &Timers, ev: &web_sys::Ke
     }
 }
 
-pub(crate) fn on_key_down<H: Host>(host: &H, t: &Timers, ev: web_sys::KeyboardEvent) {
+/// A key on the answer. `panel`: a source panel shows this answer's sources (Enter on a
+/// marker selects its source there, as a click does).
+pub(crate) fn on_key_down<H: Host>(host: &H, t: &Timers, panel: bool, ev: web_sys::KeyboardEvent) {
     match ev.key().as_str() {
         "Escape" => on_window_key_down(host, t, &ev),
         "Tab" => {
@@ -333,6 +341,9 @@ pub(crate) fn on_key_down<H: Host>(host: &H, t: &Timers, ev: web_sys::KeyboardEv
             if let Some((_, ci, k)) = marker_of(ev.target()) {
                 ev.prevent_default();
                 open_card(host, ci, k);
+                if panel {
+                    host.select(source_at(host, ci, k));
+                }
                 let card_id = format!("{}-card", host.render().id_prefix);
                 // Focus moves into the card once the effect has filled it.
                 dom::defer(move || {

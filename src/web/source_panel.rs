@@ -1,8 +1,7 @@
 //! The source panel component.
 
 use crate::dom::events::{on_panel_click, on_panel_hover, on_panel_leave, source_detail, Host};
-use crate::dom::panel::set_expanded;
-use crate::dom::util as dom;
+use crate::dom::panel::{bring_into_view, set_expanded};
 use crate::render;
 use crate::render::class;
 use crate::web::context::CiteContext;
@@ -40,7 +39,7 @@ pub fn SourcePanel() -> impl IntoView {
     let title_id = format!("{prefix}-panel-title");
     let expanded: Rc<RefCell<Option<u32>>> = Rc::new(RefCell::new(None));
     let expanded = SendWrapper::new(expanded);
-    // Selection: expand and scroll to the selected source.
+    // Selection: expand the selected source, then bring it into view as it is then.
     Effect::new(move |_| {
         let sel = ctx.selected.get();
         let _ = ctx.answer.get();
@@ -54,8 +53,8 @@ pub fn SourcePanel() -> impl IntoView {
         if let Some(n) = sel {
             ctx.emit("source-select", &source_detail(&ctx, n));
             set_expanded(&r, &a, n, true);
-            if let Some(el) = dom::by_id(&render::panel_item_id(&r, n)).filter(|_| !quiet) {
-                dom::scroll_into_view(&el);
+            if !quiet {
+                bring_into_view(&r, n);
             }
             *prev = Some(n);
         }

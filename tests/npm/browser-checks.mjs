@@ -1,10 +1,12 @@
 // The browser checks run against both test pages (the plain page and the Vite build):
 // `mount` (markers, hover card, panel, events, update, setOptions, streaming, destroy)
-// and <cited-answer> (attributes, properties, append/finish, removal), and what hosts
-// need of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes).
+// and <cited-answer> (attributes, properties, append/finish, removal), what hosts need
+// of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes), and
+// that no partial marker shows while any format's data streams (partial-markers.mjs).
 import { uiStreamChecks } from './ui-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
-import { assert, eq } from './lib.mjs';
+import { assert, eq, resolveDev } from './lib.mjs';
+import { partialMarkerChecks } from './partial-markers.mjs';
 
 const tick = (page, ms = 30) => page.waitForTimeout(ms);
 
@@ -310,6 +312,170 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.viewport >= 1000, `viewport ${r.viewport}`);
     assert(r[560].below && r[560].answerWidth === 560 && r[560].panelWidth === 560, `560 px: ${JSON.stringify(r[560])}`);
     assert(r[1000].beside && r[1000].panelWidth === 300 && r[1000].answerWidth >= 600, `1000 px: ${JSON.stringify(r[1000])}`);
+  });
+
+  await t('a forced dark theme was unreadable on a light page: each forced theme passes axe color-contrast on a page of the opposite colour, card closed and open', async () => {
+    // Regression: the root was transparent whatever the theme, so the dark theme's
+    // light text sat on the page's white (1.18:1). A forced theme paints its own
+    // background unless the host sets --cite-bg (then that wins, transparent too).
+    if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: resolveDev('axe-core/axe.min.js') });
+    await page.evaluate(() => {
+      const section = (id, style) => {
+        const s = document.createElement('section');
+        s.id = id;
+        s.setAttribute('style', style);
+        document.body.prepend(s);
+        return s;
+      };
+      const { mount } = window.citekit;
+      const opts = (theme) => ({ answer: window.sample.ANSWER, data: window.sample.DATA, panel: true, theme });
+      // A dark theme on the page's default white, by mount; a light theme on a dark page,
+      // by the custom element's attribute.
+      window.themeViews = [mount(section('th-dark-on-white', ''), opts('dark'))];
+      const el = document.createElement('cited-answer');
+      el.setAttribute('theme', 'light');
+      el.setAttribute('panel', '');
+      el.answer = window.sample.ANSWER;
+      el.data = window.sample.DATA;
+      section('th-light-on-dark', 'background: #0d1117; color: #e6edf3; color-scheme: dark').append(el);
+      // Pages that set --cite-bg: a colour of their own, and transparent on a page of the
+      // theme's colour.
+      window.themeViews.push(
+        mount(section('th-dark-bg-set', 'background: #22272e; --cite-bg: #22272e'), opts('dark')),
+        mount(section('th-dark-transparent', 'background: #0d1117; --cite-bg: transparent'), opts('dark')),
+        mount(section('th-auto', ''), opts('auto')),
+      );
+    });
+    await page.waitForSelector('#th-light-on-dark .cite-marker__link', { timeout: 5000 });
+    const ids = ['th-dark-on-white', 'th-light-on-dark', 'th-dark-bg-set', 'th-dark-transparent'];
+    const contrast = (id) =>
+      page.evaluate(async (id) => {
+        const r = await window.axe.run(document.getElementById(id), { runOnly: { type: 'rule', values: ['color-contrast'] } });
+        return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`));
+      }, id);
+    for (const id of ids) {
+      eq(await contrast(id), [], `${id}, card closed: color-contrast violations`);
+      await page.hover(`#${id} .cite-answer__body .cite-marker__link >> nth=0`);
+      await page.waitForSelector(`#${id} .cite-card[data-state="open"]`, { timeout: 3000 });
+      await page.waitForTimeout(200);
+      eq(await contrast(id), [], `${id}, card open: color-contrast violations`);
+      await page.mouse.move(5, 5);
+      await page.waitForSelector(`#${id} .cite-card[data-state="closed"]`, { state: 'attached', timeout: 3000 });
+    }
+    const bg = await page.evaluate(() =>
+      Object.fromEntries(['th-dark-on-white', 'th-light-on-dark', 'th-dark-bg-set', 'th-dark-transparent', 'th-auto'].map((id) => [id, getComputedStyle(document.querySelector(`#${id} .cite-root`)).backgroundColor])),
+    );
+    eq(
+      bg,
+      {
+        'th-dark-on-white': 'rgb(15, 20, 25)',
+        'th-light-on-dark': 'rgb(255, 255, 255)',
+        'th-dark-bg-set': 'rgb(34, 39, 46)',
+        'th-dark-transparent': 'rgba(0, 0, 0, 0)',
+        'th-auto': 'rgba(0, 0, 0, 0)',
+      },
+      'root backgrounds',
+    );
+    await page.evaluate(() => {
+      for (const v of window.themeViews) v.destroy();
+      for (const id of ['th-dark-on-white', 'th-light-on-dark', 'th-dark-bg-set', 'th-dark-transparent', 'th-auto']) document.getElementById(id).remove();
+    });
+  });
+
+  await t('a click on a marker left its panel entry out of sight: click and Enter bring it into view, expanded, scrolling the panel and not the page (14 sources, a window 520 pixels high)', async () => {
+    // Regression: the page scrolled about 1,800 px (the answer left the screen) and the
+    // entry, measured before it was laid out expanded, still ended below the fold.
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1200, height: 520 });
+    try {
+      await page.evaluate(() => {
+        let answer = 'A survey of the city.';
+        const data = {};
+        for (let n = 1; n <= 14; n++) {
+          answer += ` Fact ${n} holds [${n}].`;
+          data[n] = {
+            title: `Source number ${n} on the history of the city`,
+            source: `https://s${n}.example.com/page`,
+            text: `Excerpt ${n}: a passage long enough to take two lines in the panel, as a real snippet does.`,
+            score: 0.5,
+          };
+        }
+        const el = document.createElement('div');
+        el.id = 'scroll-host';
+        el.style.width = '1100px';
+        document.body.prepend(el);
+        window.scrollView = window.citekit.mount(el, { answer, data, panel: true });
+        window.scrollTo(0, 0);
+      });
+      const beside = () =>
+        page.evaluate(() => {
+          const a = document.querySelector('#scroll-host .cite-answer').getBoundingClientRect();
+          const p = document.querySelector('#scroll-host .cite-panel').getBoundingClientRect();
+          return p.left >= a.right;
+        });
+      await page.waitForTimeout(100);
+      assert(await beside(), 'the panel is not beside the answer');
+      // Where the page and the panel have stopped scrolling (smooth scrolls take a while).
+      const settled = () =>
+        page.evaluate(async () => {
+          const panel = document.querySelector('#scroll-host .cite-panel');
+          const at = () => `${window.scrollY},${panel.scrollTop}`;
+          let last = at();
+          for (let still = 0, i = 0; still < 4 && i < 40; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+            still = at() === last ? still + 1 : 0;
+            last = at();
+          }
+        });
+      const where = (n) =>
+        page.evaluate((n) => {
+          const panel = document.querySelector('#scroll-host .cite-panel');
+          const entry = document.querySelector(`#scroll-host .cite-source[data-source="${n}"]`);
+          const p = panel.getBoundingClientRect();
+          const e = entry.getBoundingClientRect();
+          const top = Math.max(p.top + panel.clientTop, 0);
+          const bottom = Math.min(p.top + panel.clientTop + panel.clientHeight, window.innerHeight);
+          return {
+            scrollY: window.scrollY,
+            expanded: entry.dataset.state,
+            inPanel: e.top >= top - 1 && e.bottom <= bottom + 1,
+            inWindow: e.top >= -1 && e.bottom <= window.innerHeight + 1,
+            box: [Math.round(e.top), Math.round(e.bottom), Math.round(top), Math.round(bottom)],
+          };
+        }, n);
+      const marker = (n) => `#scroll-host .cite-answer__body .cite-marker__link >> nth=${n - 1}`;
+
+      await page.click(marker(14));
+      await settled();
+      let r = await where(14);
+      eq([r.scrollY, r.expanded], [0, 'expanded'], `the page's scroll and the entry after a click (${JSON.stringify(r)})`);
+      assert(r.inPanel && r.inWindow, `entry 14 out of sight after a click: ${JSON.stringify(r)}`);
+
+      await page.focus(marker(1));
+      await page.keyboard.press('Enter');
+      await settled();
+      r = await where(1);
+      eq([r.scrollY, r.expanded], [0, 'expanded'], `the page's scroll and the entry after Enter (${JSON.stringify(r)})`);
+      assert(r.inPanel && r.inWindow, `entry 1 out of sight after Enter: ${JSON.stringify(r)}`);
+      await page.keyboard.press('Escape');
+
+      // Below the answer (a narrow column) the page scrolls to the entry instead.
+      await page.evaluate(() => (document.getElementById('scroll-host').style.width = '500px'));
+      await page.waitForTimeout(100);
+      assert(!(await beside()), 'the panel is not below the answer');
+      await page.click(marker(14));
+      await settled();
+      r = await where(14);
+      eq(r.expanded, 'expanded', 'entry 14 below the answer');
+      assert(r.inWindow, `entry 14 below the answer out of sight: ${JSON.stringify(r)}`);
+    } finally {
+      await page.evaluate(() => {
+        window.scrollView?.destroy();
+        document.getElementById('scroll-host')?.remove();
+        window.scrollTo(0, 0);
+      });
+      await page.setViewportSize(size);
+    }
   });
 
   await t('a new window size (a phone turned) closes the open card (it would stay where its marker was)', async () => {
@@ -1050,8 +1216,9 @@ export async function browserChecks(tally, context, url, label) {
   await hostChecks(t, page);
   await uiStreamChecks(t, page);
 
-  // The provider formats are in the second module (citekit_full): not fetched until
-  // such data comes. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)
+  // Posthoc data and canonical HTML, JSON and YAML answers are in the full module
+  // (citekit_full): not fetched until such data comes; the providers' formats are in
+  // the first. (The Vite build renames the files: `citekit_full_bg-<hash>.wasm`.)
   const wasmFetched = () =>
     page.evaluate(() =>
       performance
@@ -1060,7 +1227,27 @@ export async function browserChecks(tally, context, url, label) {
         .filter((n) => n.endsWith('.wasm')),
     );
 
-  await t('provider data: init() fetched only the first module; mount() fetches the second and moves the view with the calls made meanwhile', async () => {
+  await t('provider data: read by the first module (markers at once, the full module not fetched)', async () => {
+    const r = await page.evaluate(() => {
+      const { mount, parse } = window.citekit;
+      const el = document.createElement('div');
+      document.querySelector('main').append(el);
+      const view = mount(el, { answer: null, data: window.sample.OPENAI });
+      const out = {
+        links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+        busy: el.hasAttribute('aria-busy'),
+        format: parse(null, window.sample.OPENAI).format,
+      };
+      view.destroy();
+      el.remove();
+      return out;
+    });
+    eq(r, { links: 1, busy: false, format: 'openai' }, 'openai data in the first module');
+    const fetched = await wasmFetched();
+    assert(!fetched.some((n) => n.startsWith('citekit_full_bg')), `full module fetched for provider data: ${fetched}`);
+  });
+
+  await t('posthoc data: init() fetched only the first module; mount() fetches the second and moves the view with the calls made meanwhile', async () => {
     const before = await wasmFetched();
     assert(before.some((n) => n.startsWith('citekit_wasm_bg')), `first module not fetched: ${before}`);
     assert(!before.some((n) => n.startsWith('citekit_full_bg')), `second module fetched early: ${before}`);
@@ -1071,7 +1258,7 @@ export async function browserChecks(tally, context, url, label) {
       document.querySelector('main').append(el);
       window.providerClicks = [];
       // Every call before the second module is in is made again there.
-      window.pview = mount(el, { answer: null, data: window.sample.OPENAI });
+      window.pview = mount(el, { answer: null, data: window.sample.POSTHOC });
       window.pview.on('citation-click', (e) => window.providerClicks.push(e.detail));
       window.pview.update({ panel: true });
       window.pview.setOptions({ theme: 'dark', panel: true });
@@ -1079,7 +1266,7 @@ export async function browserChecks(tally, context, url, label) {
       const freed = document.createElement('div');
       freed.id = 'provider-freed';
       document.querySelector('main').append(freed);
-      mount(freed, { answer: null, data: window.sample.OPENAI }).free();
+      mount(freed, { answer: null, data: window.sample.POSTHOC }).free();
       // Until the second module is in: the data's text without citations, marked busy.
       window.providerWaiting = {
         text: el.querySelector('.cite-answer__body')?.textContent ?? '',
@@ -1102,7 +1289,12 @@ export async function browserChecks(tally, context, url, label) {
         roots: el.querySelectorAll('.cite-root').length,
         links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
         panel: [...el.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
-        text: el.querySelector('.cite-answer__body').textContent,
+        // The claim's marker (its number) stands after "2015": the text without it.
+        text: (() => {
+          const body = el.querySelector('.cite-answer__body').cloneNode(true);
+          for (const m of body.querySelectorAll('.cite-marker')) m.remove();
+          return body.textContent;
+        })(),
         dark: el.querySelector('.cite-root').classList.contains('cite-theme-dark'),
         mounted: window.pview.mounted,
       };
@@ -1122,11 +1314,11 @@ export async function browserChecks(tally, context, url, label) {
     eq(clicks.length, 1, 'a listener added before the move still hears clicks');
   });
 
-  await t('provider data: parse() and renderToString() use the second module once it is in; answers of both modules share the page without id clashes', async () => {
+  await t('posthoc data: parse() and renderToString() use the second module once it is in; answers of both modules share the page without id clashes', async () => {
     const r = await page.evaluate(() => {
       const { parse, renderToString, mount } = window.citekit;
-      const m = parse(null, window.sample.OPENAI);
-      const html = renderToString(null, window.sample.OPENAI);
+      const m = parse(null, window.sample.POSTHOC);
+      const html = renderToString(null, window.sample.POSTHOC);
       // A new answer (second module) beside those mounted before (first module).
       const el = document.createElement('div');
       document.querySelector('main').append(el);
@@ -1147,7 +1339,7 @@ export async function browserChecks(tally, context, url, label) {
         empty: document.getElementById('provider-host').childElementCount,
       };
     });
-    eq(r.format, 'openai', 'format');
+    eq(r.format, 'posthoc', 'format');
     eq(r.titles, ['Announcing Rust 1.0'], 'sources');
     assert(r.html, 'renderToString shows the source');
     eq(r.dupes, [], 'ids used twice');
@@ -1185,6 +1377,9 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.text.includes('Paris is big') && r.text.includes('Two') && !r.text.includes('[S:1]'), `text: ${r.text}`);
     assert(!r.onclick && !r.pwned, 'markup from the answer was kept');
   });
+
+  // On a page of its own: it needs the first module alone at the start.
+  await partialMarkerChecks(t, context, url);
 
   await t('no page errors or console errors', async () => {
     const errs = await page.evaluate(() => window.pageErrors);

@@ -167,17 +167,36 @@ export async function hostChecks(t, page) {
     await page.evaluate(() => document.getElementById('theme-el').remove());
   });
 
-  await t('the root is transparent by default; --cite-bg sets a background', async () => {
-    const r = await page.evaluate(() => {
-      const el = document.getElementById('static-el');
-      const root = el.querySelector('.cite-root');
-      const before = getComputedStyle(root).backgroundColor;
-      el.style.setProperty('--cite-bg', 'rgb(1, 2, 3)');
-      const set = getComputedStyle(root).backgroundColor;
-      el.style.removeProperty('--cite-bg');
-      return { before, set };
+  await t('the root is transparent with theme auto; a forced theme paints its own background; --cite-bg wins', async () => {
+    await page.evaluate(() => {
+      for (const [id, theme] of [['bg-auto', null], ['bg-dark', 'dark']]) {
+        const el = document.createElement('cited-answer');
+        el.id = id;
+        if (theme) el.setAttribute('theme', theme);
+        el.answer = window.sample.ANSWER;
+        el.data = window.sample.DATA;
+        document.querySelector('main').append(el);
+      }
     });
-    eq(r, { before: 'rgba(0, 0, 0, 0)', set: 'rgb(1, 2, 3)' }, 'root background');
+    await page.waitForSelector('#bg-dark .cite-root', { timeout: 5000 });
+    const r = await page.evaluate(() => {
+      const bg = (el) => getComputedStyle(el.querySelector('.cite-root')).backgroundColor;
+      const auto = document.getElementById('bg-auto');
+      const dark = document.getElementById('bg-dark');
+      const out = { auto: bg(auto), dark: bg(dark) };
+      for (const [key, value] of [['set', 'rgb(1, 2, 3)'], ['transparent', 'transparent']]) {
+        dark.style.setProperty('--cite-bg', value);
+        out[key] = bg(dark);
+      }
+      auto.remove();
+      dark.remove();
+      return out;
+    });
+    eq(
+      r,
+      { auto: 'rgba(0, 0, 0, 0)', dark: 'rgb(15, 20, 25)', set: 'rgb(1, 2, 3)', transparent: 'rgba(0, 0, 0, 0)' },
+      'root background',
+    );
   });
 
   await t('<cited-answer> server-rendered: answer attribute and a child JSON script', async () => {

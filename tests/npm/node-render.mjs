@@ -53,22 +53,22 @@ const OPENAI = {
   }],
 };
 
-await test('under Node init() loads the module with the provider formats: openai data parses', () => {
+await test('under Node init() loads the full module: openai data parses', () => {
   const m = citekit.parse(null, OPENAI);
   assert.equal(m.format, 'openai');
   assert.deepEqual(m.sources.map((s) => s.title), ['Announcing Rust 1.0']);
   assert.match(citekit.renderToString(null, OPENAI), /Announcing Rust 1\.0/);
 });
 
-await test("init(undefined, { formats: 'first-use' }): openai data, posthoc data and canonical HTML answers throw format-not-loaded saying what to do; loadFormats() then parses them", async () => {
+await test("init(undefined, { formats: 'first-use' }): openai data parses at once; posthoc data and canonical HTML answers throw format-not-loaded saying what to do; loadFormats() then parses them", async () => {
   const { spawnSync } = await import('node:child_process');
   const code = `
     import { init, parse, renderToString, loadFormats } from 'citekit';
     const OPENAI = ${JSON.stringify(OPENAI)};
     await init(undefined, { formats: 'first-use' });
     const out = [];
-    for (const f of [() => parse(null, OPENAI), () => renderToString(null, OPENAI)]) {
-      try { f(); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
+    for (const f of [() => parse(null, OPENAI).sources[0].title, () => renderToString(null, OPENAI).includes('Announcing Rust 1.0')]) {
+      try { out.push(f()); } catch (e) { out.push(e.code + ': ' + e.message); }
     }
     out.push(parse('Plain [1].', { 1: { title: 'T', source: 'https://t.example/' } }).sources.length);
     const HTML = { ok: true, format: 'html', content: '<p>Paris<sup class="cite" data-sids="1">[S:1]</sup>.</p>',
@@ -77,6 +77,7 @@ await test("init(undefined, { formats: 'first-use' }): openai data, posthoc data
     const POSTHOC = { response: 'Paris is big.', sources: [{ title: 'P', url: 'https://p.example/' }],
       citations: [{ claim: 'Paris is big', sourceIndex: 1 }] };
     try { parse(null, POSTHOC); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
+    try { renderToString(null, POSTHOC); out.push('no error'); } catch (e) { out.push(e.code + ': ' + e.message); }
     await loadFormats();
     out.push(parse(null, OPENAI).sources[0].title);
     const html = parse(null, HTML);
@@ -88,17 +89,19 @@ await test("init(undefined, { formats: 'first-use' }): openai data, posthoc data
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout.trim().split('\n').pop());
-  for (const [i, name] of [[0, 'parse'], [1, 'renderToString']]) {
-    assert.match(out[i], /^format-not-loaded: citekit: openai data needs citekit's provider formats/);
+  // The providers' formats are in the first module.
+  assert.equal(out[0], 'Announcing Rust 1.0', 'parse of openai data in the first module');
+  assert.equal(out[1], true, 'renderToString of openai data in the first module');
+  assert.equal(out[2], 1, 'other formats work in the first module');
+  // HTML, JSON and YAML answers (canonical) and posthoc data are read by the full module.
+  assert.match(out[3], /^format-not-loaded: citekit: canonical html answers need citekit's full module/);
+  for (const [i, name] of [[4, 'parse'], [5, 'renderToString']]) {
+    assert.match(out[i], /^format-not-loaded: citekit: posthoc data needs citekit's full module/);
     assert.match(out[i], new RegExp(`await loadFormats\\(\\)\` before \`${name}\\(\\)`));
   }
-  assert.equal(out[2], 1, 'other formats work in the first module');
-  // HTML, JSON and YAML answers (canonical) are read by the second module too.
-  assert.match(out[3], /^format-not-loaded: citekit: canonical html answers need citekit's provider formats module/);
-  assert.match(out[4], /^format-not-loaded: citekit: posthoc data needs citekit's provider formats module/);
-  assert.equal(out[5], 'Announcing Rust 1.0');
-  assert.equal(out[6], 1, 'the posthoc claim is located by the second module');
-  assert.deepEqual(out[7], ['canonical', 1, true]);
+  assert.equal(out[6], 'Announcing Rust 1.0');
+  assert.equal(out[7], 1, 'the posthoc claim is located by the full module');
+  assert.deepEqual(out[8], ['canonical', 1, true]);
 });
 
 await test('init() rejects an unknown `formats` with what it expects', async () => {

@@ -8,7 +8,12 @@
 //   (e) the example pages of examples/js/ (shown on the demo page), served exactly as
 //       written next to the unpacked package (example-checks.mjs);
 //   (f) a Vite 7 + React 19 app (development build, StrictMode) using citekit/react,
-//       <cited-answer> and examples/js/react.jsx (react-checks.mjs).
+//       <cited-answer> and examples/js/react.jsx (react-checks.mjs);
+//   (g) examples/ai-sdk/, a Vite + React app on the real Vercel AI SDK (`ai`,
+//       @ai-sdk/react useChat) whose transport answers with recorded UI message
+//       streams, built with the tarball and checked render by render (ai-sdk-checks.mjs).
+//   (h) what a page downloads, per kind of answer it shows, against the page-load
+//       budgets (page-load.mjs).
 //
 // Usage: node tests/npm/run.mjs [--no-build] [--keep]
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
@@ -28,9 +33,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { aiSdkChecks, badMessageChecks, elementMessageChecks, messageFallbackChecks } from './ai-sdk-checks.mjs';
 import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
+import { pageLoadChecks } from './page-load.mjs';
 import { reactChecks, reactFailureChecks } from './react-checks.mjs';
 import { touchChecks } from './touch-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
@@ -113,6 +120,17 @@ async function main() {
     }
   }
 
+  // (h) what a page downloads, by the answer it shows.
+  section('(h) what a page downloads (every file it requests, gzip -9), per kind of answer');
+  {
+    const server = await serve(plain);
+    try {
+      await pageLoadChecks(tally, browser.context, server.url, plain);
+    } finally {
+      await server.close();
+    }
+  }
+
   // (a') the plain page on a phone: real taps in a touch context.
   section("(a') plain page, taps in a touch context (hasTouch, isMobile)");
   {
@@ -173,6 +191,21 @@ async function main() {
     writeFileSync(join(plain, 'tsconfig.react.json'), JSON.stringify(config));
     const tsc = resolveDev('typescript/package.json').replace(/package\.json$/, 'bin/tsc');
     run(process.execPath, [tsc, '-p', 'tsconfig.react.json'], { cwd: plain });
+  });
+
+  await tally.test("types: typed-ai-sdk.tsx gives the AI SDK's own UIMessage to <CitedAnswer message> and <cited-answer>", () => {
+    cpSync(join(HERE, 'typed-ai-sdk.tsx'), join(plain, 'typed-ai-sdk.tsx'));
+    // `ai` from the repository's devDependencies, where the app would have its own.
+    symlinkSync(join(ROOT, 'node_modules', 'ai'), join(plain, 'node_modules', 'ai'));
+    const config = JSON.parse(readFileSync(join(HERE, 'tsconfig.example.json'), 'utf8'));
+    config.compilerOptions.jsx = 'react-jsx';
+    // The AI SDK's declarations need Node's and json-schema's types, which an app on it
+    // has; citekit's own are checked by the two configs above.
+    config.compilerOptions.skipLibCheck = true;
+    config.files = ['typed-ai-sdk.tsx'];
+    writeFileSync(join(plain, 'tsconfig.ai-sdk.json'), JSON.stringify(config));
+    const tsc = resolveDev('typescript/package.json').replace(/package\.json$/, 'bin/tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.ai-sdk.json'], { cwd: plain });
   });
 
   // (b) the Vite app.
@@ -245,6 +278,57 @@ async function main() {
       await reactFailureChecks(tally, browser.context, `${failing.url}/index.html`);
     } finally {
       await failing.close();
+    }
+  }
+
+  // (g) examples/ai-sdk/: useChat with <CitedAnswer message streaming>, built with the
+  // tarball and the AI SDK versions of the repository's devDependencies.
+  section('(g) examples/ai-sdk/ (Vite + React + ai + @ai-sdk/react useChat)');
+  const aiApp = join(work, 'ai-sdk-app');
+  cpSync(join(ROOT, 'examples', 'ai-sdk'), aiApp, {
+    recursive: true,
+    filter: (src) => !/[/\\](node_modules|dist)$/.test(src),
+  });
+  let aiBuilt = false;
+  await tally.test('ai-sdk example: npm install <tarball> ai @ai-sdk/react react react-dom, vite build', () => {
+    const version = (name) => JSON.parse(readFileSync(resolveDev(`${name}/package.json`), 'utf8')).version;
+    const pkg = JSON.parse(readFileSync(join(aiApp, 'package.json'), 'utf8'));
+    // The example's own `file:../../pkg` is the tarball here; vite is the repository's.
+    delete pkg.dependencies.citekit;
+    delete pkg.devDependencies;
+    writeFileSync(join(aiApp, 'package.json'), JSON.stringify(pkg, null, 2));
+    const deps = ['ai', '@ai-sdk/react', 'react', 'react-dom'].map((n) => `${n}@${version(n)}`);
+    run('npm', ['install', tarball, ...deps, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: aiApp });
+    const vite = resolveDev('vite/package.json').replace(/package\.json$/, 'bin/vite.js');
+    const out = run(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: aiApp,
+      env: { ...process.env, RECORDED_DIR: join(ROOT, 'tests', 'recorded', 'ai-sdk') },
+    });
+    if (out.trim()) console.log(out.trim().replace(/^/gm, '       '));
+    aiBuilt = true;
+  });
+  {
+    // The element alone, given every state the real SDK's UIMessage goes through.
+    const plainServer = await serve(plain);
+    try {
+      await elementMessageChecks(tally, browser.context, plainServer.url);
+      await badMessageChecks(tally, browser.context, plainServer.url);
+      const failing = await serve(plain, { htmlFor: (path) => path.endsWith('.wasm') });
+      try {
+        await messageFallbackChecks(tally, browser.context, failing.url);
+      } finally {
+        await failing.close();
+      }
+      if (aiBuilt) {
+        const server = await serve(join(aiApp, 'dist'));
+        try {
+          await aiSdkChecks(tally, browser.context, server.url, plainServer.url);
+        } finally {
+          await server.close();
+        }
+      }
+    } finally {
+      await plainServer.close();
     }
   }
 

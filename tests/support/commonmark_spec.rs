@@ -1,7 +1,7 @@
-//! The CommonMark spec examples (from the npm package `commonmark-spec`, which ships
-//! `spec.txt` only) and how a failing example is classified. Shared by
-//! `tests/commonmark_host.rs` and the browser test `tests/commonmark.rs`, which include
-//! this file with `#[path]`.
+//! The CommonMark spec examples (`tests/specs/commonmark/spec.txt`, version 0.31.2,
+//! CC BY-SA 4.0: the README beside it says where it comes from) and how a failing
+//! example is classified. Shared by `tests/commonmark_host.rs` and the browser test
+//! `tests/commonmark.rs`, which include this file with `#[path]`.
 #![allow(dead_code)]
 
 use citekit::core::markers::{scan, Grammar};
@@ -20,9 +20,15 @@ pub struct Example {
     pub html: String,
 }
 
+/// Where the spec is kept (the browser test compiles in the same file).
+pub const SPEC_PATH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/specs/commonmark/spec.txt"
+);
+
 const FENCE: &str = "````````````````````````````````";
 
-/// The examples of `spec.txt`, read like the package's `index.js` does: a line of 32
+/// The examples of `spec.txt`, read as the spec's own test tools read them: a line of 32
 /// backticks and ` example` opens one, a line `.` separates markdown from HTML, 32
 /// backticks close it; `#` lines outside examples name the section; nothing after
 /// `<!-- END TESTS -->` counts. `→` stands for a tab in the spec.

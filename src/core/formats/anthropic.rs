@@ -255,7 +255,10 @@ impl Parser {
         }
         let mut span = DraftSpan::new(start, end, refs);
         if !cited.is_empty() {
-            span.cited_text = Some(excerpt200(&cited.join(" … ")));
+            span.cited_text = Some(excerpt200(&crate::core::bytes::join(
+                &mut cited.iter().map(String::as_str),
+                " … ",
+            )));
         }
         span.location = location;
         self.spans.push(span);

@@ -347,7 +347,7 @@ fn read_chunk(
 /// The title as a domain when it is one (`en.wikipedia.org`, `www.nasa.gov`).
 fn title_domain(t: &str) -> Option<String> {
     let t = t.trim().to_ascii_lowercase();
-    let labels: Vec<&str> = t.split('.').collect();
+    let labels: Vec<&str> = crate::core::bytes::split(&t, ".").collect();
     let ok = t.len() <= 253
         && labels.len() >= 2
         && labels.iter().all(|l| {
@@ -550,9 +550,7 @@ fn nearest(hay: &str, needle: &str, near: usize) -> Option<usize> {
     if needle.is_empty() {
         return None;
     }
-    hay.match_indices(needle)
-        .map(|(i, _)| i)
-        .min_by_key(|&i| i.abs_diff(near))
+    crate::core::bytes::offsets(hay, needle).min_by_key(|&i| i.abs_diff(near))
 }
 
 #[cfg(test)]

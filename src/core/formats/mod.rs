@@ -31,7 +31,7 @@ pub(crate) mod support;
 /// Provider (or posthoc) data in a build without those formats: the answer text (the
 /// caller's, else the text the data holds, read plainly; its markers unresolved)
 /// without citations, and a `format-not-loaded` error saying so. The npm package's
-/// first module shows this until its second module, which has the formats, takes over.
+/// first module does this for posthoc data until its full module takes over.
 #[cfg(any(not(feature = "providers"), not(feature = "posthoc")))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
@@ -46,8 +46,13 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     d.diagnostics.push(crate::core::model::Diagnostic::error(
         "format-not-loaded",
         format!(
-            "{} data needs the provider formats module, which this build of citekit does not include",
-            format.name()
+            "{} data needs the `{}` feature, which this build of citekit does not include",
+            format.name(),
+            if format == Format::Posthoc {
+                "posthoc"
+            } else {
+                "providers"
+            },
         ),
     ));
     d
@@ -565,7 +570,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("{name}: {:?}", a.diagnostics));
             assert!(d
                 .message
-                .starts_with(&format!("{name} data needs the provider formats")));
+                .starts_with(&format!("{name} data needs the `providers` feature,")));
         }
         // The caller's text wins.
         let a =
@@ -587,7 +592,7 @@ mod tests {
         assert!(a.citations.is_empty());
         assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
             && d.message
-                .starts_with("posthoc data needs the provider formats module")));
+                .starts_with("posthoc data needs the `posthoc` feature,")));
     }
 
     /// The caller's text wins over the text of an event stream's tokens; the stream

@@ -74,7 +74,7 @@ pub fn parse(
                 Ok(responses(v, answer, encoding))
             } else if o.is_empty()
                 || PUA_KEYS.iter().any(|k| o.contains_key(*k))
-                || answer.is_some_and(|a| a.contains('\u{e200}'))
+                || answer.is_some_and(|a| crate::core::bytes::has_char(a, '\u{e200}'))
             {
                 Ok(private_use(answer, Some(o)))
             } else {

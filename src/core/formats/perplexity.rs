@@ -332,7 +332,7 @@ fn take_content(choice: &mut Map<String, Value>, diags: &mut Vec<Diagnostic>) ->
 fn split_think(text: &str) -> Option<(&str, &str)> {
     let t = text.trim_start();
     let inner = t.strip_prefix("<think>")?;
-    let close = inner.find("</think>")?;
+    let close = crate::core::bytes::find_str(inner, "</think>")?;
     Some((
         inner[..close].trim(),
         inner[close + "</think>".len()..].trim_start(),

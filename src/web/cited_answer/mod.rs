@@ -14,6 +14,7 @@ use crate::dom::events::{
     on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
     on_pointer_over, on_window_key_down,
 };
+use crate::dom::panel::{mark_layout, PanelLayout};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
 use crate::render;
@@ -41,7 +42,9 @@ use web_sys::Element;
 /// panel and footnotes.
 ///
 /// Hover or focus a marker to open its card (Escape closes it, Enter moves focus into
-/// it); click or tap a marker to select its source in the panel. The markup is built
+/// it); click a marker or press Enter on it to select its source in the panel and
+/// bring it into view (beside the answer the panel keeps to the viewport and scrolls
+/// on its own); a tap selects it and keeps the card in view. The markup is built
 /// from escaped text only: nothing in the answer or the sources can inject HTML.
 #[component]
 pub fn CitedAnswer(
@@ -280,7 +283,10 @@ pub(crate) fn cited_answer_view(
     let t = timers.clone();
     let on_focus_out = move |ev: web_sys::FocusEvent| on_focus_out(&ctx, &t, ev);
     let t = timers.clone();
-    let on_key = move |ev: web_sys::KeyboardEvent| on_key_down(&ctx, &t, ev);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let panel = panel || use_context::<PanelPresent>().is_some();
+        on_key_down(&ctx, &t, panel, ev)
+    };
     let t = timers.clone();
     // A tap outside closes the card (touch has no pointer-leave). Added by an effect,
     // which runs in the browser only, so the view also renders on a server.
@@ -303,16 +309,17 @@ pub(crate) fn cited_answer_view(
         // The card is placed at its marker when it opens: on a scroll of the page or of
         // a container around the answer (captured: scrolls do not bubble), or a new
         // window size, a card opened by the keyboard follows the marker while that is
-        // on screen, any other closes (a scroll inside the card changes nothing).
+        // on screen, any other closes (a scroll that cannot move the marker, in the card
+        // or the panel, changes nothing).
         let close = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             let Some(c) = ctx.card.get_untracked() else {
                 return;
             };
-            if dom::closest(ev.target(), class::CARD_SEL).is_some() {
-                return;
-            }
             let r = ctx.render.get_untracked();
             let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+            if !crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+                return;
+            }
             let card = dom::by_id(&format!("{}-card", r.id_prefix));
             if !card.is_some_and(|card| crate::dom::card::follow_marker(&card, link)) {
                 ctx.card.set(None);
@@ -337,8 +344,22 @@ pub(crate) fn cited_answer_view(
         });
     });
 
+    // Where the panel is (beside the answer or below it) marked on the root, while the
+    // root's width changes and when the panel comes or goes.
+    let root_ref = NodeRef::<leptos::html::Div>::new();
+    let layout: SendWrapper<RefCell<Option<PanelLayout>>> = SendWrapper::new(RefCell::new(None));
+    Effect::new(move |_| {
+        // Run again when the panel comes or goes (the root's size may stay the same).
+        show_panel();
+        let Some(root) = root_ref.get() else { return };
+        let mut watch = layout.borrow_mut();
+        match watch.as_ref() {
+            None => *watch = PanelLayout::watch(&root),
+            Some(_) => mark_layout(&root),
+        }
+    });
     view! {
-        <div class=theme_class id=root_id data-marker-style=move || render::marker_style_name(options.with(|o| o.marker_style))
+        <div class=theme_class id=root_id node_ref=root_ref data-marker-style=move || render::marker_style_name(options.with(|o| o.marker_style))
             on:pointerover=on_over on:pointerout=on_out on:pointerdown=on_down on:click=on_click
             on:focusin=on_focus_in on:focusout=on_focus_out on:keydown=on_key>
             <div class=class::ANSWER>

@@ -38,7 +38,7 @@ export const SSE = [
   'data: [DONE]\n\n',
 ].join('');
 
-/** An OpenAI Responses output (format `openai`: in citekit's second module). */
+/** An OpenAI Responses output (format `openai`: in citekit's first module). */
 export const OPENAI = {
   output: [
     {
@@ -63,9 +63,16 @@ export const OPENAI = {
   ],
 };
 
+/** A fast LLM's claims over its answer (format `posthoc`: in citekit's full module). */
+export const POSTHOC = {
+  response: 'Rust 1.0 shipped in May 2015. It promised stability.',
+  sources: [{ title: 'Announcing Rust 1.0', url: 'https://blog.rust-lang.org/2015/05/15/Rust-1.0.html' }],
+  citations: [{ claim: 'Rust 1.0 shipped in May 2015', sourceIndex: 1 }],
+};
+
 export async function start(citekit) {
   window.citekit = citekit;
-  window.sample = { ANSWER, DATA, SSE, OPENAI };
+  window.sample = { ANSWER, DATA, SSE, OPENAI, POSTHOC };
   window.pageErrors = [];
   window.addEventListener('error', (e) => window.pageErrors.push(String(e.message)));
   window.addEventListener('unhandledrejection', (e) => window.pageErrors.push(String(e.reason)));

@@ -267,6 +267,16 @@ pub fn parse(
     Ok(draft)
 }
 
+/// The answer text of a message, its parts or an array of messages, as [`parse`] reads
+/// it (raw: markers still in): its text parts joined, a paragraph break where a step
+/// or another part came between. Empty when the value is not such data. A view given
+/// the message again on every render (`useChat`) compares it with the text it shows.
+pub fn answer_text(v: &Value) -> String {
+    parse(None, Some(v), &Options::default())
+        .map(|d| d.text)
+        .unwrap_or_default()
+}
+
 /// Parses a whole UI message stream into a draft.
 pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError> {
     let mut stream = stream;

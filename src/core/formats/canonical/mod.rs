@@ -214,7 +214,7 @@ pub fn parse(
 }
 
 /// An HTML, JSON or YAML answer in a build without `answer-kinds` (the npm package's
-/// first module, whose second module reads them): its text as plain text (HTML without
+/// first module, whose full module reads them): its text as plain text (HTML without
 /// its tags and markers), no sources or citations, and a `format-not-loaded` error.
 #[cfg(not(feature = "answer-kinds"))]
 fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
@@ -237,8 +237,8 @@ fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
             &mut [
                 "canonical ",
                 name,
-                " answers need the provider formats module (it also reads HTML, JSON and YAML \
-                 answers), which this build of citekit does not include",
+                " answers need the `answer-kinds` feature, which this build of citekit does \
+                 not include",
             ]
             .into_iter(),
             "",

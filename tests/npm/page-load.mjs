@@ -1,0 +1,236 @@
+// What a page downloads, by the answer it shows (issue 27): one page per kind of
+// answer, each with the README's code (`await init()` then `mount`), loaded from the
+// unpacked package in Chromium. Every file the page requests (but the page itself,
+// which is the app's and holds the data) is counted with its gzip -9 size, read from
+// the served file, so the figures are exact and do not depend on timing. The table is
+// printed; a page over its budget fails, as does a common-format page that requests a
+// second .wasm or whose `parse()` right after `init()` throws.
+//
+// Run by tests/npm/run.mjs (section g); alone, over any built package directory:
+//   node tests/npm/page-load.mjs [--pkg pkg]
+//
+// Budgets (SPEC.md, "Page load"): an answer in a common format (the project's own
+// formats, the four providers' objects, the Vercel AI SDK message) at most 220 KB; a
+// rarer one (posthoc claims, canonical HTML, JSON or YAML answers) at most 290 KB
+// (264 KB, what `init(undefined, { formats: 'all' })` cost, plus 10%).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, Tally, assert, eq, launch, run, serve } from './lib.mjs';
+
+export const COMMON_BUDGET = 220 * 1024;
+export const RARE_BUDGET = 290 * 1024;
+
+/** Reads the first case of a fixture file (one case, or `{cases: [...]}`). */
+function fixture(path) {
+  const file = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', path), 'utf8'));
+  return file.cases ? file.cases[0] : file;
+}
+
+/** Why the rarer formats' pages are over their budget (docs/size.md has the figures). */
+const RARE_OVER =
+  'the full module is fetched after the first; an add-on of the rarer formats alone, measured at 67 KB gzip ' +
+  '(286 KB for the page before any exchange code), is not built: docs/size.md, "What a page downloads"';
+
+/**
+ * The pages: a name, the fixture whose answer and data the page shows, and whether its
+ * format is common. `pending` says why a format is not checked yet: its page is
+ * skipped with that note.
+ */
+export const PAGES = [
+  { name: 'citation map', fixture: 'citation_map/seed.json', common: true },
+  { name: 'stored', fixture: 'stored/seed.json', common: true },
+  { name: 'sse', fixture: 'sse/seed.json', common: true },
+  { name: 'canonical markdown', fixture: 'canonical/envelope_markdown.json', common: true },
+  { name: 'anthropic', fixture: 'anthropic/web_search.json', common: true },
+  { name: 'openai', fixture: 'openai/responses_web_search.json', common: true },
+  { name: 'gemini', fixture: 'gemini/google_search.json', common: true },
+  { name: 'perplexity', fixture: 'perplexity/sonar_completion.json', common: true },
+  {
+    name: 'ai-sdk message',
+    fixture: 'ai-sdk/shapes.json',
+    common: true,
+    // Checked once the format's fixtures are in the repository.
+    pending: existsSync(join(ROOT, 'tests', 'fixtures', 'ai-sdk', 'shapes.json'))
+      ? null
+      : 'the ai-sdk format is not in this checkout yet (branch ai-sdk-core)',
+  },
+  { name: 'posthoc', fixture: 'posthoc/seed.json', common: false, overBudget: RARE_OVER },
+  { name: 'canonical html', fixture: 'canonical/envelope_html.json', common: false, overBudget: RARE_OVER },
+  { name: 'canonical json', fixture: 'canonical/json_sidecar.json', common: false, overBudget: RARE_OVER },
+];
+
+/** The page: the README's code, with the answer and data of `c`. */
+function pageHtml(c) {
+  // `<` escaped so that the data cannot end the script element.
+  const json = JSON.stringify({ answer: c.answer ?? null, data: c.data ?? null, options: c.options ?? {} }).replace(
+    /</g,
+    '\\u003c',
+  );
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>page load</title></head>
+<body>
+<div id="answer"></div>
+<script type="application/json" id="case">${json}</script>
+<script type="module">
+import { init, mount, parse } from './node_modules/citekit/index.js';
+const c = JSON.parse(document.getElementById('case').textContent);
+await init();
+// parse() right after the plain init(): a common format must not need another module.
+let parseError = null;
+try {
+  parse(c.answer, c.data, c.options);
+} catch (err) {
+  parseError = { code: err.code ?? null, message: String(err.message) };
+}
+window.citekitParse = parse;
+window.view = mount(document.getElementById('answer'), { answer: c.answer, data: c.data, options: c.options });
+window.pageState = { parseError };
+</script>
+</body></html>
+`;
+}
+
+/** Whether the mounted answer is final: no module still loading, markers drawn. */
+async function settled(page) {
+  await page.waitForFunction(
+    () => {
+      const el = document.getElementById('answer');
+      return window.pageState && !el.hasAttribute('aria-busy') && el.querySelector('.cite-answer__body') !== null;
+    },
+    null,
+    { timeout: 20000 },
+  );
+  await page.waitForLoadState('networkidle');
+}
+
+/** The size of `file` through `gzip -9` (as the build's size report counts it). */
+function gzipSize(file) {
+  const r = spawnSync('gzip', ['-9', '-c', file], { maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`gzip -9 ${file} failed: ${r.stderr}`);
+  return r.stdout.length;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/**
+ * Loads every page of PAGES from `dir` (the unpacked package under node_modules/citekit,
+ * served at `baseUrl`), prints what each downloads and checks it against its budget.
+ */
+export async function pageLoadChecks(tally, context, baseUrl, dir) {
+  const rows = [];
+  for (const kind of PAGES) {
+    const label = `page load: ${kind.name}`;
+    if (kind.pending) {
+      console.log(`  skip ${label}: ${kind.pending}`);
+      continue;
+    }
+    const c = fixture(kind.fixture);
+    const file = `page-load-${kind.name.replace(/\W+/g, '-')}.html`;
+    writeFileSync(join(dir, file), pageHtml(c));
+    await tally.test(label, async () => {
+      const page = await context.newPage();
+      const requested = [];
+      const errors = [];
+      page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+      page.on('pageerror', (e) => errors.push(String(e)));
+      try {
+        const res = await page.goto(`${baseUrl}/${file}`);
+        assert(res.ok(), `HTTP ${res.status()}`);
+        await settled(page);
+        const state = await page.evaluate(
+          ({ answer, data, options }) => {
+            const el = document.getElementById('answer');
+            // Once the page settled every module it needs is there: parse() works.
+            const citations = window.citekitParse(answer, data, options).citations.length;
+            return {
+              parseError: window.pageState.parseError,
+              markers: el.querySelectorAll('.cite-answer__body .cite-marker').length,
+              text: el.querySelector('.cite-answer__body').textContent,
+              citations,
+            };
+          },
+          { answer: c.answer, data: c.data, options: c.options },
+        );
+        const files = [];
+        for (const path of requested) {
+          if (path === `/${file}` || path === '/favicon.ico') continue;
+          const local = join(dir, decodeURIComponent(path));
+          assert(existsSync(local), `the page requested ${path}, which is not a file of the package`);
+          files.push({ path: path.replace('/node_modules/citekit/', ''), gzip: gzipSize(local) });
+        }
+        const total = files.reduce((sum, f) => sum + f.gzip, 0);
+        const wasm = files.filter((f) => f.path.endsWith('.wasm'));
+        rows.push({ kind, files, total });
+        const budget = kind.common ? COMMON_BUDGET : RARE_BUDGET;
+        eq(errors, [], 'page errors');
+        assert(state.markers > 0, `no marker was drawn: ${state.text.slice(0, 200)}`);
+        eq(state.citations, c.expected.citations.length, 'citations parse() gives once the page settled');
+        if (kind.common) {
+          eq(state.parseError, null, 'parse() right after init()');
+          eq(wasm.length, 1, `.wasm files requested (${wasm.map((f) => f.path).join(', ')})`);
+        } else if (state.parseError !== null) {
+          eq(state.parseError.code, 'format-not-loaded', `parse() right after init(): ${state.parseError.message}`);
+        }
+        const paths = files.map((f) => f.path);
+        eq(paths.filter((p, i) => paths.indexOf(p) !== i), [], 'files requested twice');
+        const list = files.map((f) => `${f.path} ${kb(f.gzip)}`).join(', ');
+        if (kind.overBudget) {
+          // A page known to be over its budget (the reason is printed): it fails once it
+          // fits, so that the mark goes, and meanwhile may download no more than the
+          // first module and the full one.
+          assert(total > budget, `${kb(total)} is within the budget of ${kb(budget)} now: drop overBudget (${list})`);
+          eq(wasm.map((f) => f.path).sort(), ['citekit_full_bg.wasm', 'citekit_wasm_bg.wasm'], '.wasm files requested');
+        } else {
+          assert(total <= budget, `${kb(total)} downloaded, over the budget of ${kb(budget)}: ${list}`);
+        }
+      } finally {
+        await page.close();
+      }
+    });
+  }
+  console.log('\n       what each page downloads (gzip -9 of every file it requests, but the page itself):');
+  for (const { kind, files, total } of rows) {
+    const budget = kind.common ? COMMON_BUDGET : RARE_BUDGET;
+    const list = files.map((f) => `${f.path} ${kb(f.gzip)}`).join(', ');
+    const over = total <= budget ? '' : kind.overBudget ? ', OVER, known' : ', OVER';
+    console.log(`       ${kind.name.padEnd(20)} ${kb(total).padStart(9)} (budget ${kb(budget)}${over}): ${list}`);
+  }
+  if (rows.some(({ kind, total }) => kind.overBudget && total > RARE_BUDGET)) {
+    console.log(`       known over the budget: ${RARE_OVER}`);
+  }
+}
+
+/** Alone: packs the package directory (`--pkg`, default pkg/), unpacks it, checks it. */
+async function main() {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--pkg');
+  const pkg = resolve(ROOT, at >= 0 ? args[at + 1] : 'pkg');
+  const work = mkdtempSync(join(tmpdir(), 'citekit-page-load-'));
+  const tally = new Tally();
+  let browser = null;
+  try {
+    const info = JSON.parse(run('npm', ['pack', pkg, '--pack-destination', work, '--json'], { cwd: work }))[0];
+    const dest = join(work, 'node_modules', 'citekit');
+    mkdirSync(dest, { recursive: true });
+    run('tar', ['xzf', join(work, info.filename), '-C', dest, '--strip-components=1']);
+    browser = await launch();
+    const server = await serve(work);
+    try {
+      await pageLoadChecks(tally, browser.context, server.url, work);
+    } finally {
+      await server.close();
+    }
+  } catch (err) {
+    tally.fail('page load', err);
+  } finally {
+    if (browser) await browser.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  console.log(`${tally.passed} passed, ${tally.failed} failed`);
+  process.exit(tally.failed === 0 ? 0 : 1);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
