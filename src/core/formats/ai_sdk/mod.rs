@@ -48,8 +48,7 @@
 //! Sources with neither a marker nor a position stay sources of the whole answer:
 //! listed, `cited: false`. Without the `providers` feature the provider parsers are not
 //! there: the text, the sources, the markers and the parts' own `citations` are read,
-//! and positions only a provider's parser reads give a `format-not-loaded` error (the
-//! npm package's second module then takes over).
+//! and positions only a provider's parser reads give a `format-not-loaded` error.
 //!
 //! Both shapes are read by one [`Builder`], a message part by part and a stream chunk
 //! by chunk ([`StreamAccumulator`], `stream.rs`), so a stream ends as `parse` of the
@@ -1251,7 +1250,7 @@ mod tests {
         assert_eq!(d.text, "AaB");
     }
 
-    /// Without the provider formats (the npm package's first module): the text, the
+    /// Without the provider formats (a build without `providers`): the text, the
     /// sources and ai 7's own part `citations` are read (OpenAI's carry the same
     /// offsets as its annotations); positions only a provider's parser reads (Gemini
     /// grounding in the metadata) give `format-not-loaded`, the text and sources kept.
