@@ -5,8 +5,8 @@
 // `a_marker_still_arriving_never_shows_whatever_the_datas_format` in
 // tests/stream_props.rs; the Leptos one is in tests/stream_browser.rs.
 //
-// Provider data (anthropic, openai, gemini, perplexity, posthoc, canonical HTML) is
-// read by the package's second module: on a fresh page the views start in the first
+// Posthoc, scintilla and payload data and canonical HTML answers are read by the
+// package's second module: on a fresh page the views start in the first
 // module, which shows the answer without citations until the second comes, so the
 // stream runs once there (synchronously, before the second module can arrive) and once
 // more after `loadFormats()`.
@@ -28,8 +28,8 @@ const FORMATS = [
   'stored',
 ];
 
-/** Provider data: read by the second module only. */
-const SECOND_MODULE = ['anthropic', 'gemini', 'openai', 'perplexity', 'posthoc'];
+/** The formats read by the second module only (canonical: its HTML, JSON and YAML answers). */
+const SECOND_MODULE = ['payload', 'posthoc', 'scintilla'];
 
 /**
  * The partial marker `text` ends in, or null: the forms SPEC section 7 says a stream
