@@ -4,8 +4,8 @@
 //
 // Two modules: citekit_wasm.js (every common format: citekit's own, the four
 // providers' objects; what a page loads) and citekit_full.js (everything: with it
-// posthoc claims, canonical HTML, JSON and YAML answers, and the tables a page without
-// a document needs). The second is loaded on first use of such data, by
+// posthoc claims, scintilla tool metadata, payload citation blocks, canonical HTML,
+// JSON and YAML answers, and the tables a page without a document needs). The second is loaded on first use of such data, by
 // `loadFormats()`, or by `init(input, { formats: 'all' })` instead of the first. Once
 // it is loaded every new call goes to it; a view mounted in the first module with such
 // data is mounted again in the second when it arrives.
@@ -41,8 +41,8 @@ async function readFile(name) {
  * .wasm next to this file; under Node the default reads it from disk.
  *
  * `options.formats`: `'first-use'` (the default in browsers) loads the module with
- * every common format, and the full one when posthoc data or a canonical HTML, JSON
- * or YAML answer first comes; `'all'` (the default under Node) loads only the full
+ * every common format, and the full one when posthoc, scintilla or payload data or a
+ * canonical HTML, JSON or YAML answer first comes; `'all'` (the default under Node) loads only the full
  * one. `options.formatsInput`: where citekit_full_bg.wasm is, when not next to this
  * file.
  */
@@ -78,7 +78,8 @@ export function init(input, options) {
 }
 
 /**
- * Loads the full module (posthoc claims, canonical HTML, JSON and YAML answers) if it
+ * Loads the full module (posthoc claims, scintilla and payload data, canonical HTML,
+ * JSON and YAML answers) if it
  * is not loaded yet; `input` as for `init`, for citekit_full_bg.wasm. `mount` and
  * <cited-answer> call it by themselves on first use of such data; call it before
  * `parse` or `renderToString` with such data.
@@ -146,8 +147,8 @@ function withAdvice(err, name) {
   // "posthoc data needs ...", "canonical html answers need ...": the subject and its verb.
   const [, subject = 'this data', verb = 'needs'] = /^(?:citekit: )?(.+?) (needs?) /.exec(String(err.message)) ?? [];
   const e = new Error(
-    `citekit: ${subject} ${verb} citekit's full module (which reads posthoc claims and ` +
-      'HTML, JSON and YAML answers), not loaded yet: ' +
+    `citekit: ${subject} ${verb} citekit's full module (which reads posthoc claims, ` +
+      'scintilla and payload data, and HTML, JSON and YAML answers), not loaded yet: ' +
       `call \`await loadFormats()\` before \`${name}()\` with such data ` +
       "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load them by themselves",
   );

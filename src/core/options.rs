@@ -132,6 +132,8 @@ pub struct Options {
     /// Replaced label texts (i18n), by label key. Defaults to none.
     pub labels: TextMap,
     /// Link identifiers (`MKT-1183`) in the answer to their urls (scintilla). Defaults to `true`.
+    /// Only the scintilla format gives sources identifiers: a build without the
+    /// `scintilla` feature has none to link, and leaves the linking code out.
     pub link_identifiers: bool,
 }
 

@@ -390,7 +390,8 @@ fn resolve_with(
         .collect();
 
     // 6. Identifier links (scintilla's identifiers), outside code and existing links.
-    let links = if options.link_identifiers {
+    // Only scintilla gives sources identifiers: a build without it links none.
+    let links = if cfg!(feature = "scintilla") && options.link_identifiers {
         identifier_links(&out, &pool.identifier_pairs(), syntax)
     } else {
         Vec::new()

@@ -1365,9 +1365,16 @@ mod tests {
     fn empty_data_at_the_start_is_data_to_come() {
         let opts = Options::default();
         let map = json!({"1": {"title": "A", "source": "https://a.example"}});
+        // Arrays: an AI SDK message's parts (a format of every build) and scintilla's
+        // tool metadata.
+        let parts = json!([{"type": "source-url", "sourceId": "a", "url": "https://a.example", "title": "A"}]);
+        let mut late = vec![&map, &parts];
         let scintilla = json!([{"urls": ["https://a.example"], "titles": ["A"]}]);
+        if cfg!(feature = "scintilla") {
+            late.push(&scintilla);
+        }
         for start in [json!({}), json!([]), json!({"sources": []}), json!(null)] {
-            for data in [&map, &scintilla] {
+            for data in late.iter().copied() {
                 let mut p = StreamParser::new(Data::Json(&start), &opts).unwrap();
                 p.push("Hello [1] world.");
                 let s = p.snapshot();

@@ -1197,7 +1197,9 @@ mod tests {
 
     /// A render from a block boundary with the markers made from there on gives the
     /// blocks a render with every marker gives (spans crossing the boundary, several
-    /// sources per marker, identifier links, grouped markers).
+    /// sources per marker, identifier links, grouped markers). Scintilla data: the
+    /// format whose sources carry identifiers.
+    #[cfg(feature = "scintilla")]
     #[test]
     fn markers_from_a_point_render_as_all_markers_do() {
         let data = serde_json::json!([

@@ -64,8 +64,9 @@ export const AI_SDK_CASES = [
   },
   {
     name: 'gemini-grounding',
-    // Run with the full module loaded first (`formats: 'all'`); elementMessageChecks
-    // runs it once more with only the first module, which reads grounding too.
+    // Also run with the full module loaded first: both modules read grounding supports
+    // (the first has the provider formats), and the run without it is the
+    // `first module` one of elementMessageChecks.
     formats: true,
     what: 'Gemini grounding supports (UTF-8 byte segments) forwarded as message metadata',
     cites: [
@@ -124,12 +125,12 @@ function recordRenders() {
 
 /** The answer's HTML with its per-view id prefix made neutral. */
 function normalized(html) {
-  // data-panel says where the panel is laid out (beside or below the answer): it
-  // follows the width of the element each render is in, not what was rendered.
+  // `data-panel` says where the panel fell in the page's layout (`beside` or `below`
+  // the answer): the example's chat column and the one-shot page differ in width.
   return html
     .replace(/\bcite\d+(?=[-"])/g, 'cite')
     .replace(/ aria-busy="[^"]*"/g, '')
-    .replace(/ data-panel="[^"]*"/g, '');
+    .replace(/ data-panel="(?:beside|below)"/g, '');
 }
 
 /** Where two texts first differ, with some context (short enough to read in a log). */
@@ -186,12 +187,11 @@ export async function messageStates(name) {
  * render-by-render checks as the example app.
  */
 export async function elementMessageChecks(tally, context, plainUrl) {
-  // Each case as it is listed (Gemini with the full module loaded first); and Gemini
-  // grounding once more with only the first module, which reads the providers'
-  // positions itself: the view is never mounted again.
-  const runs = [...AI_SDK_CASES, { ...AI_SDK_CASES.find((c) => c.name === 'gemini-grounding'), formats: false, firstModule: true }];
+  // Each case with the module it needs loaded first; and one with provider positions in
+  // the first module alone (it reads the providers' formats: the view stays there).
+  const runs = [...AI_SDK_CASES, { ...AI_SDK_CASES.find((c) => c.name === 'gemini-grounding'), formats: false, first: true }];
   for (const c of runs) {
-    const label = c.firstModule ? `${c.name}, first module` : c.name;
+    const label = c.first ? `${c.name}, first module` : c.name;
     const t = (name, fn) => tally.test(`<cited-answer>.message: ${name.replace(c.name, label)}`, fn);
     const states = await messageStates(c.name);
     const page = await context.newPage();
@@ -206,7 +206,8 @@ export async function elementMessageChecks(tally, context, plainUrl) {
       await page.goto(`${plainUrl}/index.html`);
       await page.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
       await page.evaluate(async ({ states, formats }) => {
-        // The full module loaded first, as a page that says `formats: 'all'` has it.
+        // The full module loaded first where the case says so (a page that called
+        // `loadFormats()` or `init(..., { formats: 'all' })`).
         if (formats) await window.citekit.loadFormats();
         const main = document.createElement('div');
         main.setAttribute('data-message-id', 'm');
@@ -230,6 +231,7 @@ export async function elementMessageChecks(tally, context, plainUrl) {
         eq(final.raw, [], 'prose texts showing raw marker syntax');
         eq(misplaced(final, c), [], 'misplaced markers');
         eq(missing(final, c), [], 'citations missing at the end');
+        // The first module reads provider positions too: never mounted again.
         eq(final.roots, 1, 'answer roots (a new one means it was mounted again)');
         eq(final.blocksDropped, [], 'complete blocks whose node was replaced');
       });

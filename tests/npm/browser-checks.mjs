@@ -99,17 +99,10 @@ export async function browserChecks(tally, context, url, label) {
       };
       view.destroy();
       el.remove();
-      // Identifiers link only as whole words: not after a letter beyond ASCII (éMKT-1),
-      // after a space or a non-letter (« MKT-1).
-      const model = parse('Voir MKT-1 et éMKT-1 et «MKT-1» [1].', [
-        { urls: ['https://j.example/1'], titles: ['MKT-1'], identifiers: { 'MKT-1': 'https://j.example/1' } },
-      ], { format: 'scintilla' });
-      out.identifiers = (model.links ?? []).map((l) => model.text.slice(l.start, l.end) + '@' + l.start);
       return out;
     });
     eq(r.links, [['Straße', 'https://x.test/s'], ['ΣΑΣ', 'https://x.test/g']], 'labels matched by case folding');
     eq(r.ems, ['\u00abyes\u00bb'], 'emphasis by Unicode punctuation');
-    eq(r.identifiers, ['MKT-1@5', 'MKT-1@25'], 'identifier links at word edges');
   });
 
   await t('a long answer shows its first screenful at mount, the rest after the first frame or at once on an event', async () => {
@@ -867,9 +860,10 @@ export async function browserChecks(tally, context, url, label) {
   await t('a stream started with empty data ({}, [], {sources: []}) shows pending markers, then the data turns them live', async () => {
     const r = await page.evaluate(() => {
       const out = [];
-      const scintilla = [{ urls: ['https://a.example/'], titles: ['Alpha'] }];
+      // An array of the first module's formats: an AI SDK message's parts.
+      const parts = [{ type: 'source-url', sourceId: 'a', url: 'https://a.example/', title: 'Alpha' }];
       for (const [name, start] of [['{}', {}], ['[]', []], ['{sources:[]}', { sources: [] }]]) {
-        for (const late of [window.sample.DATA, scintilla]) {
+        for (const late of [window.sample.DATA, parts]) {
           const v = window.citekit.mount(document.getElementById('host'), { answer: '', data: start });
           v.append('Hello [');
           v.append('1] world.');
@@ -1345,6 +1339,17 @@ export async function browserChecks(tally, context, url, label) {
     eq(r.dupes, [], 'ids used twice');
     eq(r.links, 4, 'markers of the new answer');
     eq(r.empty, 0, 'destroy empties the moved view');
+  });
+
+  await t('scintilla data (read by the second module): identifier links only at word edges', async () => {
+    const r = await page.evaluate(() => {
+      // Not after a letter beyond ASCII (éMKT-1); after a space or a non-letter (« MKT-1).
+      const model = window.citekit.parse('Voir MKT-1 et éMKT-1 et «MKT-1» [1].', [
+        { urls: ['https://j.example/1'], titles: ['MKT-1'], identifiers: { 'MKT-1': 'https://j.example/1' } },
+      ], { format: 'scintilla' });
+      return (model.links ?? []).map((l) => model.text.slice(l.start, l.end) + '@' + l.start);
+    });
+    eq(r, ['MKT-1@5', 'MKT-1@25'], 'identifier links at word edges');
   });
 
   await t('a canonical HTML answer (read by the second module) renders through the allow-list, markers in place', async () => {

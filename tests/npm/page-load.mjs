@@ -11,7 +11,8 @@
 //
 // Budgets (SPEC.md, "Page load"): an answer in a common format (the project's own
 // formats, the four providers' objects, the Vercel AI SDK message) at most 220 KB; a
-// rarer one (posthoc claims, canonical HTML, JSON or YAML answers) at most 290 KB
+// rarer one (posthoc claims, scintilla tool metadata, payload citation blocks,
+// canonical HTML, JSON or YAML answers) at most 290 KB
 // (264 KB, what `init(undefined, { formats: 'all' })` cost, plus 10%).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,6 +59,8 @@ export const PAGES = [
       : 'the ai-sdk format is not in this checkout yet (branch ai-sdk-core)',
   },
   { name: 'posthoc', fixture: 'posthoc/seed.json', common: false, overBudget: RARE_OVER },
+  { name: 'scintilla', fixture: 'scintilla/seed.json', common: false, overBudget: RARE_OVER },
+  { name: 'payload', fixture: 'payload/url_citations.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical html', fixture: 'canonical/envelope_html.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical json', fixture: 'canonical/json_sidecar.json', common: false, overBudget: RARE_OVER },
 ];

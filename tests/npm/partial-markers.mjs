@@ -5,11 +5,11 @@
 // `a_marker_still_arriving_never_shows_whatever_the_datas_format` in
 // tests/stream_props.rs; the Leptos one is in tests/stream_browser.rs.
 //
-// The rarer formats (posthoc data, canonical HTML and JSON answers) are read by the
-// package's second module: on a fresh page their views start in the first module,
-// which shows the answer without citations until the second comes, so the stream runs
-// once there (synchronously, before the second module can arrive) and once more after
-// `loadFormats()`. The providers' data is read by the first module itself.
+// Posthoc, scintilla and payload data and canonical HTML answers are read by the
+// package's second module: on a fresh page the views start in the first
+// module, which shows the answer without citations until the second comes, so the
+// stream runs once there (synchronously, before the second module can arrive) and once
+// more after `loadFormats()`.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, assert, eq } from './lib.mjs';
@@ -28,8 +28,8 @@ const FORMATS = [
   'stored',
 ];
 
-/** Formats with cases read by the second module only (canonical: its HTML and JSON answers). */
-const SECOND_MODULE = ['canonical', 'posthoc'];
+/** The formats read by the second module only (canonical: its HTML, JSON and YAML answers). */
+const SECOND_MODULE = ['payload', 'posthoc', 'scintilla'];
 
 /**
  * The partial marker `text` ends in, or null: the forms SPEC section 7 says a stream
@@ -235,7 +235,7 @@ export async function partialMarkerChecks(t, context, url) {
       await page.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
       await page.evaluate(`window.partialMarkerAtEnd = ${partialMarkerAtEnd.toString()}`);
       const expected = { perplexityChunk: 'Paris is the capital of France', openai: 'Paris is the capital of France' };
-      // In the first module: the rarer formats' data waits there for the second one.
+      // In the first module: provider data waits there for the second one.
       eq(await page.evaluate(issueExample), expected, "the issue's example (first module)");
       const first = await page.evaluate(streamAll, cases);
       for (const format of [...FORMATS, 'refused']) assert(first.streamed[format] > 0, `no ${format} case streamed`);

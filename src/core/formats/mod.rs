@@ -18,21 +18,29 @@ pub mod gemini;
 pub mod markdown;
 #[cfg(feature = "providers")]
 pub mod openai;
+#[cfg(feature = "payload")]
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
 #[cfg(feature = "posthoc")]
 pub mod posthoc;
+#[cfg(feature = "scintilla")]
 pub mod scintilla;
 pub mod sse;
 pub mod stored;
 pub(crate) mod support;
 
-/// Provider (or posthoc) data in a build without those formats: the answer text (the
-/// caller's, else the text the data holds, read plainly; its markers unresolved)
-/// without citations, and a `format-not-loaded` error saying so. The npm package's
-/// first module does this for posthoc data until its full module takes over.
-#[cfg(any(not(feature = "providers"), not(feature = "posthoc")))]
+/// Provider (or posthoc, scintilla, payload) data in a build without those formats: the
+/// answer text (the caller's, else the text the data holds, read plainly; its markers
+/// unresolved) without citations, and a `format-not-loaded` error saying so. The npm
+/// package's first module does this for posthoc, scintilla and payload data until its
+/// full module takes over.
+#[cfg(any(
+    not(feature = "providers"),
+    not(feature = "posthoc"),
+    not(feature = "scintilla"),
+    not(feature = "payload")
+))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
         Some(a) => a.to_string(),
@@ -48,10 +56,9 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
         format!(
             "{} data needs the `{}` feature, which this build of citekit does not include",
             format.name(),
-            if format == Format::Posthoc {
-                "posthoc"
-            } else {
-                "providers"
+            match format {
+                Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
+                _ => "providers",
             },
         ),
     ));
@@ -60,8 +67,15 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
 
 /// The text of a provider's response, read plainly: Anthropic's text blocks, an OpenAI
 /// Responses output's (or a chat completion's) text, Gemini's first candidate's parts,
-/// Perplexity's message; posthoc data's `response`, `answer` or `text`.
-#[cfg(any(not(feature = "providers"), not(feature = "posthoc")))]
+/// Perplexity's message; posthoc data's `response`, `answer` or `text`; a payload's
+/// `text` (or its citation event's `value.text`); nothing of scintilla's tool metadata,
+/// which holds no text.
+#[cfg(any(
+    not(feature = "providers"),
+    not(feature = "posthoc"),
+    not(feature = "scintilla"),
+    not(feature = "payload")
+))]
 fn provider_text(format: Format, v: &Value) -> String {
     let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
         let mut out = String::new();
@@ -114,6 +128,13 @@ fn provider_text(format: Format, v: &Value) -> String {
             .find_map(|k| v.get(k).and_then(Value::as_str))
             .unwrap_or("")
             .to_string(),
+        Format::Payload => v
+            .get("text")
+            .or_else(|| v.get("value").and_then(|x| x.get("text")))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        Format::Scintilla => String::new(),
         _ => message(v),
     }
 }
@@ -215,9 +236,15 @@ pub fn parse_draft(
                 ),
             )),
         },
+        #[cfg(feature = "scintilla")]
         Format::Scintilla => scintilla::parse(answer, v, options),
+        #[cfg(not(feature = "scintilla"))]
+        Format::Scintilla => Ok(not_loaded(format, answer, v)),
         Format::Canonical => canonical::parse(answer, v, options),
+        #[cfg(feature = "payload")]
         Format::Payload => payload::parse(answer, v, options),
+        #[cfg(not(feature = "payload"))]
+        Format::Payload => Ok(not_loaded(format, answer, v)),
         #[cfg(feature = "providers")]
         Format::Anthropic => anthropic::parse(answer, v, options),
         #[cfg(feature = "providers")]
@@ -593,6 +620,42 @@ mod tests {
         assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
             && d.message
                 .starts_with("posthoc data needs the `posthoc` feature,")));
+    }
+
+    /// Without the scintilla and payload formats (the npm package's first module): their
+    /// data is still detected and shows its text (a payload's `text`; scintilla's tool
+    /// metadata holds none), without citations, with a `format-not-loaded` error.
+    #[cfg(not(any(feature = "scintilla", feature = "payload")))]
+    #[test]
+    fn scintilla_and_payload_data_without_their_formats() {
+        let scintilla = serde_json::json!([{"urls": ["https://a.example/"], "titles": ["A"]}]);
+        let block = serde_json::json!({"text": "Paris is big [1].",
+            "sources": [{"title": "P", "url": "https://p.example/", "citedText": "big"}]});
+        // The citation event (read as payload when the format is given).
+        let event = serde_json::json!({"type": "citation", "value": block.clone()});
+        let given = Options {
+            format: FormatChoice::Given(Format::Payload),
+            ..Options::default()
+        };
+        let auto = Options::default();
+        for (name, data, answer, options, text) in [
+            ("scintilla", &scintilla, Some("Paris [1]."), &auto, "Paris."),
+            ("scintilla", &scintilla, None, &auto, ""),
+            ("payload", &block, None, &auto, "Paris is big."),
+            ("payload", &event, None, &given, "Paris is big."),
+        ] {
+            let a = crate::core::parse_lenient(answer, Data::Json(data), options);
+            assert_eq!(a.format.name(), name);
+            assert_eq!(a.text, text, "{name}");
+            assert!(a.citations.is_empty(), "{name}: {:?}", a.citations);
+            assert!(
+                a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
+                    && d.message
+                        .starts_with(&format!("{name} data needs the `{name}` feature,"))),
+                "{name}: {:?}",
+                a.diagnostics
+            );
+        }
     }
 
     /// The caller's text wins over the text of an event stream's tokens; the stream

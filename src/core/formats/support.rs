@@ -164,6 +164,7 @@ impl<'a> SourceReader<'a> {
     }
 
     /// Keeps `value` in `metadata` under `key`.
+    #[cfg(any(feature = "scintilla", feature = "payload"))]
     pub fn keep(&mut self, key: &str, value: Value) {
         self.extra.insert(key.to_string(), value);
     }

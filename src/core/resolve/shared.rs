@@ -65,7 +65,8 @@ impl BasePool {
                 }
             }
         }
-        let has_identifiers = !pairs_of(pool.items.iter().map(|it| &it.source)).is_empty();
+        let has_identifiers = cfg!(feature = "scintilla")
+            && !pairs_of(pool.items.iter().map(|it| &it.source)).is_empty();
         BasePool {
             max_taken: taken.iter().max().copied().unwrap_or(0),
             pool,
