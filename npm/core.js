@@ -150,7 +150,7 @@ function withAdvice(err, name) {
     `citekit: ${subject} ${verb} citekit's full module (which reads posthoc claims, ` +
       'scintilla and payload data, and HTML, JSON and YAML answers), not loaded yet: ' +
       `call \`await loadFormats()\` before \`${name}()\` with such data ` +
-      "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load them by themselves",
+      "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load it by themselves",
   );
   e.code = err.code;
   return e;
