@@ -53,8 +53,7 @@ const COMMON_OVER = {
 
 /**
  * The pages: a name, the fixture whose answer and data the page shows, and whether its
- * format is common. `pending` says why a format is not checked yet: its page is
- * skipped with that note.
+ * format is common.
  */
 export const PAGES = [
   { name: 'citation map', fixture: 'citation_map/seed.json', common: true },
@@ -65,15 +64,7 @@ export const PAGES = [
   { name: 'openai', fixture: 'openai/responses_web_search.json', common: true },
   { name: 'gemini', fixture: 'gemini/google_search.json', common: true },
   { name: 'perplexity', fixture: 'perplexity/sonar_completion.json', common: true },
-  {
-    name: 'ai-sdk message',
-    fixture: 'ai-sdk/shapes.json',
-    common: true,
-    // Checked once the format's fixtures are in the repository.
-    pending: existsSync(join(ROOT, 'tests', 'fixtures', 'ai-sdk', 'shapes.json'))
-      ? null
-      : 'the ai-sdk format is not in this checkout yet (branch ai-sdk-core)',
-  },
+  { name: 'ai-sdk message', fixture: 'ai-sdk/shapes.json', common: true },
   { name: 'posthoc', fixture: 'posthoc/seed.json', common: false, overBudget: RARE_OVER },
   { name: 'scintilla', fixture: 'scintilla/seed.json', common: false, overBudget: RARE_OVER },
   { name: 'payload', fixture: 'payload/url_citations.json', common: false, overBudget: RARE_OVER },
@@ -142,10 +133,6 @@ export async function pageLoadChecks(tally, context, baseUrl, dir) {
   const rows = [];
   for (const kind of PAGES) {
     const label = `page load: ${kind.name}`;
-    if (kind.pending) {
-      console.log(`  skip ${label}: ${kind.pending}`);
-      continue;
-    }
     const c = fixture(kind.fixture);
     const file = `page-load-${kind.name.replace(/\W+/g, '-')}.html`;
     writeFileSync(join(dir, file), pageHtml(c));
