@@ -1,7 +1,7 @@
 // <cited-answer>: the custom element of the citekit npm package. Registered when this
 // module is imported (unless the name is taken). Light DOM: see README.md, "Why light
 // DOM".
-import { init, messageFallbackText, mount, reportOnce, showFallback } from './core.js';
+import { init, messageFallbackText, mount, reportOnce, showFallback, streamsEvents } from './core.js';
 
 // Under Node (renderToString users import the package too) there is no HTMLElement.
 const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
@@ -315,7 +315,7 @@ export class CitedAnswerElement extends Base {
   }
 
   #isSse() {
-    return this.#allOptions().format === 'sse';
+    return streamsEvents(this.#allOptions().format, this.#data);
   }
 
   #allOptions() {
@@ -354,7 +354,7 @@ export class CitedAnswerElement extends Base {
       return;
     }
     this.#viewShowsMessage = false;
-    const sse = options.format === 'sse';
+    const sse = streamsEvents(options.format, this.#data);
     const streamed = sse ? this.#data : this.#answer;
     const live = (this.#live || this.#streaming) && !this.#ended && typeof streamed === 'string';
     try {

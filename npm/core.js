@@ -339,6 +339,16 @@ export function plainText(answer) {
 }
 
 /**
+ * Whether the answer is a raw event stream held in `data` (appended as it grows, not
+ * the answer text): format `sse`, or format `ai-sdk` with `data` a string (the UI
+ * message stream; a `UIMessage` or its parts are objects). The module's own rule
+ * (`streams_events`), for the hosts that decide what to append before mounting.
+ */
+export function streamsEvents(format, data) {
+  return format === 'sse' || (format === 'ai-sdk' && typeof data === 'string');
+}
+
+/**
  * The text of a Vercel AI SDK message for the plain-text fallback only (the module did
  * not load, so it cannot read the message): its text parts, one paragraph each. The
  * message's real reading (paragraph breaks between steps, sources, what grew while

@@ -412,6 +412,12 @@ export interface Source {
   identifiers?: Record<string, string>;
   cited: boolean;
   citeCount: number;
+  /**
+   * `'answer'` on an uncited source the input gave for the answer as a whole (an AI SDK
+   * `source-url` or `source-document` part that no marker or position cites): the
+   * footnotes list it after the cited sources, without back-links. Absent otherwise.
+   */
+  scope?: 'answer';
   used?: boolean;
   metadata?: Record<string, unknown>;
   [key: string]: unknown;

@@ -1,7 +1,7 @@
 // citekit/react: the <CitedAnswer> component and the useCitekit hook, over mount() and
 // its View. React is a peer dependency: imported from the app's own copy, never bundled.
 import { createElement, useEffect, useRef, useState } from 'react';
-import { init, isReady, messageFallbackText, mount, reportOnce, showFallback } from './core.js';
+import { init, isReady, messageFallbackText, mount, reportOnce, showFallback, streamsEvents } from './core.js';
 
 /** Display settings that setOptions changes only when present: their defaults. */
 const DISPLAY_DEFAULTS = { panel: false, footnotes: true, copyButton: false };
@@ -28,9 +28,9 @@ function sameData(a, b) {
   return keyOf(a) === keyOf(b);
 }
 
-/** What streams: the answer, or the raw event stream (`data`) of format `sse`. */
+/** What streams: the answer, or the raw event stream (`data`: `sse`, an `ai-sdk` UI message stream). */
 function streamedOf(input) {
-  const sse = input.options?.format === 'sse';
+  const sse = streamsEvents(input.options?.format, input.data);
   return { sse, streamed: sse ? input.data : input.answer };
 }
 
@@ -151,7 +151,7 @@ export function useCitekit(input = {}) {
 
   // While the module loads: the answer as plain text (markers taken out), busy; the
   // mount replaces it.
-  const plain = message !== undefined ? messageFallbackText(message) : options?.format === 'sse' ? null : answer;
+  const plain = message !== undefined ? messageFallbackText(message) : streamsEvents(options?.format, data) ? null : answer;
   useEffect(() => {
     const element = ref.current;
     if (ready || error !== null || element === null) return;

@@ -997,3 +997,66 @@ fn identifiers_render_as_links_outside_code_and_links() {
     assert!(visible(&html).contains("Tracked in MKT-1183"), "{html}");
     assert_eq!(html.matches("<a ").count(), 6, "{html}");
 }
+
+/// An AI SDK message citing one of its two source parts with a marker: the other one,
+/// which nothing cites, is a source of the whole answer. The footnotes list it after
+/// the cited one, with its number (the panel's), title and link, and no back-link; the
+/// copy lists it too. Another format's uncited source stays out of the footnotes.
+#[test]
+fn footnotes_list_the_sources_of_the_whole_answer() {
+    let message = serde_json::json!({
+        "id": "m1",
+        "role": "assistant",
+        "parts": [
+            {"type": "step-start"},
+            {"type": "source-url", "sourceId": "a", "url": "https://a.example/", "title": "Cited A"},
+            {"type": "source-url", "sourceId": "b", "url": "https://b.example/page", "title": "Whole <B>"},
+            {"type": "text", "text": "Paris is the capital [1].", "state": "done"}
+        ]
+    });
+    let a = citekit::core::parse(None, Data::Json(&message), &Options::default()).unwrap();
+    assert_eq!(a.format, Format::AiSdk);
+    let b = a.source("b").unwrap();
+    assert!(!b.cited && b.of_whole_answer(), "{b:?}");
+    assert!(!a.source("a").unwrap().of_whole_answer());
+    let r = RenderOptions::default();
+    let notes = citekit::render::footnotes_html(&a, &r);
+    let first = notes.find("<li class=\"cite-footnote\" id=\"cite-fn-1\" value=\"1\"");
+    let second =
+        notes.find("<li class=\"cite-footnote\" id=\"cite-fn-2\" value=\"2\" data-source=\"2\">");
+    assert!(
+        first.is_some() && second.is_some() && first < second,
+        "{notes}"
+    );
+    let entry = &notes[second.unwrap()..];
+    let entry = &entry[..entry.find("</li>").unwrap()];
+    assert!(!entry.contains("cite-footnote__back"), "{entry}");
+    assert!(entry.contains("href=\"https://b.example/page\""), "{entry}");
+    assert!(entry.contains("Whole &lt;B&gt;"), "{entry}");
+    assert_eq!(notes.matches("cite-footnote__back").count(), 1, "{notes}");
+    // The whole rendering shows the footnotes with both.
+    let html = citekit::render::render_to_string(&a, &r, true);
+    assert!(html.contains("id=\"cite-fn-2\""), "{html}");
+    // The copy lists it after the cited one.
+    let md = citekit::core::export::to_markdown(&a);
+    assert!(
+        md.contains("[^2]: [Whole <B>]") || md.contains("[^2]: [Whole \\<B\\>]"),
+        "{md}"
+    );
+    let txt = citekit::core::export::to_plain_text(&a);
+    assert!(
+        txt.contains("[1] Cited A - https://a.example/\n[2] Whole <B> - https://b.example/page"),
+        "{txt}"
+    );
+
+    // A citation map's uncited source is not a source of the whole answer.
+    let data = serde_json::json!({
+        "1": {"title": "One", "source": "https://one.example/"},
+        "2": {"title": "Two", "source": "https://two.example/"}
+    });
+    let c =
+        citekit::core::parse(Some("Cited [1]."), Data::Json(&data), &Options::default()).unwrap();
+    assert!(!c.source_by_number(2).unwrap().of_whole_answer());
+    let notes = citekit::render::footnotes_html(&c, &r);
+    assert!(!notes.contains("cite-fn-2"), "{notes}");
+}

@@ -61,11 +61,22 @@ fn apply(text: &str, ins: &[(usize, u8, String)]) -> String {
     out
 }
 
+/// The sources the exports list: the cited ones, then the sources of the whole answer
+/// (no citation names them; listed as the footnotes list them).
+fn listed(answer: &CitedAnswer) -> Vec<&crate::core::model::Source> {
+    answer
+        .sources
+        .iter()
+        .filter(|s| s.cited || s.of_whole_answer())
+        .collect()
+}
+
 /// The answer as markdown with `[^n]` references and footnote definitions for the cited
-/// sources (`[^n]: [Title](url)`), identifier links as markdown links.
+/// sources and the sources of the whole answer (`[^n]: [Title](url)`), identifier
+/// links as markdown links.
 pub fn to_markdown(answer: &CitedAnswer) -> String {
     let mut out = apply(&answer.text, &insertions(answer, true));
-    let cited: Vec<_> = answer.sources.iter().filter(|s| s.cited).collect();
+    let cited = listed(answer);
     if !cited.is_empty() {
         out.truncate(out.trim_end().len());
         out.push_str("\n\n");
@@ -103,10 +114,11 @@ pub fn copy_text(answer: &CitedAnswer) -> String {
 }
 
 /// The answer as plain text with `[n]` after each cited statement and a `Sources`
-/// block listing the cited sources with their urls and quoted text.
+/// block listing the cited sources with their urls and quoted text, then the sources
+/// of the whole answer.
 pub fn to_plain_text(answer: &CitedAnswer) -> String {
     let mut out = apply(&answer.text, &insertions(answer, false));
-    let cited: Vec<_> = answer.sources.iter().filter(|s| s.cited).collect();
+    let cited = listed(answer);
     if !cited.is_empty() {
         out.truncate(out.trim_end().len());
         out.push_str("\n\nSources:\n");

@@ -119,6 +119,17 @@ impl ContentKind {
     }
 }
 
+/// What the input gave a source for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceScope {
+    /// The answer as a whole, not a span of it (an AI SDK `source-url` or
+    /// `source-document` part): when no citation names the source, it is listed, in
+    /// the panel and after the cited ones in the footnotes, as a source of the whole
+    /// answer.
+    Answer,
+}
+
 /// A source that supports statements of the answer.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -175,6 +186,11 @@ pub struct Source {
     pub cited: bool,
     /// How many citations name this source.
     pub cite_count: u32,
+    /// What the input gave it for, when it says ([`SourceScope`]). `parse`'s JSON
+    /// writes it (`"scope": "answer"`) only on an uncited source: see
+    /// [`Source::of_whole_answer`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<SourceScope>,
     /// Whether the answer's producer reported using it (`[[USAGE:...]]`, `sources_used`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub used: bool,
@@ -195,6 +211,13 @@ pub(crate) enum MergeWins {
 }
 
 impl Source {
+    /// Whether this is an uncited source of the whole answer: no citation names it and
+    /// the input gave it for the answer as a whole. The footnotes list it after the
+    /// cited sources, without back-links (no marker to go back to).
+    pub fn of_whole_answer(&self) -> bool {
+        !self.cited && self.scope == Some(SourceScope::Answer)
+    }
+
     /// Merges `other`, a record of the same source, into this one: every optional
     /// field, the kind, identifiers and metadata by the one rule `wins` says; `used`
     /// when either was used. The id, number and citation counts stay this record's.
@@ -225,6 +248,7 @@ impl Source {
         field(&mut self.published, other.published, wins);
         field(&mut self.modified, other.modified, wins);
         field(&mut self.provider, other.provider, wins);
+        field(&mut self.scope, other.scope, wins);
         // A parser always sets a kind, `document` when the input named none: a kept
         // record takes one only where it has none, an incoming one replaces only that
         // default.

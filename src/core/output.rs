@@ -22,6 +22,12 @@ pub fn to_json(answer: &CitedAnswer, encoding: PositionEncoding) -> Value {
             d.end = d.end.map(|s| ix.to_unit(s));
         }
     }
+    // The scope is said of uncited sources only (a cited one is placed by its citations).
+    for s in &mut converted.sources {
+        if s.cited {
+            s.scope = None;
+        }
+    }
     serde_json::to_value(&converted).unwrap_or(Value::Null)
 }
 
@@ -360,6 +366,10 @@ impl Writer {
         self.bool(s.cited);
         self.key("citeCount");
         self.uint(u64::from(s.cite_count));
+        if s.of_whole_answer() {
+            self.key("scope");
+            self.str("answer");
+        }
         if s.used {
             self.key("used");
             self.bool(true);
@@ -445,14 +455,23 @@ mod tests {
             cited: true,
             cite_count: 2,
             used: true,
+            // Cited: the scope is not written.
+            scope: Some(crate::core::model::SourceScope::Answer),
             metadata: meta.clone(),
+            ..Source::default()
+        };
+        let whole = Source {
+            id: "w".into(),
+            number: 4,
+            kind: "web".into(),
+            scope: Some(crate::core::model::SourceScope::Answer),
             ..Source::default()
         };
         let answer = CitedAnswer {
             text: "héllo 😀 [x]\r\n\u{0}".into(),
             format: Format::Anthropic,
             content_kind: ContentKind::Plain,
-            sources: vec![source],
+            sources: vec![source, whole],
             citations: vec![Citation {
                 start: 1,
                 end: 8,
@@ -499,6 +518,8 @@ mod tests {
         ] {
             let text = to_json_text(&answer, enc);
             let written: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(written["sources"][0].get("scope"), None, "{text}");
+            assert_eq!(written["sources"][1]["scope"], "answer", "{text}");
             assert_eq!(
                 serde_json::to_string(&written).unwrap(),
                 serde_json::to_string(&to_json(&answer, enc)).unwrap(),

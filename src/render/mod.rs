@@ -165,11 +165,16 @@ pub fn marker_style_name(style: MarkerStyle) -> &'static str {
 }
 
 /// Whether an answer shows its footnotes and its panel, given whether each is asked
-/// for: footnotes when a source is cited, the panel when there are sources, neither
-/// when citations are hidden.
+/// for: footnotes when a source is cited or is a source of the whole answer, the panel
+/// when there are sources, neither when citations are hidden.
 pub fn lists_shown(answer: &CitedAnswer, footnotes: bool, panel: bool) -> (bool, bool) {
     (
-        footnotes && answer.show_citations && answer.sources.iter().any(|s| s.cited),
+        footnotes
+            && answer.show_citations
+            && answer
+                .sources
+                .iter()
+                .any(|s| s.cited || s.of_whole_answer()),
         panel && answer.show_citations && !answer.sources.is_empty(),
     )
 }
@@ -934,7 +939,8 @@ pub(crate) fn about_words(answer: &CitedAnswer) -> String {
     }
 }
 
-/// The footnotes: cited sources with back-links to every marker (a, b, c ...).
+/// The footnotes: cited sources with back-links to every marker (a, b, c ...), then
+/// the sources of the whole answer ([`Source::of_whole_answer`]), without back-links.
 pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     // (source number, citation, link) of each back-link, sorted by number and, within
     // one number, in text order (a stable sort of what is pushed in text order).
@@ -971,7 +977,12 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             ""
         }
     );
-    for s in answer.sources.iter().filter(|s| s.cited) {
+    // Cited sources come first in `sources`, by number; the uncited ones after them.
+    for s in answer
+        .sources
+        .iter()
+        .filter(|s| s.cited || s.of_whole_answer())
+    {
         let n = s.number;
         let _ = write!(
             out,

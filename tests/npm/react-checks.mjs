@@ -1,8 +1,10 @@
 // Checks of the React app (react-app/, a development build: StrictMode runs every
 // effect twice) in headless Chromium: citekit/react's <CitedAnswer> streaming, reorder,
 // theme, unmount, leaks; the example of examples/js/react.jsx; a hydrated <cited-answer>.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { RAW_MARKER } from './host-checks.mjs';
-import { assert, eq, resolveDev } from './lib.mjs';
+import { ROOT, assert, eq, resolveDev } from './lib.mjs';
 
 const ANSWER =
   'Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2][3].\n\n' +
@@ -125,6 +127,59 @@ export async function reactChecks(tally, context, url) {
     eq(r.raw, [], 'texts with a raw marker shown');
     assert(r.replaced.includes('Lyon is known') && !r.replaced.includes('Paris'), `after the replacement: ${r.replaced}`);
     eq(r.final, 'Lyon is known for its cuisine1.', 'final text');
+  });
+
+  await t('<CitedAnswer>: a UI message stream grown in `data` with format ai-sdk streams as sse does, ending as the final message', async () => {
+    const dir = join(ROOT, 'tests/recorded/ai-sdk');
+    // Mounted in the middle of the stream, right after a text delta that ends in a half
+    // marker (`[1`, the recording splits `[1][2]`): held back, as for sse.
+    const stream = readFileSync(join(dir, 'perplexity-citations.stream.txt'), 'utf8');
+    const message = JSON.parse(readFileSync(join(dir, 'perplexity-citations.message.json'), 'utf8'));
+    const cut = stream.indexOf('\n\n', stream.indexOf('"delta":"[1"')) + 2;
+    assert(cut > 2, 'the recording has a delta `[1`');
+    const r = await page.evaluate(
+      async ({ stream, message, cut }) => {
+        const wait = (ms) => new Promise((ok) => setTimeout(ok, ms));
+        const set = (data, streaming) =>
+          window.chat.setMessages([{ id: 'u', text: null, data, format: 'ai-sdk', streaming }]);
+        set(stream.slice(0, cut), true);
+        await wait(20);
+        const shown = [document.querySelector('#msg-u .cite-answer__body')?.textContent ?? ''];
+        let root = document.querySelector('#msg-u .cite-root');
+        let rebuilt = false;
+        for (let end = cut; end < stream.length; ) {
+          end = Math.min(stream.length, end + 7);
+          set(stream.slice(0, end), true);
+          await wait(0);
+          shown.push(document.querySelector('#msg-u .cite-answer__body')?.textContent ?? '');
+          const now = document.querySelector('#msg-u .cite-root');
+          if (root === null) root = now;
+          else if (now !== root) rebuilt = true;
+        }
+        set(stream, false);
+        await wait(50);
+        const body = (id) => ({
+          text: document.querySelector(`${id} .cite-answer__body`).textContent,
+          links: [...document.querySelectorAll(`${id} .cite-answer__body .cite-marker__link`)].map((a) => a.textContent),
+          notes: [...document.querySelectorAll(`${id} .cite-footnotes__list > li`)].map((li) => li.textContent),
+        });
+        const streamed = body('#msg-u');
+        window.chat.setMessages([{ id: 'w', text: null, data: message, streaming: false }]);
+        await wait(50);
+        const whole = body('#msg-w');
+        window.chat.setMessages([]);
+        await wait(30);
+        return { shown, rebuilt, streamed, whole };
+      },
+      { stream, message, cut },
+    );
+    for (const [i, text] of r.shown.entries()) {
+      assert(!RAW_MARKER.test(text), `render ${i}: a raw marker shows: ${JSON.stringify(text)}`);
+    }
+    assert(r.shown[0].length > 0, 'the text before the half marker did not show at the mount');
+    assert(!r.rebuilt, 'the view was mounted again while the stream grew (not appended)');
+    assert(r.whole.links.length > 0, `no marker in the one-shot mount: ${JSON.stringify(r.whole)}`);
+    eq(r.streamed, r.whole, 'the streamed answer equals a one-shot render of the final message');
   });
 
   await t('<CitedAnswer>: a keyed reorder keeps the view and its open card; so does a theme switch', async () => {

@@ -22,6 +22,8 @@ export function Chat({ messages, streaming }: { messages: UIMessage[]; streaming
 
 /** The `ai-sdk` format's data: a UIMessage, its parts or the messages. */
 export const models = (m: UIMessage, all: UIMessage[]) => [parse(null, m), parse(null, m.parts), parse(null, all)];
+// A source of the whole answer says so (typed, not `unknown`).
+export const wholeAnswer = (m: UIMessage): ('answer' | undefined)[] => parse(null, m).sources.map((s) => s.scope);
 
 // @ts-expect-error: not a message (no parts)
 export const badMessage = <CitedAnswer message={{ id: 'm' }} />;

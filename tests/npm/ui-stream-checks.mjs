@@ -82,4 +82,58 @@ export async function uiStreamChecks(t, page) {
       eq(r.streamed, r.whole, 'the streamed answer equals the one-shot mount of the final message');
     });
   }
+
+  await t('<cited-answer format="ai-sdk">: a UI message stream grown in `data` streams as sse does, ending as a mount of its final message', async () => {
+    // Mounted in the middle of the stream, right after a text delta that ends in a
+    // half marker (`[1`, the recording splits `[1][2]`): held back, as for sse.
+    const { stream, message } = recorded('perplexity-citations');
+    const cut = stream.indexOf('\n\n', stream.indexOf('"delta":"[1"')) + 2;
+    assert(cut > 2, 'the recording has a delta `[1`');
+    const r = await page.evaluate(async ({ stream, message, cut }) => {
+      const { mount } = window.citekit;
+      const el = document.createElement('cited-answer');
+      el.setAttribute('format', 'ai-sdk');
+      el.streaming = true;
+      el.data = stream.slice(0, cut);
+      document.body.append(el);
+      await new Promise((res) => setTimeout(res, 0));
+      const shown = [el.querySelector('.cite-answer__body')?.textContent ?? ''];
+      let root = el.querySelector('.cite-root');
+      let rebuilt = false;
+      for (let i = cut; i < stream.length; i += 7) {
+        el.data = stream.slice(0, i + 7);
+        await new Promise((res) => setTimeout(res, 0));
+        const body = el.querySelector('.cite-answer__body');
+        shown.push(body?.textContent ?? '');
+        const now = el.querySelector('.cite-root');
+        if (root === null) root = now;
+        else if (now !== root) rebuilt = true;
+      }
+      el.streaming = false;
+      await new Promise((res) => setTimeout(res, 30));
+      const body = (e) => ({
+        text: e.querySelector('.cite-answer__body').textContent,
+        links: [...e.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => a.textContent),
+        notes: [...e.querySelectorAll('.cite-footnotes__list > li')].map((li) => li.textContent),
+        panel: [...e.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
+      });
+      const streamed = body(el);
+      const el2 = document.createElement('div');
+      document.body.append(el2);
+      const once = mount(el2, { answer: null, data: message });
+      await new Promise((res) => setTimeout(res, 30));
+      const whole = body(el2);
+      once.destroy();
+      el.remove();
+      el2.remove();
+      return { shown, streamed, whole, rebuilt };
+    }, { stream, message, cut });
+    for (const [i, text] of r.shown.entries()) {
+      assert(!RAW_MARKER.test(text), `chunk ${i}: a raw marker shows: ${JSON.stringify(text)}`);
+    }
+    assert(r.shown[0].length > 0, 'the text before the half marker did not show at the mount');
+    assert(!r.rebuilt, 'the view was mounted again while the stream grew (not appended)');
+    assert(r.whole.links.length > 0, `no marker in the one-shot mount: ${JSON.stringify(r.whole)}`);
+    eq(r.streamed, r.whole, 'the streamed answer equals the one-shot mount of the final message');
+  });
 }

@@ -66,7 +66,7 @@ function Chat() {
             answer={m.text}
             data={m.data}
             streaming={m.streaming}
-            options={{ theme, footnotes: m.footnotes ?? true }}
+            options={{ theme, footnotes: m.footnotes ?? true, ...(m.format ? { format: m.format } : {}) }}
             onCitationClick={(detail) => window.clicks.push({ id: m.id, ...detail })}
           />
         </article>

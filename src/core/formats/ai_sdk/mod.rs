@@ -46,7 +46,8 @@
 //!   one started before the source).
 //!
 //! Sources with neither a marker nor a position stay sources of the whole answer:
-//! listed, `cited: false`. Without the `providers` feature the provider parsers are not
+//! `cited: false`, `scope: "answer"`, listed in the panel and, after the cited ones,
+//! in the footnotes. Without the `providers` feature the provider parsers are not
 //! there: the text, the sources, the markers and the parts' own `citations` are read,
 //! and positions only a provider's parser reads give a `format-not-loaded` error.
 //!
@@ -62,7 +63,7 @@ use crate::core::json::{parse_json, type_name, wrong_type, Fields};
 use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
 use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
-use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source};
+use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source, SourceScope};
 use crate::core::offsets::{floor_boundary, OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::sanitize::{excerpt200, normalize_url};
@@ -798,6 +799,9 @@ impl Builder {
             self.by_url.insert(k, i);
         }
         if let Some(n) = number {
+            // A source part: given for the answer as a whole (cited or not, the
+            // citations say).
+            self.draft.sources[i].source.scope = Some(SourceScope::Answer);
             self.add_key(i, n);
         }
         i
