@@ -199,12 +199,17 @@ fn complete(data: &str) -> bool {
     t == "[DONE]" || (!t.is_empty() && crate::core::json_text::read(t).is_ok())
 }
 
-/// Parses an event stream into a draft.
-pub fn parse(stream: &str, _options: &Options) -> Result<Draft, ParseError> {
-    let mut acc = SseAccumulator::new();
+/// The events of a whole stream given as `format`, read up to the data limit: the
+/// events, and the `limit-exceeded` warning when the stream was cut there. Text that
+/// has no SSE field at all is not such a stream.
+pub(crate) fn whole_stream_events(
+    stream: &str,
+    format: Format,
+) -> Result<(Vec<SseEvent>, Option<Diagnostic>), ParseError> {
     let mut stream = stream;
+    let mut limit = None;
     if stream.len() > MAX_DATA_BYTES {
-        acc.draft.diagnostics.push(Diagnostic::warning(
+        limit = Some(Diagnostic::warning(
             "limit-exceeded",
             format!(
                 "the event stream is {} bytes; the limit `{MAX_DATA_BYTES_NAME}` reads the first {MAX_DATA_BYTES}",
@@ -218,11 +223,44 @@ pub fn parse(stream: &str, _options: &Options) -> Result<Draft, ParseError> {
     events.extend(reader.finish());
     if !reader.saw_fields() && !stream.trim().is_empty() {
         return Err(ParseError::not_format(
-            Format::Sse,
+            format,
             "$",
             "expected an event stream (`data: ...` lines), found no SSE field",
         ));
     }
+    Ok((events, limit))
+}
+
+/// An event's data read as JSON, or `None` after a warning at `path` (`invalid-event`,
+/// or `limit-exceeded` for JSON past the nesting or size limits): such an event is
+/// skipped.
+pub(crate) fn event_json(
+    data: &str,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Value> {
+    match parse_json(data) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let code = if e.code() == "limit-exceeded" {
+                "limit-exceeded"
+            } else {
+                "invalid-event"
+            };
+            diagnostics.push(
+                Diagnostic::warning(code, format!("`{path}` is not valid JSON ({e}); skipped"))
+                    .at_path(path),
+            );
+            None
+        }
+    }
+}
+
+/// Parses an event stream into a draft.
+pub fn parse(stream: &str, _options: &Options) -> Result<Draft, ParseError> {
+    let mut acc = SseAccumulator::new();
+    let (events, limit) = whole_stream_events(stream, Format::Sse)?;
+    acc.draft.diagnostics.extend(limit);
     for ev in &events {
         if acc.done {
             break;
@@ -293,20 +331,8 @@ impl SseAccumulator {
             self.done = true;
             return;
         }
-        let value = match parse_json(&ev.data) {
-            Ok(v) => v,
-            Err(e) => {
-                let code = if e.code() == "limit-exceeded" {
-                    "limit-exceeded"
-                } else {
-                    "invalid-event"
-                };
-                self.draft.diagnostics.push(
-                    Diagnostic::warning(code, format!("`{path}` is not valid JSON ({e}); skipped"))
-                        .at_path(path),
-                );
-                return;
-            }
+        let Some(value) = event_json(&ev.data, &path, &mut self.draft.diagnostics) else {
+            return;
         };
         let Value::Object(o) = &value else {
             return;

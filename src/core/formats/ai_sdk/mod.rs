@@ -57,10 +57,9 @@
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
-use crate::core::formats::sse::SseReader;
+use crate::core::formats::sse::{whole_stream_events, SseReader};
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{parse_json, type_name, wrong_type, Fields};
-use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
 use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source, SourceScope};
@@ -279,28 +278,7 @@ pub fn answer_text(v: &Value) -> String {
 
 /// Parses a whole UI message stream into a draft.
 pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError> {
-    let mut stream = stream;
-    let mut limit = None;
-    if stream.len() > MAX_DATA_BYTES {
-        limit = Some(Diagnostic::warning(
-            "limit-exceeded",
-            format!(
-                "the event stream is {} bytes; the limit `{MAX_DATA_BYTES_NAME}` reads the first {MAX_DATA_BYTES}",
-                stream.len()
-            ),
-        ));
-        stream = &stream[..floor_boundary(stream, MAX_DATA_BYTES)];
-    }
-    let mut reader = SseReader::new();
-    let mut events = reader.push(stream);
-    events.extend(reader.finish());
-    if !reader.saw_fields() && !stream.trim().is_empty() {
-        return Err(ParseError::not_format(
-            Format::AiSdk,
-            "$",
-            "expected a UI message stream (`data: ...` lines), found no SSE field",
-        ));
-    }
+    let (events, limit) = whole_stream_events(stream, Format::AiSdk)?;
     let mut acc = StreamAccumulator::new(options);
     for ev in &events {
         acc.event(ev);

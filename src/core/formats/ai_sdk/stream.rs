@@ -2,8 +2,7 @@
 
 use super::{object, Builder};
 use crate::core::draft::Draft;
-use crate::core::formats::sse::SseEvent;
-use crate::core::json::parse_json;
+use crate::core::formats::sse::{event_json, SseEvent};
 use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::model::Diagnostic;
 use crate::core::options::Options;
@@ -59,20 +58,8 @@ impl StreamAccumulator {
             self.end();
             return;
         }
-        let value = match parse_json(&ev.data) {
-            Ok(v) => v,
-            Err(e) => {
-                let code = if e.code() == "limit-exceeded" {
-                    "limit-exceeded"
-                } else {
-                    "invalid-event"
-                };
-                self.builder.draft.diagnostics.push(
-                    Diagnostic::warning(code, format!("`{path}` is not valid JSON ({e}); skipped"))
-                        .at_path(path),
-                );
-                return;
-            }
+        let Some(value) = event_json(&ev.data, &path, &mut self.builder.draft.diagnostics) else {
+            return;
         };
         let Value::Object(o) = &value else {
             return;
