@@ -14,6 +14,8 @@ struct Example {
     label: &'static str,
     blurb: &'static str,
     fixture: &'static str,
+    /// The file is the data itself (a recorded message), not a fixture case.
+    whole_data: bool,
 }
 
 const EXAMPLES: &[Example] = &[
@@ -22,84 +24,105 @@ const EXAMPLES: &[Example] = &[
         label: "citation_map",
         blurb: "Perplexity-style [1] markers with a citation map, as a RAG chat backend returns them.",
         fixture: include_str!("../../tests/fixtures/citation_map/seed.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Stored,
         label: "stored",
         blurb: "Post-hoc citations stored as UTF-16 spans over the plain answer.",
         fixture: include_str!("../../tests/fixtures/stored/seed.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Posthoc,
         label: "posthoc",
         blurb: "A fast LLM's post-hoc claims, located in the answer.",
         fixture: include_str!("../../tests/fixtures/posthoc/seed.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Sse,
         label: "sse",
         blurb: "A server-sent event stream: tokens, then the citation map.",
         fixture: include_str!("../../tests/fixtures/sse/seed.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Scintilla,
         label: "scintilla",
         blurb: "An agent's numbered tool metadata; identifiers like MKT-1183 become links.",
         fixture: include_str!("../../tests/fixtures/scintilla/seed.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Canonical,
         label: "canonical",
         blurb: "[[S:n]] sid markers in the generate_content_llm envelope.",
         fixture: include_str!("../../tests/fixtures/canonical/envelope_markdown.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Canonical,
         label: "canonical html",
         blurb: "An HTML answer with <sup class=\"cite\" data-sids> sid markers.",
         fixture: include_str!("../../tests/fixtures/canonical/envelope_html.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Canonical,
         label: "canonical json",
         blurb: "A JSON answer with a _citations sidecar of JSON Pointers.",
         fixture: include_str!("../../tests/fixtures/canonical/json_sidecar.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Payload,
         label: "payload",
         blurb: "A chat client's unified citation payload with provider locations.",
         fixture: include_str!("../../tests/fixtures/payload/url_citations.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Anthropic,
         label: "anthropic",
         blurb: "Anthropic Messages API text blocks with document citations.",
         fixture: include_str!("../../tests/fixtures/anthropic/documents.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Openai,
         label: "openai",
         blurb: "OpenAI Responses API url_citation annotations (UTF-16 offsets).",
         fixture: include_str!("../../tests/fixtures/openai/responses_web_search.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Gemini,
         label: "gemini",
         blurb: "Gemini grounding metadata with UTF-8 byte offsets.",
         fixture: include_str!("../../tests/fixtures/gemini/google_search.json"),
+        whole_data: false,
     },
     Example {
         format: Format::Perplexity,
         label: "perplexity",
         blurb: "A Perplexity sonar completion with citations and search results.",
         fixture: include_str!("../../tests/fixtures/perplexity/sonar_completion.json"),
+        whole_data: false,
+    },
+    Example {
+        format: Format::AiSdk,
+        label: "ai-sdk",
+        blurb: "A Vercel AI SDK UIMessage as useChat holds it (recorded with the real SDK over Anthropic web search): citations placed from the provider's own data, an uncited search result listed as a source of the whole answer.",
+        fixture: include_str!("../../tests/recorded/ai-sdk/anthropic-web-search.message.json"),
+        whole_data: true,
     },
     Example {
         format: Format::CitationMap,
         label: "right to left",
         blurb: "An Arabic answer on a right-to-left page: adjacent markers stay apart, English titles keep their order.",
         fixture: include_str!("../../tests/fixtures/citation_map/rtl_arabic.json"),
+        whole_data: false,
     },
 ];
 
@@ -117,6 +140,15 @@ fn text_dir(text: &str) -> &'static str {
         }
     }
     "ltr"
+}
+
+/// (answer, data, options) of an example's file.
+fn example_parts(ex: &Example) -> (Option<String>, CiteData, Value) {
+    if ex.whole_data {
+        let data = serde_json::from_str(ex.fixture).map_or(CiteData::None, CiteData::Json);
+        return (None, data, Value::Null);
+    }
+    fixture_parts(ex.fixture)
 }
 
 /// (answer, data, options) of a fixture file.
@@ -274,7 +306,7 @@ fn Gallery() -> impl IntoView {
     let raw = RwSignal::new(false);
     let parts = Memo::new(move |_| {
         let ex = &EXAMPLES[current.get()];
-        let (a, d, o) = fixture_parts(ex.fixture);
+        let (a, d, o) = example_parts(ex);
         (a, d, o.to_string())
     });
     let answer = Signal::derive(move || parts.with(|p| p.0.clone().unwrap_or_default()));
@@ -350,7 +382,7 @@ fn Gallery() -> impl IntoView {
 #[component]
 fn Playground() -> impl IntoView {
     let s = expect_context::<Settings>();
-    let (a0, d0, _) = fixture_parts(EXAMPLES[0].fixture);
+    let (a0, d0, _) = example_parts(&EXAMPLES[0]);
     let answer = RwSignal::new(a0.unwrap_or_default());
     let data = RwSignal::new(data_text(&d0));
     let format = RwSignal::new("auto".to_string());
