@@ -18,7 +18,7 @@
 //! - When no answer is given, the data's `response`/`answer`/`text` string is the text;
 //!   other fields of the data object are kept in the draft's metadata.
 
-use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
+use crate::core::draft::{Draft, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{as_uint, type_name, wrong_type, Fields};
 use crate::core::map::Map as HMap;
@@ -91,7 +91,7 @@ pub fn parse(
             ))
         }
     }
-    read_sources(&mut draft, sources);
+    super::stored::read_source_list(&mut draft, sources, true);
     cap_sources(&mut draft);
     let parsed_raw;
     let list: Vec<&Value> = match citations {
@@ -171,35 +171,6 @@ fn raw_output(raw: &str) -> Option<Value> {
         return None;
     }
     crate::core::json::parse_json(&t[first..=last]).ok()
-}
-
-/// Reads the source list; ids default to positions.
-fn read_sources(draft: &mut Draft, sources: Option<&Value>) {
-    let list: Vec<&Value> = match sources {
-        None | Some(Value::Null) => return,
-        Some(Value::Array(a)) => a.iter().collect(),
-        Some(other) => {
-            draft
-                .diagnostics
-                .push(wrong_type("sources", "an array", other));
-            return;
-        }
-    };
-    for (i, v) in list.into_iter().enumerate() {
-        let path = format!("sources[{i}]");
-        let n = i + 1;
-        let Value::Object(o) = v else {
-            draft.diagnostics.push(wrong_type(&path, "an object", v));
-            continue;
-        };
-        let (mut src, id) = super::stored::read_source(o, &path, &mut draft.diagnostics);
-        src.id = id.unwrap_or_else(|| n.to_string());
-        draft.sources.push(DraftSource {
-            source: src,
-            keys: Vec::new(),
-            given_number: u32::try_from(n).ok(),
-        });
-    }
 }
 
 /// Reads one `{claim, sourceIndex, confidence}` and locates its claim.

@@ -70,7 +70,7 @@ pub fn parse(
             ))
         }
     };
-    read_sources(&mut draft, sources);
+    read_source_list(&mut draft, sources, false);
     cap_sources(&mut draft);
     let refs: Vec<&Value> = match references {
         None | Some(Value::Null) => Vec::new(),
@@ -137,8 +137,12 @@ pub fn parse(
     Ok(draft)
 }
 
-/// Reads the `sources` array.
-fn read_sources(draft: &mut Draft, sources: Option<&Value>) {
+/// Reads a list of sources in the stored shape into the draft: `stored` and `posthoc`
+/// data share it. A source without an id is kept as `source-<n>` (its place in the
+/// list, from 1). `numbered`: the data names its sources by their place (posthoc's
+/// `sourceIndex`), so each keeps that number and a missing id is no loss; otherwise
+/// (stored's references name sources by id) a missing id is warned about.
+pub(crate) fn read_source_list(draft: &mut Draft, sources: Option<&Value>, numbered: bool) {
     let list: Vec<&Value> = match sources {
         None | Some(Value::Null) => return,
         Some(Value::Array(a)) => a.iter().collect(),
@@ -151,30 +155,34 @@ fn read_sources(draft: &mut Draft, sources: Option<&Value>) {
     };
     for (i, v) in list.into_iter().enumerate() {
         let path = format!("sources[{i}]");
-        match v {
-            Value::Object(o) => {
-                let (mut src, id) = read_source(o, &path, &mut draft.diagnostics);
-                src.id = id.unwrap_or_else(|| {
-                    let id = format!("source-{}", i + 1);
-                    draft.diagnostics.push(
-                        Diagnostic::warning(
-                            "missing-field",
-                            format!("`{path}.id` is missing; the source is kept as `{id}`"),
-                        )
-                        .at_path(format!("{path}.id")),
-                    );
-                    id
-                });
-                draft.sources.push(DraftSource {
-                    source: src,
-                    keys: Vec::new(),
-                    given_number: None,
-                });
+        let n = i + 1;
+        let Value::Object(o) = v else {
+            draft.diagnostics.push(wrong_type(&path, "an object", v));
+            continue;
+        };
+        let (mut src, id) = read_source(o, &path, &mut draft.diagnostics);
+        src.id = id.unwrap_or_else(|| {
+            let id = format!("source-{n}");
+            if !numbered {
+                draft.diagnostics.push(
+                    Diagnostic::warning(
+                        "missing-field",
+                        format!("`{path}.id` is missing; the source is kept as `{id}`"),
+                    )
+                    .at_path(format!("{path}.id")),
+                );
             }
-            other => draft
-                .diagnostics
-                .push(wrong_type(&path, "an object", other)),
-        }
+            id
+        });
+        draft.sources.push(DraftSource {
+            source: src,
+            keys: Vec::new(),
+            given_number: if numbered {
+                u32::try_from(n).ok()
+            } else {
+                None
+            },
+        });
     }
 }
 
