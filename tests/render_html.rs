@@ -1060,3 +1060,57 @@ fn footnotes_list_the_sources_of_the_whole_answer() {
     let notes = citekit::render::footnotes_html(&c, &r);
     assert!(!notes.contains("cite-fn-2"), "{notes}");
 }
+
+/// The panel with `uncited: "hide"` hid an AI SDK message's sources of the whole answer
+/// (the provider gave them for the answer, with no position), and `"dim"` dimmed them
+/// as if the answer had not used them. They are listed after the cited sources, as the
+/// footnotes list them, neither hidden nor dimmed; a truly uncited source still is.
+#[test]
+fn panel_keeps_the_sources_of_the_whole_answer_when_uncited_are_hidden_or_dimmed() {
+    use citekit::core::options::Uncited;
+    let message = serde_json::json!({
+        "id": "m1",
+        "role": "assistant",
+        "parts": [
+            {"type": "source-url", "sourceId": "a", "url": "https://a.example/", "title": "Cited A"},
+            {"type": "source-url", "sourceId": "b", "url": "https://b.example/", "title": "Whole B"},
+            {"type": "text", "text": "Paris is the capital [1].", "state": "done"}
+        ]
+    });
+    let a = citekit::core::parse(None, Data::Json(&message), &Options::default()).unwrap();
+    assert!(a.source("b").unwrap().of_whole_answer());
+    for uncited in [Uncited::Hide, Uncited::Dim, Uncited::Show] {
+        let r = RenderOptions {
+            uncited,
+            ..RenderOptions::default()
+        };
+        let panel = citekit::render::panel_html(&a, &r);
+        let one = panel.find("data-source=\"1\"");
+        let two = panel.find("data-source=\"2\"");
+        assert!(
+            one.is_some() && two.is_some() && one < two,
+            "{uncited:?}: {panel}"
+        );
+        assert!(
+            !panel.contains("cite-source--uncited"),
+            "{uncited:?}: {panel}"
+        );
+    }
+    // A citation map's uncited source is hidden or dimmed as before.
+    let data = serde_json::json!({
+        "1": {"title": "One", "source": "https://one.example/"},
+        "2": {"title": "Two", "source": "https://two.example/"}
+    });
+    let c =
+        citekit::core::parse(Some("Cited [1]."), Data::Json(&data), &Options::default()).unwrap();
+    let hide = RenderOptions {
+        uncited: Uncited::Hide,
+        ..RenderOptions::default()
+    };
+    assert!(!citekit::render::panel_html(&c, &hide).contains("data-source=\"2\""));
+    let dim = RenderOptions {
+        uncited: Uncited::Dim,
+        ..RenderOptions::default()
+    };
+    assert!(citekit::render::panel_html(&c, &dim).contains("cite-source--uncited"));
+}

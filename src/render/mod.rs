@@ -830,16 +830,23 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
         escape::escape(opts.labels.get("sources")),
         about_html(answer, opts)
     );
+    // Cited sources first, then the sources of the whole answer (given for the answer,
+    // with no position: listed as the footnotes list them, neither dimmed nor hidden),
+    // then the uncited ones, dimmed or hidden by the option.
     let cited = answer.sources.iter().filter(|s| s.cited);
-    let uncited = answer.sources.iter().filter(|s| !s.cited);
+    let whole = answer.sources.iter().filter(|s| s.of_whole_answer());
+    let uncited = answer
+        .sources
+        .iter()
+        .filter(|s| !s.cited && !s.of_whole_answer());
     let list: Vec<&Source> = if opts.uncited == Uncited::Hide {
-        cited.collect()
+        cited.chain(whole).collect()
     } else {
-        cited.chain(uncited).collect()
+        cited.chain(whole).chain(uncited).collect()
     };
     for (k, s) in list.into_iter().enumerate() {
         let n = s.number;
-        let dim = !s.cited && opts.uncited == Uncited::Dim;
+        let dim = !s.cited && !s.of_whole_answer() && opts.uncited == Uncited::Dim;
         let _ = write!(
             out,
             "<li class=\"{SOURCE}{}{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"{SOURCE_TOGGLE}\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\" dir=\"auto\">",
