@@ -1,3 +1,3 @@
-// `import 'citekit/citekit.css'` (a bundler puts the stylesheet on the page): a module
+// `import 'cited-answer/citekit.css'` (a bundler puts the stylesheet on the page): a module
 // with no exports, so that TypeScript's checked side-effect imports find it.
 export {};

@@ -118,7 +118,7 @@ function loadError(err, file) {
     : `${file} could not be loaded`;
   return new Error(
     `citekit: the WebAssembly module did not load (${message}). Likely cause: ${cause}. ` +
-      "With Vite, add `optimizeDeps: { exclude: ['citekit'] }` to vite.config.js; elsewhere, " +
+      "With Vite, add `optimizeDeps: { exclude: ['cited-answer'] }` to vite.config.js; elsewhere, " +
       `serve ${file} next to ${file.replace('_bg.wasm', '.js')} or pass its URL to ` +
       `${file === WASM_FILE ? 'init()' : 'loadFormats() (or init\'s `formatsInput`)'}. ` +
       'Answers are shown as plain text until it loads.',

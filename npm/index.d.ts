@@ -134,7 +134,7 @@ export interface DisplayOptions {
   copyButton?: boolean;
   /**
    * Add citekit's stylesheet to `document.head` (once). Default true. Set it to false
-   * when a strict CSP forbids inline styles, and link `citekit/citekit.css` instead.
+   * when a strict CSP forbids inline styles, and link `cited-answer/citekit.css` instead.
    */
   injectCss?: boolean;
 }

@@ -1,6 +1,6 @@
 // JSX types of <cited-answer> for React (19 and 18.3's `React.JSX`). Included by
-// `citekit/react`; without it: `import type {} from 'citekit/jsx'` (or list
-// "citekit/jsx" in tsconfig's `types`).
+// `cited-answer/react`; without it: `import type {} from 'cited-answer/jsx'` (or list
+// "cited-answer/jsx" in tsconfig's `types`).
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { AiSdkMessageInput, CitationClickDetail, CitationData, CitedAnswerElement, DisplayOptions, FormatName, Options, SourceSelectDetail } from './index.js';
 

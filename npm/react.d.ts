@@ -1,4 +1,4 @@
-// Types of citekit/react. React (18.3 or 19) is a peer dependency.
+// Types of cited-answer/react. React (18.3 or 19) is a peer dependency.
 /// <reference path="./jsx.d.ts" />
 import type { CSSProperties, ReactElement, RefObject } from 'react';
 import type {

@@ -1,4 +1,4 @@
-// citekit/react: the <CitedAnswer> component and the useCitekit hook, over mount() and
+// cited-answer/react: the <CitedAnswer> component and the useCitekit hook, over mount() and
 // its View. React is a peer dependency: imported from the app's own copy, never bundled.
 import { createElement, useEffect, useRef, useState } from 'react';
 import { init, isReady, messageFallbackText, mount, reportOnce, showFallback, streamsEvents } from './core.js';

@@ -17,7 +17,7 @@
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
 # Usage: bash scripts/build-pkg.sh         (or `npm run build`)
-# Then:  cd pkg && npm pack                gives citekit-<version>.tgz
+# Then:  cd pkg && npm pack                gives cited-answer-<version>.tgz
 #
 # Needs the wasm32-unknown-unknown target, wasm-bindgen-cli of the Cargo.lock version
 # and `npm install` done (binaryen); missing pieces are installed when possible.
@@ -56,7 +56,11 @@ if command -v rustup >/dev/null && ! rustup target list --installed | grep -q '^
   rustup target add wasm32-unknown-unknown || die "rustup target add wasm32-unknown-unknown failed"
 fi
 
+# The npm name is the repository's package.json's (the crate is `citekit`; the npm name
+# `citekit` is another project's); the version and the rest are the crate's.
+NAME=$(node -p 'require("./package.json").name')
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
+REPOSITORY=$(sed -n 's/^repository = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 LICENSE=$(sed -n 's/^license = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 DESCRIPTION=$(sed -n 's/^description = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 
@@ -131,8 +135,8 @@ module "$GLUE" "$NAMED"
 cargo_build --features js
 module "$FULL" "$ROOT/target/size/citekit_full_named.wasm"
 
-cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/README.md \
-  npm/react.js npm/react.d.ts npm/jsx.d.ts npm/citekit.css.d.ts "$OUT/"
+cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/cited-answer.d.ts npm/README.md \
+  npm/react.js npm/react.d.ts npm/jsx.d.ts npm/citekit.css.d.ts LICENSE-MIT LICENSE-APACHE "$OUT/"
 cp style/citekit.css "$OUT/citekit.css"
 
 # The package's JavaScript minified one file at a time (esbuild from node_modules;
@@ -152,10 +156,15 @@ FILES=$(cd "$OUT" && find . -type f ! -name package.json | sed 's|^\./||' | sort
 
 cat >"$OUT/package.json" <<EOF
 {
-  "name": "citekit",
+  "name": "$NAME",
   "version": "$VERSION",
   "description": "$DESCRIPTION",
   "license": "$LICENSE",
+  "repository": {
+    "type": "git",
+    "url": "git+$REPOSITORY.git"
+  },
+  "homepage": "$REPOSITORY#readme",
   "type": "module",
   "main": "./index.js",
   "module": "./index.js",
@@ -163,17 +172,14 @@ cat >"$OUT/package.json" <<EOF
   "exports": {
     ".": {
       "types": "./index.d.ts",
-      "import": "./index.js",
       "default": "./index.js"
     },
     "./cited-answer.js": {
-      "types": "./index.d.ts",
-      "import": "./cited-answer.js",
+      "types": "./cited-answer.d.ts",
       "default": "./cited-answer.js"
     },
     "./react": {
       "types": "./react.d.ts",
-      "import": "./react.js",
       "default": "./react.js"
     },
     "./jsx": {
@@ -251,7 +257,7 @@ while IFS= read -r f; do
 done < <(cd "$OUT" && find . -type f | sed 's|^\./||' | sort)
 TARBALL_GZ=$(tar -C "$OUT" -cf - . | gzip -9 | wc -c)
 printf '  %-26s %12s %12s\n' "page load (index.js+wasm)" "" "$(kb "$BROWSER_GZ")"
-printf '  %-26s %12s %12s\n' "  with citekit/react" "" "$(kb $((BROWSER_GZ + REACT_GZ)))"
+printf '  %-26s %12s %12s\n' "  with cited-answer/react" "" "$(kb $((BROWSER_GZ + REACT_GZ)))"
 printf '  %-26s %12s %12s\n' "full module" "" "$(kb "$FULL_GZ")"
 printf '    (%s.js + wasm: everything, with posthoc, scintilla, payload and HTML/JSON/YAML\n' "$FULL"
 printf '     answers; loaded on first use of such data, or instead of the first with\n     init({ formats: "all" }))\n'

@@ -158,7 +158,7 @@ ensure_size_nightly() {
 
 main() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.." || return 1
-  ensure_command cargo "install Rust with rustup (https://rustup.rs), toolchain 1.88 or newer" || return 1
+  ensure_command cargo "install Rust with rustup (https://rustup.rs), toolchain 1.89 or newer" || return 1
   ensure_command rustup "citekit's setup uses rustup to add components and targets" || return 1
   ensure_rust_component rustfmt cargo fmt --version || return 1
   ensure_rust_component clippy cargo clippy --version || return 1

@@ -155,6 +155,9 @@ cargo_tests "cargo test, first module (providers only)" cargo test --no-default-
 cargo_tests "cargo test, no default features" cargo test --no-default-features --lib --no-fail-fast
 cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features csr --no-fail-fast \
   --test browser --test stream_browser --test a11y --test commonmark
+# The crate as crates.io gets it: its files, cargo publish --dry-run, rust-version
+# against the locked dependencies, cargo doc with docs.rs's features (no warning).
+node_tests "crate package" node tests/crate/run.mjs
 single "example leptos_usage" cargo build --target wasm32-unknown-unknown --features csr --example leptos_usage
 single "clippy ssr example" cargo clippy -p citekit-ssr-example --features ssr --all-targets -- -D warnings
 single "clippy hydrate example" cargo clippy -p citekit-ssr-example --target wasm32-unknown-unknown --features hydrate --lib -- -D warnings

@@ -5,6 +5,8 @@
 //! for the Leptos components in that rendering mode (`web` gives them with no mode, for
 //! an app that picks Leptos's mode itself), and `js` for the npm package's bindings.
 #![deny(missing_docs)]
+// docs.rs (`--cfg docsrs`, Cargo.toml): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod core;
 #[cfg(feature = "dom")]

@@ -8,7 +8,7 @@ const recorded = process.env.RECORDED_DIR ?? fileURLToPath(new URL('../../tests/
 
 export default {
   esbuild: { jsx: 'automatic' },
-  optimizeDeps: { exclude: ['citekit'] },
+  optimizeDeps: { exclude: ['cited-answer'] },
   resolve: { alias: { '@recorded': recorded } },
   server: { fs: { allow: ['.', recorded] } },
 };

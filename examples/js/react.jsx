@@ -1,9 +1,9 @@
 // citekit in a React app: an answer that streams in, its sources arriving at the end.
-//   npm install citekit react react-dom
+//   npm install cited-answer react react-dom
 // With Vite, keep citekit out of the dev server's pre-bundling (vite.config.js):
-//   optimizeDeps: { exclude: ['citekit'] }
+//   optimizeDeps: { exclude: ['cited-answer'] }
 import { useEffect, useState } from 'react';
-import { CitedAnswer } from 'citekit/react';
+import { CitedAnswer } from 'cited-answer/react';
 
 const ANSWER =
   'Rust 1.0 was released on May 15, 2015 [1]. Its package manager is Cargo [2], ' +

@@ -30,7 +30,7 @@ pub enum ParseError {
     /// A size or nesting limit was exceeded so the data cannot be read at all.
     #[error("limit `{limit}` exceeded: {message}")]
     Limit {
-        /// The limit's name, as in [`crate::core::limits`].
+        /// The limit's name, as in src/core/limits.rs.
         limit: &'static str,
         /// What was found.
         message: String,

@@ -22,10 +22,10 @@
 //! - `[[USAGE:1,3,5]]`. When it stands alone on its line, the whole line (with its line
 //!   break) is its range, so no empty line is left behind.
 //!
-//! A number that is 0 or above [`MAX_MARKER_NUMBER`], a reversed range, a range longer
-//! than [`MAX_RANGE_LEN`] or a marker naming more than [`MAX_RANGE_LEN`] sources is not a
+//! A number that is 0 or above `MAX_MARKER_NUMBER`, a reversed range, a range longer
+//! than `MAX_RANGE_LEN` or a marker naming more than `MAX_RANGE_LEN` sources is not a
 //! marker: it stays text, with a `malformed-marker` info diagnostic (at most
-//! [`MAX_MALFORMED_REPORTS`] of them). After [`MAX_MARKERS`] markers the rest stay text,
+//! [`MAX_MALFORMED_REPORTS`] of them). After `MAX_MARKERS` markers the rest stay text,
 //! with one `limit-exceeded` diagnostic naming `max_markers`.
 //!
 //! # Where markers are not

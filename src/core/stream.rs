@@ -17,7 +17,7 @@
 //! changed when sources arrive or the stream finishes.
 //!
 //! A marker whose source is not known yet becomes a pending citation
-//! ([`Citation::pending`]); it turns live when the data arrives ([`StreamParser::set_data`]).
+//! ([`Citation::pending`](crate::core::model::Citation::pending)); it turns live when the data arrives ([`StreamParser::set_data`]).
 //! [`StreamParser::finish`] resolves what is left exactly as a one-shot [`parse`](crate::core::parse)
 //! of the whole text would.
 //!
@@ -230,7 +230,7 @@ impl StreamParser {
     }
 
     /// The answer as far as it is stable: held-back text is not in it, pending
-    /// markers are citations with [`Citation::pending`] keys.
+    /// markers are citations with [`Citation::pending`](crate::core::model::Citation::pending) keys.
     pub fn snapshot(&self) -> &CitedAnswer {
         &self.snapshot
     }

@@ -6,7 +6,7 @@
 //! CDATA and other bogus comments, raw-text elements, a `<` that starts no tag is
 //! text, a tag cut off by the end of the text is dropped). Nothing of the input is
 //! copied as markup: citekit writes every tag itself, with the few attributes it
-//! allows, and writes text through the [`Inline`] writer, so markers and cited spans
+//! allows, and writes text through the `Inline` writer, so markers and cited spans
 //! land where the citations say.
 //!
 //! - Kept elements: `p br hr h1-h6 ul ol li blockquote pre code em strong b i u s del

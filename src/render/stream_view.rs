@@ -11,7 +11,7 @@ use std::ops::Range;
 /// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
 /// answer's text before the blocks a view renders again, so that a later block renders
 /// `[text][label]` as a render of the whole answer does
-/// ([`render_range_after`](super::markdown::render_range_after)). The text before the
+/// ([`render_range_after`]). The text before the
 /// point a view renders again from no longer changes while the stream runs: each part
 /// of it is read once, as it falls behind that point (the parser's block pass, and only
 /// for a part that holds a `]:`), not on every chunk.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// State shared by the components of one answer: the parsed answer and what is
 /// highlighted, selected and open. Provide it with [`CitationProvider`] to place the
-/// panel and footnotes anywhere; [`CitedAnswer`] makes its own when there is none.
+/// panel and footnotes anywhere; [`CitedAnswer`](crate::web::CitedAnswer) makes its own when there is none.
 #[derive(Clone, Copy)]
 pub struct CiteContext {
     /// The parsed answer.

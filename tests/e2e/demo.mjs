@@ -604,6 +604,34 @@ await test('Use it: the JavaScript, custom element and Leptos snippets are the f
   await showUsage(usageTabs[0]);
 });
 
+// The npm name `citekit` is another project's package: the tabs install and import
+// this one by package.json's name, and add the crate with the README's `cargo add` line.
+await test("Use it: the tabs install and import the npm package by its name, and add the crate as the README does", async () => {
+  const name = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).name;
+  const cargoAdd = /^cargo add .*$/m.exec(fs.readFileSync(path.join(repo, 'README.md'), 'utf8'))?.[0];
+  assert(cargoAdd, 'README.md has no `cargo add` line');
+  const used = [];
+  for (const u of usageTabs.slice(0, 3)) {
+    await showUsage(u);
+    const text = `${await page.textContent(`${u.panel} .demo-usage__note`)}\n${await page.textContent(`${u.panel} pre code`)}`;
+    const specs = [
+      ...[...text.matchAll(/(?:\bfrom\s+|\bimport\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]),
+      ...[...text.matchAll(/"imports":\s*\{\s*"([^"]+)"/g)].map((m) => m[1]),
+      ...[...text.matchAll(/npm install ([\w@/.-]+)/g)].map((m) => m[1]),
+    ];
+    assert(specs.length > 0, `${u.label}: no import or install line`);
+    for (const s of specs) {
+      assert(!/^citekit(\/|$)/.test(s), `${u.label}: names ${s}, the npm package of another project`);
+    }
+    used.push(...specs);
+  }
+  assert(used.includes(name), `no tab imports or installs ${name}: ${used.join(', ')}`);
+  await showUsage(usageTabs[3]);
+  const note = await page.textContent(`${usageTabs[3].panel} .demo-usage__note`);
+  assert(note.includes(cargoAdd), `Leptos tab: no \`${cargoAdd}\`: ${note}`);
+  await showUsage(usageTabs[0]);
+});
+
 // ---------------------------------------------------------------- screenshots
 
 async function screenshotsAt(width, height, name) {

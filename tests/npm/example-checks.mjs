@@ -1,5 +1,5 @@
 // Checks of the example pages in examples/js/ (shown on the demo page), served exactly
-// as written next to the unpacked package: `./node_modules/citekit/index.js` of their
+// as written next to the unpacked package: `./node_modules/cited-answer/index.js` of their
 // import maps is the installed tarball. Each page is checked for what it shows (marker
 // numbers, a hover card, the panel and footnotes), what its event listeners log, and
 // that nothing failed (page errors, console errors, failed requests).

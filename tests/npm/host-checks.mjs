@@ -258,7 +258,7 @@ export async function failureChecks(tally, context, url, label = 'wasm served as
   await t('the error names the cause and the Vite fix', async () => {
     const all = errors.join('\n');
     assert(/expected magic word/.test(all), `the original error is missing: ${all}`);
-    assert(/optimizeDeps: \{ exclude: \['citekit'\] \}/.test(all), `no Vite fix named: ${all}`);
+    assert(/optimizeDeps: \{ exclude: \['cited-answer'\] \}/.test(all), `no Vite fix named: ${all}`);
     assert(/did not send citekit_wasm_bg\.wasm/.test(all), `no likely cause named: ${all}`);
   });
   await page.close();

@@ -2,7 +2,7 @@
 // whose node_modules holds citekit). No DOM exists here: the static path needs none.
 // Prints `N passed, N failed`; exits non-zero on a failure.
 import assert from 'node:assert/strict';
-import * as citekit from 'citekit';
+import * as citekit from 'cited-answer';
 
 let passed = 0;
 let failed = 0;
@@ -63,7 +63,7 @@ await test('under Node init() loads the full module: openai data parses', () => 
 await test("init(undefined, { formats: 'first-use' }): openai data parses at once; posthoc data and canonical HTML answers throw format-not-loaded saying what to do; loadFormats() then parses them", async () => {
   const { spawnSync } = await import('node:child_process');
   const code = `
-    import { init, parse, renderToString, loadFormats } from 'citekit';
+    import { init, parse, renderToString, loadFormats } from 'cited-answer';
     const OPENAI = ${JSON.stringify(OPENAI)};
     await init(undefined, { formats: 'first-use' });
     const out = [];
@@ -107,7 +107,7 @@ await test("init(undefined, { formats: 'first-use' }): openai data parses at onc
 await test('init() rejects an unknown `formats` with what it expects', async () => {
   const { spawnSync } = await import('node:child_process');
   const code = `
-    import { init } from 'citekit';
+    import { init } from 'cited-answer';
     try { await init(undefined, { formats: 'some' }); console.log('resolved'); } catch (e) { console.log(e.message); }
   `;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });

@@ -85,7 +85,7 @@ function pageHtml(c) {
 <div id="answer"></div>
 <script type="application/json" id="case">${json}</script>
 <script type="module">
-import { init, mount, parse } from './node_modules/citekit/index.js';
+import { init, mount, parse } from './node_modules/cited-answer/index.js';
 const c = JSON.parse(document.getElementById('case').textContent);
 await init();
 // parse() right after the plain init(): a common format must not need another module.
@@ -126,7 +126,7 @@ function gzipSize(file) {
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /**
- * Loads every page of PAGES from `dir` (the unpacked package under node_modules/citekit,
+ * Loads every page of PAGES from `dir` (the unpacked package under node_modules/cited-answer,
  * served at `baseUrl`), prints what each downloads and checks it against its budget.
  */
 export async function pageLoadChecks(tally, context, baseUrl, dir) {
@@ -165,7 +165,7 @@ export async function pageLoadChecks(tally, context, baseUrl, dir) {
           if (path === `/${file}` || path === '/favicon.ico') continue;
           const local = join(dir, decodeURIComponent(path));
           assert(existsSync(local), `the page requested ${path}, which is not a file of the package`);
-          files.push({ path: path.replace('/node_modules/citekit/', ''), gzip: gzipSize(local) });
+          files.push({ path: path.replace('/node_modules/cited-answer/', ''), gzip: gzipSize(local) });
         }
         const total = files.reduce((sum, f) => sum + f.gzip, 0);
         const wasm = files.filter((f) => f.path.endsWith('.wasm'));
@@ -229,7 +229,7 @@ async function main() {
   let browser = null;
   try {
     const info = JSON.parse(run('npm', ['pack', pkg, '--pack-destination', work, '--json'], { cwd: work }))[0];
-    const dest = join(work, 'node_modules', 'citekit');
+    const dest = join(work, 'node_modules', 'cited-answer');
     mkdirSync(dest, { recursive: true });
     run('tar', ['xzf', join(work, info.filename), '-C', dest, '--strip-components=1']);
     browser = await launch();

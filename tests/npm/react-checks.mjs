@@ -1,5 +1,5 @@
 // Checks of the React app (react-app/, a development build: StrictMode runs every
-// effect twice) in headless Chromium: citekit/react's <CitedAnswer> streaming, reorder,
+// effect twice) in headless Chromium: cited-answer/react's <CitedAnswer> streaming, reorder,
 // theme, unmount, leaks; the example of examples/js/react.jsx; a hydrated <cited-answer>.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -395,7 +395,7 @@ export async function reactFailureChecks(tally, context, url) {
       { timeout: 10000 },
     );
     const all = errors.join('\n');
-    assert(/optimizeDeps: \{ exclude: \['citekit'\] \}/.test(all), `no Vite fix named: ${all}`);
+    assert(/optimizeDeps: \{ exclude: \['cited-answer'\] \}/.test(all), `no Vite fix named: ${all}`);
   });
   await page.close();
 }

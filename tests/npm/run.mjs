@@ -7,13 +7,15 @@
 //   (d) the types: tsc --noEmit over typed-example.ts;
 //   (e) the example pages of examples/js/ (shown on the demo page), served exactly as
 //       written next to the unpacked package (example-checks.mjs);
-//   (f) a Vite 7 + React 19 app (development build, StrictMode) using citekit/react,
+//   (f) a Vite 7 + React 19 app (development build, StrictMode) using cited-answer/react,
 //       <cited-answer> and examples/js/react.jsx (react-checks.mjs);
 //   (g) examples/ai-sdk/, a Vite + React app on the real Vercel AI SDK (`ai`,
 //       @ai-sdk/react useChat) whose transport answers with recorded UI message
 //       streams, built with the tarball and checked render by render (ai-sdk-checks.mjs).
 //   (h) what a page downloads, per kind of answer it shows, against the page-load
 //       budgets (page-load.mjs).
+//   (p) that the tarball can be published as it is: its files, name and version,
+//       `npm publish --dry-run`, publint and @arethetypeswrong/cli (publish-checks.mjs).
 //
 // Usage: node tests/npm/run.mjs [--no-build] [--keep]
 //   --no-build  use pkg/ as it is (default: bash scripts/build-pkg.sh first)
@@ -38,6 +40,7 @@ import { browserChecks } from './browser-checks.mjs';
 import { EXAMPLES, exampleChecks } from './example-checks.mjs';
 import { failureChecks } from './host-checks.mjs';
 import { pageLoadChecks } from './page-load.mjs';
+import { publishChecks } from './publish-checks.mjs';
 import { reactChecks, reactFailureChecks } from './react-checks.mjs';
 import { touchChecks } from './touch-checks.mjs';
 import { ROOT, Tally, assert, eq, launch, resolveDev, run, runShown, serve } from './lib.mjs';
@@ -53,9 +56,9 @@ function section(name) {
   console.log(`\n==> ${name}`);
 }
 
-/** Unpacks the tarball's `package/` into `dir`/node_modules/citekit. */
+/** Unpacks the tarball's `package/` into `dir`/node_modules/cited-answer. */
 function unpackInto(tarball, dir) {
-  const dest = join(dir, 'node_modules', 'citekit');
+  const dest = join(dir, 'node_modules', 'cited-answer');
   mkdirSync(dest, { recursive: true });
   run('tar', ['xzf', tarball, '-C', dest, '--strip-components=1']);
   return dest;
@@ -78,11 +81,13 @@ async function main() {
 
   section('npm pack');
   let tarball;
+  let packed = [];
   await tally.test('npm pack: the tarball holds the package', () => {
     const out = run('npm', ['pack', PKG, '--pack-destination', work, '--json'], { cwd: work });
     const info = JSON.parse(out)[0];
     tarball = join(work, info.filename);
     const files = info.files.map((f) => f.path).sort();
+    packed = files;
     for (const f of [
       'README.md',
       'cited-answer.js',
@@ -103,6 +108,10 @@ async function main() {
     console.log(`       ${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} KB packed`);
   });
   if (!tarball) return;
+
+  // (p) publishable as it is.
+  section('(p) publishable: the files, npm publish --dry-run, publint, attw');
+  await publishChecks(tally, tarball, work, packed);
 
   // (a) the plain page.
   section('(a) plain <script type="module"> page');
@@ -244,7 +253,7 @@ async function main() {
     }
   }
 
-  // (f) the React app: citekit/react and <cited-answer> in React 19 (StrictMode, a
+  // (f) the React app: cited-answer/react and <cited-answer> in React 19 (StrictMode, a
   // development build), with the example of examples/js/react.jsx.
   section('(f) Vite 7 + React 19 app (development build)');
   const reactApp = join(work, 'react-app');
@@ -294,7 +303,7 @@ async function main() {
     const version = (name) => JSON.parse(readFileSync(resolveDev(`${name}/package.json`), 'utf8')).version;
     const pkg = JSON.parse(readFileSync(join(aiApp, 'package.json'), 'utf8'));
     // The example's own `file:../../pkg` is the tarball here; vite is the repository's.
-    delete pkg.dependencies.citekit;
+    delete pkg.dependencies['cited-answer'];
     delete pkg.devDependencies;
     writeFileSync(join(aiApp, 'package.json'), JSON.stringify(pkg, null, 2));
     const deps = ['ai', '@ai-sdk/react', 'react', 'react-dom'].map((n) => `${n}@${version(n)}`);

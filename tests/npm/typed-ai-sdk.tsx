@@ -1,8 +1,8 @@
-// The Vercel AI SDK's own UIMessage type (`ai`) given to citekit/react and to
+// The Vercel AI SDK's own UIMessage type (`ai`) given to cited-answer/react and to
 // <cited-answer> in JSX, checked with `tsc --noEmit` (tests/npm/run.mjs). Not run.
 import type { UIMessage } from 'ai';
-import { parse, type AiSdkMessageInput } from 'citekit';
-import { CitedAnswer, useCitekit, type CitekitInput } from 'citekit/react';
+import { parse, type AiSdkMessageInput } from 'cited-answer';
+import { CitedAnswer, useCitekit, type CitekitInput } from 'cited-answer/react';
 
 export function Chat({ messages, streaming }: { messages: UIMessage[]; streaming: boolean }) {
   const last = messages[messages.length - 1];

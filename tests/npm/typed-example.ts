@@ -1,7 +1,7 @@
 // A typed use of every export of the citekit package, checked with `tsc --noEmit`
 // against the package's index.d.ts (tests/npm/run.mjs). Not run.
 // The stylesheet as a bundler imports it (a checked side-effect import).
-import 'citekit/citekit.css';
+import 'cited-answer/citekit.css';
 import {
   CitedAnswerElement,
   View,
@@ -23,7 +23,7 @@ import {
   type Source,
   type SourceSelectDetail,
   type StoredData,
-} from 'citekit';
+} from 'cited-answer';
 
 export async function example(host: HTMLElement): Promise<void> {
   await init();

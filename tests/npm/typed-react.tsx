@@ -1,8 +1,8 @@
-// A typed use of citekit/react and of <cited-answer> in JSX, checked with `tsc
+// A typed use of cited-answer/react and of <cited-answer> in JSX, checked with `tsc
 // --noEmit` against the package's react.d.ts and jsx.d.ts (tests/npm/run.mjs). Not run.
-import type { View } from 'citekit';
-import { CitedAnswer, useCitekit, type CitekitInput } from 'citekit/react';
-import type { CitedAnswerElement } from 'citekit';
+import type { View } from 'cited-answer';
+import { CitedAnswer, useCitekit, type CitekitInput } from 'cited-answer/react';
+import type { CitedAnswerElement } from 'cited-answer';
 
 const data = { 1: { title: 'Paris - Wikipedia', source: 'https://en.wikipedia.org/wiki/Paris' } };
 

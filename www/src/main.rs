@@ -589,7 +589,7 @@ const SNIPPETS: &[Snippet] = &[
         id: "js",
         label: "JavaScript",
         file: "examples/js/mount.html",
-        note: "`mount()` in a plain page, after `npm install citekit` (with a bundler, drop the import map). The npm package test serves this file as it is and checks it in Chromium.",
+        note: "`mount()` in a plain page, after `npm install cited-answer` (with a bundler, drop the import map). The npm package test serves this file as it is and checks it in Chromium.",
         code: SNIPPET_JS,
     },
     Snippet {
@@ -603,14 +603,14 @@ const SNIPPETS: &[Snippet] = &[
         id: "react",
         label: "React",
         file: "examples/js/react.jsx",
-        note: "`<CitedAnswer>` from `citekit/react`: pass the whole answer so far on every render and `streaming` while it grows; only the new text is sent. The npm package test builds this file into a Vite + React 19 app and checks it in Chromium.",
+        note: "`<CitedAnswer>` from `cited-answer/react`: pass the whole answer so far on every render and `streaming` while it grows; only the new text is sent. The npm package test builds this file into a Vite + React 19 app and checks it in Chromium.",
         code: SNIPPET_REACT,
     },
     Snippet {
         id: "leptos",
         label: "Leptos",
         file: "examples/leptos_usage.rs",
-        note: "The components in a Leptos app (feature `web`). `npm test` compiles this file for `wasm32-unknown-unknown`.",
+        note: "The components in a client-side Leptos app, after `cargo add citekit --features csr`. `npm test` compiles this file for `wasm32-unknown-unknown`.",
         code: SNIPPET_LEPTOS,
     },
 ];

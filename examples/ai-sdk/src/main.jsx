@@ -7,8 +7,8 @@ import { StrictMode, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import { init } from 'citekit';
-import { CitedAnswer } from 'citekit/react';
+import { init } from 'cited-answer';
+import { CitedAnswer } from 'cited-answer/react';
 import { CASES, recordedFetch } from './recorded.js';
 
 const QUESTIONS = {

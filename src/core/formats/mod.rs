@@ -1,5 +1,5 @@
 //! One parser per input format (docs/formats.md), and detection of the format from the
-//! data's shape. Each parser turns `(answer, data)` into a [`Draft`].
+//! data's shape. Each parser turns `(answer, data)` into a `Draft`.
 
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;

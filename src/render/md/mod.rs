@@ -126,7 +126,7 @@ pub enum Event<'a> {
 }
 
 /// A reference definition (`[label]: dest "title"`): its normalized label
-/// ([`normalize_label`]), destination and title. A footnote definition (`[^label]:`)
+/// (`normalize_label`), destination and title. A footnote definition (`[^label]:`)
 /// is `\u{1}` and its normalized label, with no destination or title.
 pub type RefDef = (String, String, String);
 

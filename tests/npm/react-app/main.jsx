@@ -4,8 +4,8 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { View, init } from 'citekit';
-import { CitedAnswer, useCitekit } from 'citekit/react';
+import { View, init } from 'cited-answer';
+import { CitedAnswer, useCitekit } from 'cited-answer/react';
 import { Answer } from './react.jsx';
 
 window.pageErrors = [];

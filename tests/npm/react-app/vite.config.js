@@ -3,6 +3,6 @@
 // server's pre-bundling; `vite build` does not need it but a dev server would.
 export default {
   esbuild: { jsx: 'automatic' },
-  optimizeDeps: { exclude: ['citekit'] },
+  optimizeDeps: { exclude: ['cited-answer'] },
   build: { minify: false },
 };

@@ -51,7 +51,7 @@
 //! there: the text, the sources, the markers and the parts' own `citations` are read,
 //! and positions only a provider's parser reads give a `format-not-loaded` error.
 //!
-//! Both shapes are read by one [`Builder`], a message part by part and a stream chunk
+//! Both shapes are read by one `Builder`, a message part by part and a stream chunk
 //! by chunk ([`StreamAccumulator`], `stream.rs`), so a stream ends as `parse` of the
 //! message it makes.
 

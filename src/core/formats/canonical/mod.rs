@@ -8,7 +8,7 @@
 //! - the envelope `{ok, content, format, finished, retries, reason, stats,
 //!   sources_used}` (`answer` null: the text is `content`; `sources_used` are the
 //!   sources and are marked used; every other envelope field goes to
-//!   [`Draft::metadata`]);
+//!   `Draft::metadata`);
 //! - an object `{sources: [...]}` or `{sources_list: [...]}` (with or without
 //!   `content`, `sources_used`).
 //!
