@@ -11,8 +11,12 @@ use serde_json::Value;
 pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
+#[cfg(feature = "platforms")]
+pub mod bedrock;
 pub mod canonical;
 pub mod citation_map;
+#[cfg(feature = "platforms")]
+pub mod cohere;
 #[cfg(feature = "providers")]
 pub mod gemini;
 pub mod markdown;
@@ -22,8 +26,11 @@ pub mod openai;
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
+pub mod platform_stream;
 #[cfg(feature = "posthoc")]
 pub mod posthoc;
+#[cfg(feature = "platforms")]
+mod quoted_span;
 #[cfg(feature = "scintilla")]
 pub mod scintilla;
 pub mod sse;
@@ -39,7 +46,8 @@ pub(crate) mod support;
     not(feature = "providers"),
     not(feature = "posthoc"),
     not(feature = "scintilla"),
-    not(feature = "payload")
+    not(feature = "payload"),
+    not(feature = "platforms")
 ))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
@@ -58,6 +66,7 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
             format.name(),
             match format {
                 Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
+                Format::Cohere | Format::BedrockConverse | Format::BedrockKb => "platforms",
                 _ => "providers",
             },
         ),
@@ -74,7 +83,8 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     not(feature = "providers"),
     not(feature = "posthoc"),
     not(feature = "scintilla"),
-    not(feature = "payload")
+    not(feature = "payload"),
+    not(feature = "platforms")
 ))]
 fn provider_text(format: Format, v: &Value) -> String {
     let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
@@ -135,6 +145,33 @@ fn provider_text(format: Format, v: &Value) -> String {
             .unwrap_or("")
             .to_string(),
         Format::Scintilla => String::new(),
+        // Cohere's message (or the response's), Bedrock Converse's blocks and claims.
+        Format::Cohere | Format::BedrockConverse => {
+            let m = v.get("message").unwrap_or(v);
+            let m = v.get("output").and_then(|o| o.get("message")).unwrap_or(m);
+            let mut out = String::new();
+            for b in m
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                match b.get("text").and_then(Value::as_str) {
+                    Some(t) => out.push_str(t),
+                    None => out.push_str(&texts(
+                        b.get("citationsContent").and_then(|c| c.get("content")),
+                        None,
+                    )),
+                }
+            }
+            out
+        }
+        Format::BedrockKb => v
+            .get("output")
+            .and_then(|o| o.get("text"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         _ => message(v),
     }
 }
@@ -199,7 +236,7 @@ pub fn parse_draft(
             _ => Ok(()),
         }
     };
-    if format != Format::Sse && format != Format::AiSdk {
+    if format != Format::Sse && format != Format::AiSdk && !is_platform(format) {
         json(data)?;
     }
     let v = match data {
@@ -270,13 +307,51 @@ pub fn parse_draft(
             }
             Ok(draft)
         }
+        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
+            let stream = match data {
+                Data::Text(t) => Some(t),
+                Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
+                _ => None,
+            };
+            if let Some(t) = stream {
+                let mut draft = platform_stream::parse_stream(format, t, options)?;
+                if let Some(a) = answer {
+                    support::use_caller_text(&mut draft, a);
+                }
+                return Ok(draft);
+            }
+            #[cfg(feature = "platforms")]
+            {
+                match format {
+                    Format::Cohere => cohere::parse(answer, v, options),
+                    Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
+                    _ => bedrock::parse_kb(answer, v, options),
+                }
+            }
+            #[cfg(not(feature = "platforms"))]
+            {
+                Ok(not_loaded(format, answer, v))
+            }
+        }
         Format::Markdown => markdown::parse(answer, v, options),
     }
 }
 
-/// The format of an event stream: the AI SDK's UI message stream, or `sse`.
+/// Whether `format` is a platform format whose stream is read by
+/// [`platform_stream::PlatformStream`].
+pub fn is_platform(format: Format) -> bool {
+    matches!(
+        format,
+        Format::Cohere | Format::BedrockConverse | Format::BedrockKb
+    )
+}
+
+/// The format of an event stream: a platform's (by its first event), the AI SDK's UI
+/// message stream, or `sse`.
 fn stream_format(t: &str) -> Format {
-    if ai_sdk::is_ui_message_stream(t) {
+    if let Some(f) = platform_stream::stream_format(t) {
+        f
+    } else if ai_sdk::is_ui_message_stream(t) {
         Format::AiSdk
     } else {
         Format::Sse
@@ -289,6 +364,7 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
+        FormatChoice::Given(f) if is_platform(f) => !matches!(data, CiteData::Json(_)),
         _ => false,
     }
 }
@@ -344,6 +420,9 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         // Before every other shape: a parts array holds `text` items, as Anthropic's
         // content does, and must not be read as that.
         _ if ai_sdk::detect(v) => Ok(Format::AiSdk),
+        Value::Object(o) if platform_object(o).is_some() => {
+            Ok(platform_object(o).unwrap_or(Format::Markdown))
+        }
         Value::Object(o) => {
             if has(o, "candidates")
                 || has(o, "groundingMetadata")
@@ -484,6 +563,9 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             if f.contains_key("claim") {
                 return Ok(Format::Posthoc);
             }
+            if converse_blocks(a) {
+                return Ok(Format::BedrockConverse);
+            }
             // Output items or content blocks whose first item is not text (a
             // `reasoning` item, a `thinking` block): look at every item's type.
             let types = || {
@@ -505,6 +587,74 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             crate::core::json::type_name(other)
         ))),
     }
+}
+
+/// A platform's response (docs/formats.md, "Detection"): Cohere's (a `message` with
+/// `content` or `citations`, or a message whose `citations` have `sources` and
+/// `start`), Bedrock Converse's (`output.message`, or a message whose content blocks
+/// are Converse's), Bedrock Knowledge Bases' (`output.text`). OpenAI's `output` is an
+/// array, Anthropic's blocks have a `type`: neither is taken for these.
+fn platform_object(o: &serde_json::Map<String, Value>) -> Option<Format> {
+    let output = o.get("output").and_then(Value::as_object);
+    if output.is_some_and(|out| out.get("message").is_some_and(Value::is_object)) {
+        return Some(Format::BedrockConverse);
+    }
+    if output.is_some_and(|out| out.get("text").is_some_and(Value::is_string)) {
+        return Some(Format::BedrockKb);
+    }
+    let cohere_message = |m: &serde_json::Map<String, Value>| {
+        m.get("citations")
+            .and_then(Value::as_array)
+            .is_some_and(|cs| {
+                cs.iter().any(|c| {
+                    c.get("sources").is_some_and(Value::is_array)
+                        && (c.get("start").is_some() || c.get("end").is_some())
+                })
+            })
+    };
+    if let Some(m) = o.get("message").and_then(Value::as_object) {
+        let content_items = m.get("content").and_then(Value::as_array).is_some_and(|c| {
+            c.iter()
+                .all(|x| x.get("type").and_then(Value::as_str).is_some())
+        });
+        if cohere_message(m)
+            || (content_items
+                && (o.contains_key("finish_reason") || o.contains_key("finishReason")))
+        {
+            return Some(Format::Cohere);
+        }
+    }
+    if cohere_message(o) {
+        return Some(Format::Cohere);
+    }
+    if o.get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|a| converse_blocks(a))
+    {
+        return Some(Format::BedrockConverse);
+    }
+    None
+}
+
+/// Whether an array is Bedrock Converse content: blocks without a `type`, one of them
+/// with a member only Converse has (`citationsContent`, `toolUse`, `reasoningContent`,
+/// ...). Blocks that are all plain `{text}` say nothing of their format.
+fn converse_blocks(a: &[Value]) -> bool {
+    const MEMBERS: [&str; 5] = [
+        "citationsContent",
+        "toolUse",
+        "toolResult",
+        "reasoningContent",
+        "guardContent",
+    ];
+    let untyped = |x: &Value| x.as_object().is_some_and(|b| !b.contains_key("type"));
+    !a.is_empty()
+        && a.iter().all(untyped)
+        && a.iter().any(|x| {
+            MEMBERS
+                .iter()
+                .any(|k| x.get(*k).is_some_and(Value::is_object))
+        })
 }
 
 #[cfg(test)]

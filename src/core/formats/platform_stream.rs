@@ -1,0 +1,244 @@
+//! The event streams of the platform formats (`cohere`, `bedrock-converse`,
+//! `bedrock-kb`), as a backend forwards the SDK's stream events: one `data:` line of
+//! JSON per event. Their events are told apart by shape ([`event_format`]); each is
+//! applied to the response the same stream makes (the format's `apply_*event`), and
+//! the draft is that response parsed: text deltas at the end of the text are added
+//! to the draft as they come, anything else (a citation, a new block) parses the
+//! rebuilt response again, and the end of the stream parses it once more, so that the
+//! end state equals `parse` of the final response.
+//!
+//! Without the `platforms` feature the events are recognized but not read: the draft
+//! is empty, with a `format-not-loaded` error (the npm package's first module then
+//! mounts the answer again in its second).
+
+use crate::core::draft::Draft;
+use crate::core::formats::sse::{event_json, SseEvent};
+use crate::core::model::Format;
+use crate::core::options::Options;
+use serde_json::{Map, Value};
+
+/// The event types of Cohere's Chat v2 stream.
+const COHERE_EVENTS: [&str; 11] = [
+    "message-start",
+    "content-start",
+    "content-delta",
+    "content-end",
+    "citation-start",
+    "citation-end",
+    "tool-plan-delta",
+    "tool-call-start",
+    "tool-call-delta",
+    "tool-call-end",
+    "message-end",
+];
+
+/// The members of a ConverseStream event (the SDK's union: one key per event).
+const CONVERSE_EVENTS: [&str; 5] = [
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+];
+
+/// The platform format one stream event belongs to, if any: a Cohere event by its
+/// `type`, a Bedrock event by its only member (`contentBlockDelta`, ... for Converse;
+/// `output` with `text`, or `citation` with `generatedResponsePart` /
+/// `retrievedReferences` / `citation`, for Knowledge Bases).
+pub fn event_format(v: &Value) -> Option<Format> {
+    let o = v.as_object()?;
+    if let Some(t) = o.get("type").and_then(Value::as_str) {
+        return COHERE_EVENTS.contains(&t).then_some(Format::Cohere);
+    }
+    let mut keys = o.keys().filter(|k| !k.starts_with('$'));
+    let (Some(key), None) = (keys.next(), keys.next()) else {
+        return None;
+    };
+    let body = o.get(key)?.as_object()?;
+    if CONVERSE_EVENTS.contains(&key.as_str()) {
+        return Some(Format::BedrockConverse);
+    }
+    let kb = match key.as_str() {
+        "output" => body.get("text").is_some_and(Value::is_string),
+        "citation" => ["generatedResponsePart", "retrievedReferences", "citation"]
+            .iter()
+            .any(|k| body.contains_key(*k)),
+        _ => false,
+    };
+    kb.then_some(Format::BedrockKb)
+}
+
+/// The platform format of a whole event stream: that of its first event whose data
+/// is a JSON object (read from its first 16 KB).
+pub fn stream_format(stream: &str) -> Option<Format> {
+    let head = &stream[..crate::core::offsets::floor_boundary(stream, 16 * 1024)];
+    let mut reader = crate::core::formats::sse::SseReader::new();
+    let mut events = reader.push(head);
+    events.extend(reader.finish());
+    events.iter().find_map(|ev| {
+        let v = crate::core::json::parse_json(ev.data.trim()).ok()?;
+        v.is_object().then(|| event_format(&v))
+    })?
+}
+
+/// Reads a platform stream's events into a draft as they come.
+#[derive(Debug, Clone)]
+pub struct PlatformStream {
+    format: Format,
+    /// The response rebuilt from the events so far.
+    response: Value,
+    draft: Draft,
+    options: Options,
+    /// Events read so far (for paths).
+    count: usize,
+    /// `[DONE]` came, or the stream was ended.
+    ended: bool,
+}
+
+impl PlatformStream {
+    /// An empty stream of `format` (one of the platform formats).
+    pub fn new(format: Format, options: &Options) -> Self {
+        let mut s = PlatformStream {
+            format,
+            response: Value::Object(Map::new()),
+            draft: Draft::new(format, ""),
+            options: options.clone(),
+            count: 0,
+            ended: false,
+        };
+        s.reparse();
+        s
+    }
+
+    /// The format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The draft as far as the events so far make it.
+    pub fn draft_ref(&self) -> &Draft {
+        &self.draft
+    }
+
+    /// Reads one event.
+    pub fn event(&mut self, ev: &SseEvent) {
+        let path = format!("events[{}]", self.count);
+        self.count += 1;
+        if self.ended {
+            return;
+        }
+        if ev.data.trim() == "[DONE]" {
+            self.end();
+            return;
+        }
+        let Some(value) = event_json(&ev.data, &path, &mut self.draft.diagnostics) else {
+            return;
+        };
+        let Value::Object(o) = &value else {
+            return;
+        };
+        match apply(self.format, &mut self.response, o) {
+            // Text at the end of the text: the parse would give the same draft with
+            // it appended (spans index text before it).
+            Some(t) => {
+                self.draft.text.push_str(&t);
+            }
+            _ => self.reparse(),
+        }
+    }
+
+    /// Ends the stream: the response is parsed once more. Whether this call ended it.
+    pub fn end(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        self.ended = true;
+        self.reparse();
+        true
+    }
+
+    /// The draft of the whole stream.
+    pub fn finish(mut self) -> Draft {
+        self.end();
+        self.draft
+    }
+
+    fn reparse(&mut self) {
+        let kept: Vec<_> = self
+            .draft
+            .diagnostics
+            .iter()
+            .filter(|d| d.path.as_deref().is_some_and(|p| p.starts_with("events[")))
+            .cloned()
+            .collect();
+        self.draft = parse_response(self.format, &self.response, &self.options);
+        self.draft.diagnostics.splice(0..0, kept);
+    }
+}
+
+/// Applies one event to the rebuilt response (the format's rules).
+#[cfg(feature = "platforms")]
+fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
+    use crate::core::formats::{bedrock, cohere};
+    match format {
+        Format::Cohere => cohere::apply_event(response, event),
+        Format::BedrockConverse => bedrock::apply_converse_event(response, event),
+        _ => bedrock::apply_kb_event(response, event),
+    }
+}
+
+#[cfg(not(feature = "platforms"))]
+fn apply(_: Format, _: &mut Value, _: &Map<String, Value>) -> Option<String> {
+    None
+}
+
+/// The draft of a rebuilt response (an empty one before any event).
+fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
+    #[cfg(feature = "platforms")]
+    {
+        use crate::core::formats::{bedrock, cohere};
+        if response.as_object().is_some_and(Map::is_empty) {
+            let mut d = Draft::new(format, "");
+            d.grammar = Some(crate::core::formats::support::every_marker(
+                crate::core::markers::TextSyntax::Markdown,
+            ));
+            return d;
+        }
+        let parsed = match format {
+            Format::Cohere => cohere::parse(None, Some(response), options),
+            Format::BedrockConverse => bedrock::parse_converse(None, Some(response), options),
+            _ => bedrock::parse_kb(None, Some(response), options),
+        };
+        parsed.unwrap_or_else(|e| {
+            let mut d = Draft::new(format, "");
+            d.diagnostics.push(crate::core::model::Diagnostic::warning(
+                e.code(),
+                format!("the stream's response cannot be read: {e}"),
+            ));
+            d
+        })
+    }
+    #[cfg(not(feature = "platforms"))]
+    {
+        let _ = options;
+        super::not_loaded(format, None, Some(response))
+    }
+}
+
+/// Parses a whole platform event stream.
+pub fn parse_stream(
+    format: Format,
+    stream: &str,
+    options: &Options,
+) -> Result<Draft, crate::core::error::ParseError> {
+    let (events, limit) = crate::core::formats::sse::whole_stream_events(stream, format)?;
+    let mut acc = PlatformStream::new(format, options);
+    for ev in &events {
+        acc.event(ev);
+    }
+    let mut draft = acc.finish();
+    if let Some(d) = limit {
+        draft.diagnostics.insert(0, d);
+    }
+    Ok(draft)
+}
