@@ -808,6 +808,55 @@ mod tests {
         }
     }
 
+    /// A Bedrock Converse or Knowledge Bases response has an `output` as OpenAI's
+    /// Responses do, and was taken for one, showing an empty answer with no source; a
+    /// bare Cohere or Converse message was taken for Anthropic's. Each is its own
+    /// format and shows its text (with the `platforms` feature, its sources too).
+    #[test]
+    fn a_bedrock_response_is_not_taken_for_openai_with_an_empty_answer() {
+        use serde_json::json;
+        let cases = [
+            (
+                json!({"output": {"message": {"role": "assistant", "content": [
+                    {"citationsContent": {"content": [{"text": "Bees dance."}],
+                     "citations": [{"title": "Bee book", "location": {"documentChar": {"documentIndex": 0, "start": 0, "end": 4}}}]}}]}},
+                    "stopReason": "end_turn"}),
+                Format::BedrockConverse,
+                "Bees dance.",
+            ),
+            (
+                json!({"sessionId": "s", "output": {"text": "Thirty days."}, "citations": [
+                    {"generatedResponsePart": {"textResponsePart": {"text": "Thirty days.", "span": {"start": 0, "end": 11}}},
+                     "retrievedReferences": [{"content": {"text": "30 days"}, "location": {"type": "S3", "s3Location": {"uri": "s3://b/hr.pdf"}}}]}]}),
+                Format::BedrockKb,
+                "Thirty days.",
+            ),
+            (
+                json!({"role": "assistant", "content": [{"type": "text", "text": "Hi there."}],
+                    "citations": [{"start": 3, "end": 8, "text": "there", "sources": [{"type": "document", "id": "d", "document": {"title": "D"}}]}]}),
+                Format::Cohere,
+                "Hi there.",
+            ),
+        ];
+        for (data, format, text) in cases {
+            assert_eq!(detect(None, Data::Json(&data)).unwrap(), format, "{data}");
+            let a = crate::core::parse_lenient(None, Data::Json(&data), &Options::default());
+            assert_eq!(a.text, text);
+            #[cfg(feature = "platforms")]
+            assert_eq!(a.citations.len(), 1, "{format}: {:?}", a.diagnostics);
+            #[cfg(not(feature = "platforms"))]
+            assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
+        }
+        // OpenAI's Responses output (an array) and Anthropic's typed blocks stay theirs.
+        let openai = json!({"output": [{"type": "message", "content": [{"type": "output_text", "text": "x"}]}]});
+        assert_eq!(detect(None, Data::Json(&openai)).unwrap(), Format::Openai);
+        let anthropic = json!({"role": "assistant", "content": [{"type": "text", "text": "x"}]});
+        assert_eq!(
+            detect(None, Data::Json(&anthropic)).unwrap(),
+            Format::Anthropic
+        );
+    }
+
     /// The caller's text wins over the text of an event stream's tokens; the stream
     /// supplies the sources.
     #[test]

@@ -143,7 +143,9 @@ impl PlatformStream {
             Some(t) => {
                 self.draft.text.push_str(&t);
             }
-            _ => self.reparse(),
+            // The end of a block or of a citation changes nothing the draft shows.
+            None if inert(o) => {}
+            None => self.reparse(),
         }
     }
 
@@ -174,6 +176,15 @@ impl PlatformStream {
         self.draft = parse_response(self.format, &self.response, &self.options);
         self.draft.diagnostics.splice(0..0, kept);
     }
+}
+
+/// Whether an event only closes something (`content-end`, `citation-end`,
+/// `contentBlockStop`): the response it leaves parses as before.
+fn inert(event: &Map<String, Value>) -> bool {
+    matches!(
+        event.get("type").and_then(Value::as_str),
+        Some("content-end" | "citation-end")
+    ) || (event.len() == 1 && event.contains_key("contentBlockStop"))
 }
 
 /// Applies one event to the rebuilt response (the format's rules).
