@@ -70,6 +70,8 @@ export const PAGES = [
   { name: 'payload', fixture: 'payload/url_citations.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical html', fixture: 'canonical/envelope_html.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical json', fixture: 'canonical/json_sidecar.json', common: false, overBudget: RARE_OVER },
+  { name: 'bedrock-kb', fixture: 'bedrock-kb/recorded.json', common: false, overBudget: RARE_OVER },
+  { name: 'cohere', fixture: 'cohere/recorded.json', common: false, overBudget: RARE_OVER },
 ];
 
 /** The page: the README's code, with the answer and data of `c`. */
