@@ -12,10 +12,14 @@
 //! mounts the answer again in its second).
 
 use crate::core::draft::Draft;
-use crate::core::formats::sse::{event_json, SseEvent};
+#[cfg(feature = "platforms")]
+use crate::core::formats::sse::event_json;
+use crate::core::formats::sse::SseEvent;
 use crate::core::model::Format;
 use crate::core::options::Options;
-use serde_json::{Map, Value};
+#[cfg(feature = "platforms")]
+use serde_json::Map;
+use serde_json::Value;
 
 /// The event types of Cohere's Chat v2 stream.
 const COHERE_EVENTS: [&str; 11] = [
@@ -82,6 +86,7 @@ pub fn stream_format(stream: &str) -> Option<Format> {
 }
 
 /// Reads a platform stream's events into a draft as they come.
+#[cfg(feature = "platforms")]
 #[derive(Debug, Clone)]
 pub struct PlatformStream {
     format: Format,
@@ -95,6 +100,7 @@ pub struct PlatformStream {
     ended: bool,
 }
 
+#[cfg(feature = "platforms")]
 impl PlatformStream {
     /// An empty stream of `format` (one of the platform formats).
     pub fn new(format: Format, options: &Options) -> Self {
@@ -178,6 +184,48 @@ impl PlatformStream {
     }
 }
 
+/// Without the `platforms` feature: the stream is recognized, not read (an empty
+/// draft with a `format-not-loaded` error from the start).
+#[cfg(not(feature = "platforms"))]
+#[derive(Debug, Clone)]
+pub struct PlatformStream {
+    draft: Draft,
+}
+
+#[cfg(not(feature = "platforms"))]
+impl PlatformStream {
+    /// An empty stream of `format` (one of the platform formats).
+    pub fn new(format: Format, _options: &Options) -> Self {
+        PlatformStream {
+            draft: super::not_loaded(format, None, None),
+        }
+    }
+
+    /// The format.
+    pub fn format(&self) -> Format {
+        self.draft.format
+    }
+
+    /// The draft (empty).
+    pub fn draft_ref(&self) -> &Draft {
+        &self.draft
+    }
+
+    /// Reads one event: nothing to read in this build.
+    pub fn event(&mut self, _ev: &SseEvent) {}
+
+    /// Ends the stream: nothing changes.
+    pub fn end(&mut self) -> bool {
+        false
+    }
+
+    /// The draft of the whole stream.
+    pub fn finish(self) -> Draft {
+        self.draft
+    }
+}
+
+#[cfg(feature = "platforms")]
 /// Whether an event only closes something (`content-end`, `citation-end`,
 /// `contentBlockStop`): the response it leaves parses as before.
 fn inert(event: &Map<String, Value>) -> bool {
@@ -198,14 +246,9 @@ fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Op
     }
 }
 
-#[cfg(not(feature = "platforms"))]
-fn apply(_: Format, _: &mut Value, _: &Map<String, Value>) -> Option<String> {
-    None
-}
-
 /// The draft of a rebuilt response (an empty one before any event).
+#[cfg(feature = "platforms")]
 fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
-    #[cfg(feature = "platforms")]
     {
         use crate::core::formats::{bedrock, cohere};
         if response.as_object().is_some_and(Map::is_empty) {
@@ -228,11 +271,6 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
             ));
             d
         })
-    }
-    #[cfg(not(feature = "platforms"))]
-    {
-        let _ = options;
-        super::not_loaded(format, None, Some(response))
     }
 }
 
