@@ -214,15 +214,10 @@ pub fn parse_draft(
         other => other,
     };
     let format = match (options.format, data) {
-        // A UI message stream given as `sse` (a view streaming raw events) is one.
-        (FormatChoice::Given(Format::Sse), Data::Text(t)) if ai_sdk::is_ui_message_stream(t) => {
-            Format::AiSdk
-        }
-        (FormatChoice::Given(Format::Sse), Data::Json(Value::String(t)))
-            if ai_sdk::is_ui_message_stream(t) =>
-        {
-            Format::AiSdk
-        }
+        // A UI message stream or a platform's stream given as `sse` (a view streaming
+        // raw events) is one.
+        (FormatChoice::Given(Format::Sse), Data::Text(t)) => stream_format(t),
+        (FormatChoice::Given(Format::Sse), Data::Json(Value::String(t))) => stream_format(t),
         (FormatChoice::Given(f), _) => f,
         (FormatChoice::Auto, _) => detect(answer, data)?,
     };
@@ -307,6 +302,7 @@ pub fn parse_draft(
             }
             Ok(draft)
         }
+        #[cfg(feature = "platforms")]
         Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
             let stream = match data {
                 Data::Text(t) => Some(t),
@@ -320,18 +316,16 @@ pub fn parse_draft(
                 }
                 return Ok(draft);
             }
-            #[cfg(feature = "platforms")]
-            {
-                match format {
-                    Format::Cohere => cohere::parse(answer, v, options),
-                    Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
-                    _ => bedrock::parse_kb(answer, v, options),
-                }
+            match format {
+                Format::Cohere => cohere::parse(answer, v, options),
+                Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
+                _ => bedrock::parse_kb(answer, v, options),
             }
-            #[cfg(not(feature = "platforms"))]
-            {
-                Ok(not_loaded(format, answer, v))
-            }
+        }
+        // Their streams too: recognized, not read (an empty text).
+        #[cfg(not(feature = "platforms"))]
+        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
+            Ok(not_loaded(format, answer, v))
         }
         Format::Markdown => markdown::parse(answer, v, options),
     }
@@ -348,14 +342,29 @@ pub fn is_platform(format: Format) -> bool {
 
 /// The format of an event stream: a platform's (by its first event), the AI SDK's UI
 /// message stream, or `sse`.
+/// One pass over the first 16 KB: the first event whose data is JSON and a platform's
+/// event, or has a `type` (a UI message stream chunk's, or another), decides.
 fn stream_format(t: &str) -> Format {
-    if let Some(f) = platform_stream::stream_format(t) {
-        f
-    } else if ai_sdk::is_ui_message_stream(t) {
-        Format::AiSdk
-    } else {
-        Format::Sse
+    let head = &t[..crate::core::offsets::floor_boundary(t, 16 * 1024)];
+    let mut reader = sse::SseReader::new();
+    let mut events = reader.push(head);
+    events.extend(reader.finish());
+    for ev in &events {
+        let Ok(v) = parse_json(ev.data.trim()) else {
+            continue;
+        };
+        if let Some(f) = platform_stream::event_format(&v) {
+            return f;
+        }
+        if let Some(ty) = v.get("type").and_then(Value::as_str) {
+            return if ai_sdk::is_chunk_type(ty) {
+                Format::AiSdk
+            } else {
+                Format::Sse
+            };
+        }
     }
+    Format::Sse
 }
 
 /// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
@@ -602,29 +611,22 @@ fn platform_object(o: &serde_json::Map<String, Value>) -> Option<Format> {
     if output.is_some_and(|out| out.get("text").is_some_and(Value::is_string)) {
         return Some(Format::BedrockKb);
     }
-    let cohere_message = |m: &serde_json::Map<String, Value>| {
+    // Cohere's citations carry their `sources` with their offsets (Anthropic's sit in
+    // the text blocks); its response has a `finish_reason`.
+    let cohere_message = |m: &Value| {
         m.get("citations")
-            .and_then(Value::as_array)
-            .is_some_and(|cs| {
-                cs.iter().any(|c| {
-                    c.get("sources").is_some_and(Value::is_array)
-                        && (c.get("start").is_some() || c.get("end").is_some())
-                })
-            })
+            .and_then(|c| c.get(0))
+            .is_some_and(|c| c.get("sources").is_some() && c.get("start").is_some())
     };
-    if let Some(m) = o.get("message").and_then(Value::as_object) {
-        let content_items = m.get("content").and_then(Value::as_array).is_some_and(|c| {
-            c.iter()
-                .all(|x| x.get("type").and_then(Value::as_str).is_some())
-        });
-        if cohere_message(m)
-            || (content_items
-                && (o.contains_key("finish_reason") || o.contains_key("finishReason")))
-        {
+    if let Some(m) = o.get("message").filter(|m| m.is_object()) {
+        if cohere_message(m) || has_any(o, &["finish_reason", "finishReason"]) {
             return Some(Format::Cohere);
         }
     }
-    if cohere_message(o) {
+    if o.get("citations")
+        .and_then(|c| c.get(0))
+        .is_some_and(|c| c.get("sources").is_some() && c.get("start").is_some())
+    {
         return Some(Format::Cohere);
     }
     if o.get("content")
@@ -634,6 +636,11 @@ fn platform_object(o: &serde_json::Map<String, Value>) -> Option<Format> {
         return Some(Format::BedrockConverse);
     }
     None
+}
+
+/// Whether `o` has any of `keys`.
+fn has_any(o: &serde_json::Map<String, Value>, keys: &[&str]) -> bool {
+    keys.iter().any(|k| o.contains_key(*k))
 }
 
 /// Whether an array is Bedrock Converse content: blocks without a `type`, one of them

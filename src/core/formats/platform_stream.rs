@@ -21,21 +21,6 @@ use crate::core::options::Options;
 use serde_json::Map;
 use serde_json::Value;
 
-/// The event types of Cohere's Chat v2 stream.
-const COHERE_EVENTS: [&str; 11] = [
-    "message-start",
-    "content-start",
-    "content-delta",
-    "content-end",
-    "citation-start",
-    "citation-end",
-    "tool-plan-delta",
-    "tool-call-start",
-    "tool-call-delta",
-    "tool-call-end",
-    "message-end",
-];
-
 /// The members of a ConverseStream event (the SDK's union: one key per event).
 const CONVERSE_EVENTS: [&str; 5] = [
     "messageStart",
@@ -51,14 +36,19 @@ const CONVERSE_EVENTS: [&str; 5] = [
 /// `retrievedReferences` / `citation`, for Knowledge Bases).
 pub fn event_format(v: &Value) -> Option<Format> {
     let o = v.as_object()?;
+    // Cohere's `message-start`, `content-delta`, `citation-start`, `tool-plan-delta`,
+    // `tool-call-end`, ... (the AI SDK's chunks are `message-metadata`, `text-*`,
+    // `tool-input-*`, `tool-output-*`, ...: none of these).
     if let Some(t) = o.get("type").and_then(Value::as_str) {
-        return COHERE_EVENTS.contains(&t).then_some(Format::Cohere);
+        let cohere = matches!(t, "message-start" | "message-end")
+            || ["content-", "citation-", "tool-plan-", "tool-call-"]
+                .iter()
+                .any(|p| t.starts_with(p));
+        return cohere.then_some(Format::Cohere);
     }
-    let mut keys = o.keys().filter(|k| !k.starts_with('$'));
-    let (Some(key), None) = (keys.next(), keys.next()) else {
-        return None;
-    };
-    let body = o.get(key)?.as_object()?;
+    // The SDK's union: one member per event.
+    let (key, body) = o.iter().next().filter(|_| o.len() == 1)?;
+    let body = body.as_object()?;
     if CONVERSE_EVENTS.contains(&key.as_str()) {
         return Some(Format::BedrockConverse);
     }
@@ -70,19 +60,6 @@ pub fn event_format(v: &Value) -> Option<Format> {
         _ => false,
     };
     kb.then_some(Format::BedrockKb)
-}
-
-/// The platform format of a whole event stream: that of its first event whose data
-/// is a JSON object (read from its first 16 KB).
-pub fn stream_format(stream: &str) -> Option<Format> {
-    let head = &stream[..crate::core::offsets::floor_boundary(stream, 16 * 1024)];
-    let mut reader = crate::core::formats::sse::SseReader::new();
-    let mut events = reader.push(head);
-    events.extend(reader.finish());
-    events.iter().find_map(|ev| {
-        let v = crate::core::json::parse_json(ev.data.trim()).ok()?;
-        v.is_object().then(|| event_format(&v))
-    })?
 }
 
 /// Reads a platform stream's events into a draft as they come.
@@ -275,6 +252,7 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
 }
 
 /// Parses a whole platform event stream.
+#[cfg(feature = "platforms")]
 pub fn parse_stream(
     format: Format,
     stream: &str,
