@@ -145,10 +145,10 @@ fn provider_text(format: Format, v: &Value) -> String {
             .unwrap_or("")
             .to_string(),
         Format::Scintilla => String::new(),
-        // Cohere's message (or the response's), Bedrock Converse's blocks and claims.
-        Format::Cohere | Format::BedrockConverse => {
-            let m = v.get("message").unwrap_or(v);
-            let m = v.get("output").and_then(|o| o.get("message")).unwrap_or(m);
+        Format::Cohere => texts(v.get("message").unwrap_or(v).get("content"), Some("text")),
+        // Converse's text blocks and the claims of its `citationsContent` blocks.
+        Format::BedrockConverse => {
+            let m = v.get("output").and_then(|o| o.get("message")).unwrap_or(v);
             let mut out = String::new();
             for b in m
                 .get("content")
@@ -156,13 +156,11 @@ fn provider_text(format: Format, v: &Value) -> String {
                 .into_iter()
                 .flatten()
             {
-                match b.get("text").and_then(Value::as_str) {
-                    Some(t) => out.push_str(t),
-                    None => out.push_str(&texts(
-                        b.get("citationsContent").and_then(|c| c.get("content")),
-                        None,
-                    )),
-                }
+                out.push_str(b.get("text").and_then(Value::as_str).unwrap_or(""));
+                out.push_str(&texts(
+                    b.get("citationsContent").and_then(|c| c.get("content")),
+                    None,
+                ));
             }
             out
         }
@@ -572,9 +570,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             if f.contains_key("claim") {
                 return Ok(Format::Posthoc);
             }
-            if converse_blocks(a) {
-                return Ok(Format::BedrockConverse);
-            }
+
             // Output items or content blocks whose first item is not text (a
             // `reasoning` item, a `thinking` block): look at every item's type.
             let types = || {
@@ -613,20 +609,17 @@ fn platform_object(o: &serde_json::Map<String, Value>) -> Option<Format> {
     }
     // Cohere's citations carry their `sources` with their offsets (Anthropic's sit in
     // the text blocks); its response has a `finish_reason`.
-    let cohere_message = |m: &Value| {
-        m.get("citations")
+    let cohere_citations = |citations: Option<&Value>| {
+        citations
             .and_then(|c| c.get(0))
             .is_some_and(|c| c.get("sources").is_some() && c.get("start").is_some())
     };
     if let Some(m) = o.get("message").filter(|m| m.is_object()) {
-        if cohere_message(m) || has_any(o, &["finish_reason", "finishReason"]) {
+        if cohere_citations(m.get("citations")) || has_any(o, &["finish_reason", "finishReason"]) {
             return Some(Format::Cohere);
         }
     }
-    if o.get("citations")
-        .and_then(|c| c.get(0))
-        .is_some_and(|c| c.get("sources").is_some() && c.get("start").is_some())
-    {
+    if cohere_citations(o.get("citations")) {
         return Some(Format::Cohere);
     }
     if o.get("content")
