@@ -67,6 +67,9 @@ export type FormatName =
   | 'gemini'
   | 'perplexity'
   | 'ai-sdk'
+  | 'cohere'
+  | 'bedrock-converse'
+  | 'bedrock-kb'
   | 'markdown';
 
 /** Unit of offsets: JS string indices (`utf16`), code points (`utf32`) or bytes. */

@@ -8,10 +8,11 @@
 #      its name section:
 #        citekit_wasm  (features `js` and `providers`, no other default features: every
 #                      common format, the providers' included; no posthoc, scintilla,
-#                      payload, HTML/JSON/YAML answers or tables): what a page loads
+#                      payload, platform formats, HTML/JSON/YAML answers or tables):
+#                      what a page loads
 #        citekit_full  (feature `js` and the defaults: everything): loaded by
-#                      npm/core.js on first use of posthoc, scintilla or payload
-#                      data or a canonical
+#                      npm/core.js on first use of posthoc, scintilla, payload or
+#                      platform (cohere, bedrock) data or a canonical
 #                      HTML/JSON/YAML answer (or at init with `formats: 'all'`)
 #   -> npm/ files + style/citekit.css, the JS minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip

@@ -36,13 +36,21 @@ pub enum Format {
     /// The Vercel AI SDK's `UIMessage` (or its parts), or its UI message stream.
     #[serde(rename = "ai-sdk")]
     AiSdk,
+    /// Cohere Chat v2: `message.content` text with `message.citations` spans.
+    Cohere,
+    /// AWS Bedrock Converse: content blocks with `citationsContent` (the claim is the span).
+    #[serde(rename = "bedrock-converse")]
+    BedrockConverse,
+    /// AWS Bedrock Knowledge Bases `RetrieveAndGenerate`: `output.text` with citation spans.
+    #[serde(rename = "bedrock-kb")]
+    BedrockKb,
     /// A markdown answer with no citation data of its own (GFM footnotes still work).
     Markdown,
 }
 
 impl Format {
     /// Every format, in the order of docs/formats.md.
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 16] = [
         Format::Stored,
         Format::Posthoc,
         Format::CitationMap,
@@ -55,6 +63,9 @@ impl Format {
         Format::Gemini,
         Format::Perplexity,
         Format::AiSdk,
+        Format::Cohere,
+        Format::BedrockConverse,
+        Format::BedrockKb,
         Format::Markdown,
     ];
 
@@ -73,6 +84,9 @@ impl Format {
             Format::Gemini => "gemini",
             Format::Perplexity => "perplexity",
             Format::AiSdk => "ai-sdk",
+            Format::Cohere => "cohere",
+            Format::BedrockConverse => "bedrock-converse",
+            Format::BedrockKb => "bedrock-kb",
             Format::Markdown => "markdown",
         }
     }

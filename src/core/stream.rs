@@ -128,7 +128,11 @@ impl StreamParser {
             Data::Text(t)
                 if !t.trim().is_empty()
                     && match options.format {
-                        FormatChoice::Given(f) => f != Format::Sse,
+                        FormatChoice::Given(f) => {
+                            f != Format::Sse
+                                && !((f == Format::AiSdk || formats::is_platform(f))
+                                    && formats::looks_like_sse(t))
+                        }
                         FormatChoice::Auto => !formats::looks_like_sse(t),
                     } =>
             {
@@ -153,8 +157,9 @@ impl StreamParser {
         };
         options.format = FormatChoice::Given(format);
         // An AI SDK stream is events too; a `UIMessage` (JSON) is data like any other.
-        let events =
-            format == Format::Sse || (format == Format::AiSdk && !matches!(data, Data::Json(_)));
+        let events = format == Format::Sse
+            || ((format == Format::AiSdk || formats::is_platform(format))
+                && !matches!(data, Data::Json(_)));
         let data = if events {
             let mut s = Source_::Sse {
                 reader: SseReader::new(),

@@ -26,9 +26,9 @@ export const COMMON_BUDGET = 220 * 1024;
 export const RARE_BUDGET = 290 * 1024;
 
 /** Reads the first case of a fixture file (one case, or `{cases: [...]}`). */
-function fixture(path) {
+function fixture(path, index = 0) {
   const file = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', path), 'utf8'));
-  return file.cases ? file.cases[0] : file;
+  return file.cases ? file.cases[index] : file;
 }
 
 /** Why the rarer formats' pages are over their budget (docs/size.md has the figures). */
@@ -70,12 +70,31 @@ export const PAGES = [
   { name: 'payload', fixture: 'payload/url_citations.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical html', fixture: 'canonical/envelope_html.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical json', fixture: 'canonical/json_sidecar.json', common: false, overBudget: RARE_OVER },
+  // The platform formats (`sources`: the footnotes list every cited source once the
+  // answer moved to the full module; `stream`: the SDK's events appended raw to a view
+  // mounted with that format, in chunks).
+  { name: 'bedrock-kb', fixture: 'bedrock-kb/recorded.json', common: false, overBudget: RARE_OVER, sources: true },
+  { name: 'cohere', fixture: 'cohere/recorded.json', common: false, overBudget: RARE_OVER, sources: true },
+  {
+    name: 'bedrock-converse stream',
+    fixture: 'bedrock-converse/recorded.json',
+    case: 1,
+    stream: 'bedrock-converse',
+    common: false,
+    overBudget: RARE_OVER,
+    sources: true,
+  },
 ];
 
 /** The page: the README's code, with the answer and data of `c`. */
 function pageHtml(c) {
   // `<` escaped so that the data cannot end the script element.
-  const json = JSON.stringify({ answer: c.answer ?? null, data: c.data ?? null, options: c.options ?? {} }).replace(
+  const json = JSON.stringify({
+    answer: c.answer ?? null,
+    data: c.data ?? null,
+    options: c.options ?? {},
+    stream: c.stream ?? null,
+  }).replace(
     /</g,
     '\\u003c',
   );
@@ -96,7 +115,14 @@ try {
   parseError = { code: err.code ?? null, message: String(err.message) };
 }
 window.citekitParse = parse;
-window.view = mount(document.getElementById('answer'), { answer: c.answer, data: c.data, options: c.options });
+if (c.stream) {
+  // A backend's forwarded events, appended as they arrive.
+  window.view = mount(document.getElementById('answer'), { answer: null, data: '', format: c.stream });
+  for (let at = 0; at < c.data.length; at += 97) window.view.append(c.data.slice(at, at + 97));
+  window.view.finish();
+} else {
+  window.view = mount(document.getElementById('answer'), { answer: c.answer, data: c.data, options: c.options });
+}
 window.pageState = { parseError };
 </script>
 </body></html>
@@ -133,7 +159,7 @@ export async function pageLoadChecks(tally, context, baseUrl, dir) {
   const rows = [];
   for (const kind of PAGES) {
     const label = `page load: ${kind.name}`;
-    const c = fixture(kind.fixture);
+    const c = { ...fixture(kind.fixture, kind.case), stream: kind.stream };
     const file = `page-load-${kind.name.replace(/\W+/g, '-')}.html`;
     writeFileSync(join(dir, file), pageHtml(c));
     await tally.test(label, async () => {
@@ -154,6 +180,7 @@ export async function pageLoadChecks(tally, context, baseUrl, dir) {
             return {
               parseError: window.pageState.parseError,
               markers: el.querySelectorAll('.cite-answer__body .cite-marker').length,
+              footnotes: el.querySelectorAll('.cite-footnotes__list > li').length,
               text: el.querySelector('.cite-answer__body').textContent,
               citations,
             };
@@ -174,6 +201,11 @@ export async function pageLoadChecks(tally, context, baseUrl, dir) {
         eq(errors, [], 'page errors');
         assert(state.markers > 0, `no marker was drawn: ${state.text.slice(0, 200)}`);
         eq(state.citations, c.expected.citations.length, 'citations parse() gives once the page settled');
+        if (kind.sources) {
+          const cited = c.expected.sources.filter((src) => src.cited).length;
+          assert(cited > 0, 'the fixture names cited sources');
+          eq(state.footnotes, cited, 'footnotes (the cited sources)');
+        }
         if (kind.common) {
           eq(state.parseError, null, 'parse() right after init()');
           eq(wasm.length, 1, `.wasm files requested (${wasm.map((f) => f.path).join(', ')})`);

@@ -11,8 +11,12 @@ use serde_json::Value;
 pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
+#[cfg(feature = "platforms")]
+pub mod bedrock;
 pub mod canonical;
 pub mod citation_map;
+#[cfg(feature = "platforms")]
+pub mod cohere;
 #[cfg(feature = "providers")]
 pub mod gemini;
 pub mod markdown;
@@ -22,8 +26,11 @@ pub mod openai;
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
+pub mod platform_stream;
 #[cfg(feature = "posthoc")]
 pub mod posthoc;
+#[cfg(feature = "platforms")]
+mod quoted_span;
 #[cfg(feature = "scintilla")]
 pub mod scintilla;
 pub mod sse;
@@ -39,7 +46,8 @@ pub(crate) mod support;
     not(feature = "providers"),
     not(feature = "posthoc"),
     not(feature = "scintilla"),
-    not(feature = "payload")
+    not(feature = "payload"),
+    not(feature = "platforms")
 ))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
@@ -58,6 +66,7 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
             format.name(),
             match format {
                 Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
+                Format::Cohere | Format::BedrockConverse | Format::BedrockKb => "platforms",
                 _ => "providers",
             },
         ),
@@ -74,7 +83,8 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     not(feature = "providers"),
     not(feature = "posthoc"),
     not(feature = "scintilla"),
-    not(feature = "payload")
+    not(feature = "payload"),
+    not(feature = "platforms")
 ))]
 fn provider_text(format: Format, v: &Value) -> String {
     let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
@@ -135,6 +145,31 @@ fn provider_text(format: Format, v: &Value) -> String {
             .unwrap_or("")
             .to_string(),
         Format::Scintilla => String::new(),
+        Format::Cohere => texts(v.get("message").unwrap_or(v).get("content"), Some("text")),
+        // Converse's text blocks and the claims of its `citationsContent` blocks.
+        Format::BedrockConverse => {
+            let m = v.get("output").and_then(|o| o.get("message")).unwrap_or(v);
+            let mut out = String::new();
+            for b in m
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                out.push_str(b.get("text").and_then(Value::as_str).unwrap_or(""));
+                out.push_str(&texts(
+                    b.get("citationsContent").and_then(|c| c.get("content")),
+                    None,
+                ));
+            }
+            out
+        }
+        Format::BedrockKb => v
+            .get("output")
+            .and_then(|o| o.get("text"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         _ => message(v),
     }
 }
@@ -177,15 +212,10 @@ pub fn parse_draft(
         other => other,
     };
     let format = match (options.format, data) {
-        // A UI message stream given as `sse` (a view streaming raw events) is one.
-        (FormatChoice::Given(Format::Sse), Data::Text(t)) if ai_sdk::is_ui_message_stream(t) => {
-            Format::AiSdk
-        }
-        (FormatChoice::Given(Format::Sse), Data::Json(Value::String(t)))
-            if ai_sdk::is_ui_message_stream(t) =>
-        {
-            Format::AiSdk
-        }
+        // A UI message stream or a platform's stream given as `sse` (a view streaming
+        // raw events) is one.
+        (FormatChoice::Given(Format::Sse), Data::Text(t)) => stream_format(t),
+        (FormatChoice::Given(Format::Sse), Data::Json(Value::String(t))) => stream_format(t),
         (FormatChoice::Given(f), _) => f,
         (FormatChoice::Auto, _) => detect(answer, data)?,
     };
@@ -199,7 +229,7 @@ pub fn parse_draft(
             _ => Ok(()),
         }
     };
-    if format != Format::Sse && format != Format::AiSdk {
+    if format != Format::Sse && format != Format::AiSdk && !is_platform(format) {
         json(data)?;
     }
     let v = match data {
@@ -270,17 +300,69 @@ pub fn parse_draft(
             }
             Ok(draft)
         }
+        #[cfg(feature = "platforms")]
+        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
+            let stream = match data {
+                Data::Text(t) => Some(t),
+                Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
+                _ => None,
+            };
+            if let Some(t) = stream {
+                let mut draft = platform_stream::parse_stream(format, t, options)?;
+                if let Some(a) = answer {
+                    support::use_caller_text(&mut draft, a);
+                }
+                return Ok(draft);
+            }
+            match format {
+                Format::Cohere => cohere::parse(answer, v, options),
+                Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
+                _ => bedrock::parse_kb(answer, v, options),
+            }
+        }
+        // Their streams too: recognized, not read (an empty text).
+        #[cfg(not(feature = "platforms"))]
+        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
+            Ok(not_loaded(format, answer, v))
+        }
         Format::Markdown => markdown::parse(answer, v, options),
     }
 }
 
-/// The format of an event stream: the AI SDK's UI message stream, or `sse`.
+/// Whether `format` is a platform format whose stream is read by
+/// [`platform_stream::PlatformStream`].
+pub fn is_platform(format: Format) -> bool {
+    matches!(
+        format,
+        Format::Cohere | Format::BedrockConverse | Format::BedrockKb
+    )
+}
+
+/// The format of an event stream: a platform's (by its first event), the AI SDK's UI
+/// message stream, or `sse`.
+/// One pass over the first 16 KB: the first event whose data is JSON and a platform's
+/// event, or has a `type` (a UI message stream chunk's, or another), decides.
 fn stream_format(t: &str) -> Format {
-    if ai_sdk::is_ui_message_stream(t) {
-        Format::AiSdk
-    } else {
-        Format::Sse
+    let head = &t[..crate::core::offsets::floor_boundary(t, 16 * 1024)];
+    let mut reader = sse::SseReader::new();
+    let mut events = reader.push(head);
+    events.extend(reader.finish());
+    for ev in &events {
+        let Ok(v) = parse_json(ev.data.trim()) else {
+            continue;
+        };
+        if let Some(f) = platform_stream::event_format(&v) {
+            return f;
+        }
+        if let Some(ty) = v.get("type").and_then(Value::as_str) {
+            return if ai_sdk::is_chunk_type(ty) {
+                Format::AiSdk
+            } else {
+                Format::Sse
+            };
+        }
     }
+    Format::Sse
 }
 
 /// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
@@ -289,6 +371,7 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
+        FormatChoice::Given(f) if is_platform(f) => !matches!(data, CiteData::Json(_)),
         _ => false,
     }
 }
@@ -344,6 +427,9 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         // Before every other shape: a parts array holds `text` items, as Anthropic's
         // content does, and must not be read as that.
         _ if ai_sdk::detect(v) => Ok(Format::AiSdk),
+        Value::Object(o) if platform_object(o).is_some() => {
+            Ok(platform_object(o).unwrap_or(Format::Markdown))
+        }
         Value::Object(o) => {
             if has(o, "candidates")
                 || has(o, "groundingMetadata")
@@ -484,6 +570,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             if f.contains_key("claim") {
                 return Ok(Format::Posthoc);
             }
+
             // Output items or content blocks whose first item is not text (a
             // `reasoning` item, a `thinking` block): look at every item's type.
             let types = || {
@@ -505,6 +592,69 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             crate::core::json::type_name(other)
         ))),
     }
+}
+
+/// A platform's response (docs/formats.md, "Detection"): Cohere's (a `message` with
+/// `content` or `citations`, or a message whose `citations` have `sources` and
+/// `start`), Bedrock Converse's (`output.message`, or a message whose content blocks
+/// are Converse's), Bedrock Knowledge Bases' (`output.text`). OpenAI's `output` is an
+/// array, Anthropic's blocks have a `type`: neither is taken for these.
+fn platform_object(o: &serde_json::Map<String, Value>) -> Option<Format> {
+    let output = o.get("output").and_then(Value::as_object);
+    if output.is_some_and(|out| out.get("message").is_some_and(Value::is_object)) {
+        return Some(Format::BedrockConverse);
+    }
+    if output.is_some_and(|out| out.get("text").is_some_and(Value::is_string)) {
+        return Some(Format::BedrockKb);
+    }
+    // Cohere's citations carry their `sources` with their offsets (Anthropic's sit in
+    // the text blocks); its response has a `finish_reason`.
+    let cohere_citations = |citations: Option<&Value>| {
+        citations
+            .and_then(|c| c.get(0))
+            .is_some_and(|c| c.get("sources").is_some() && c.get("start").is_some())
+    };
+    if let Some(m) = o.get("message").filter(|m| m.is_object()) {
+        if cohere_citations(m.get("citations")) || has_any(o, &["finish_reason", "finishReason"]) {
+            return Some(Format::Cohere);
+        }
+    }
+    if cohere_citations(o.get("citations")) {
+        return Some(Format::Cohere);
+    }
+    if o.get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|a| converse_blocks(a))
+    {
+        return Some(Format::BedrockConverse);
+    }
+    None
+}
+
+/// Whether `o` has any of `keys`.
+fn has_any(o: &serde_json::Map<String, Value>, keys: &[&str]) -> bool {
+    keys.iter().any(|k| o.contains_key(*k))
+}
+
+/// Whether an array is Bedrock Converse content: blocks without a `type`, one of them
+/// with a member only Converse has (`citationsContent`, `toolUse`, `reasoningContent`,
+/// ...). Blocks that are all plain `{text}` say nothing of their format.
+fn converse_blocks(a: &[Value]) -> bool {
+    const MEMBERS: [&str; 5] = [
+        "citationsContent",
+        "toolUse",
+        "toolResult",
+        "reasoningContent",
+        "guardContent",
+    ];
+    let untyped = |x: &Value| x.as_object().is_some_and(|b| !b.contains_key("type"));
+    !a.is_empty()
+        && a.iter().all(untyped)
+        && a.iter().any(|x| {
+            MEMBERS
+                .iter()
+                .any(|k| x.get(*k).is_some_and(Value::is_object))
+        })
 }
 
 #[cfg(test)]
@@ -656,6 +806,55 @@ mod tests {
                 a.diagnostics
             );
         }
+    }
+
+    /// A Bedrock Converse or Knowledge Bases response has an `output` as OpenAI's
+    /// Responses do, and was taken for one, showing an empty answer with no source; a
+    /// bare Cohere or Converse message was taken for Anthropic's. Each is its own
+    /// format and shows its text (with the `platforms` feature, its sources too).
+    #[test]
+    fn a_bedrock_response_is_not_taken_for_openai_with_an_empty_answer() {
+        use serde_json::json;
+        let cases = [
+            (
+                json!({"output": {"message": {"role": "assistant", "content": [
+                    {"citationsContent": {"content": [{"text": "Bees dance."}],
+                     "citations": [{"title": "Bee book", "location": {"documentChar": {"documentIndex": 0, "start": 0, "end": 4}}}]}}]}},
+                    "stopReason": "end_turn"}),
+                Format::BedrockConverse,
+                "Bees dance.",
+            ),
+            (
+                json!({"sessionId": "s", "output": {"text": "Thirty days."}, "citations": [
+                    {"generatedResponsePart": {"textResponsePart": {"text": "Thirty days.", "span": {"start": 0, "end": 11}}},
+                     "retrievedReferences": [{"content": {"text": "30 days"}, "location": {"type": "S3", "s3Location": {"uri": "s3://b/hr.pdf"}}}]}]}),
+                Format::BedrockKb,
+                "Thirty days.",
+            ),
+            (
+                json!({"role": "assistant", "content": [{"type": "text", "text": "Hi there."}],
+                    "citations": [{"start": 3, "end": 8, "text": "there", "sources": [{"type": "document", "id": "d", "document": {"title": "D"}}]}]}),
+                Format::Cohere,
+                "Hi there.",
+            ),
+        ];
+        for (data, format, text) in cases {
+            assert_eq!(detect(None, Data::Json(&data)).unwrap(), format, "{data}");
+            let a = crate::core::parse_lenient(None, Data::Json(&data), &Options::default());
+            assert_eq!(a.text, text);
+            #[cfg(feature = "platforms")]
+            assert_eq!(a.citations.len(), 1, "{format}: {:?}", a.diagnostics);
+            #[cfg(not(feature = "platforms"))]
+            assert!(a.diagnostics.iter().any(|d| d.code == "format-not-loaded"));
+        }
+        // OpenAI's Responses output (an array) and Anthropic's typed blocks stay theirs.
+        let openai = json!({"output": [{"type": "message", "content": [{"type": "output_text", "text": "x"}]}]});
+        assert_eq!(detect(None, Data::Json(&openai)).unwrap(), Format::Openai);
+        let anthropic = json!({"role": "assistant", "content": [{"type": "text", "text": "x"}]});
+        assert_eq!(
+            detect(None, Data::Json(&anthropic)).unwrap(),
+            Format::Anthropic
+        );
     }
 
     /// The caller's text wins over the text of an event stream's tokens; the stream

@@ -1,11 +1,14 @@
 //! The reader of a raw event stream appended to a [`StreamParser`](super::StreamParser):
-//! a chat backend's `sse` stream, or the Vercel AI SDK's UI message stream. Which one
-//! it is, is decided by the first event whose data is a JSON object with a `type`
-//! (`text-delta`, `start`, `source-url`, ... are the AI SDK's; docs/formats.md), however
-//! the stream is cut; until then nothing has been read either way.
+//! a chat backend's `sse` stream, the Vercel AI SDK's UI message stream, or a platform's
+//! stream (Cohere's, Bedrock's). Which one it is, is decided by the first event whose
+//! data is a JSON object with a `type` (`text-delta`, `start`, `source-url`, ... are the
+//! AI SDK's; `message-start`, `content-delta`, ... Cohere's) or one of a Bedrock
+//! stream's members (`contentBlockDelta`, `output`, `citation`; docs/formats.md),
+//! however the stream is cut; until then nothing has been read either way.
 
 use crate::core::draft::Draft;
 use crate::core::formats::ai_sdk;
+use crate::core::formats::platform_stream::{self, PlatformStream};
 use crate::core::formats::sse::{SseAccumulator, SseEvent};
 use crate::core::json::parse_json;
 use crate::core::model::Format;
@@ -25,6 +28,8 @@ pub(super) enum EventAcc {
     },
     /// A UI message stream.
     AiSdk(Box<ai_sdk::StreamAccumulator>),
+    /// A platform's stream (`cohere`, `bedrock-converse`, `bedrock-kb`).
+    Platform(Box<PlatformStream>),
 }
 
 impl EventAcc {
@@ -32,6 +37,8 @@ impl EventAcc {
     pub(super) fn new(format: Format, options: &Options) -> Self {
         if format == Format::AiSdk {
             EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)))
+        } else if crate::core::formats::is_platform(format) {
+            EventAcc::Platform(Box::new(PlatformStream::new(format, options)))
         } else {
             EventAcc::Sse {
                 acc: Box::new(SseAccumulator::new()),
@@ -46,6 +53,7 @@ impl EventAcc {
         match self {
             EventAcc::Sse { .. } => Format::Sse,
             EventAcc::AiSdk(_) => Format::AiSdk,
+            EventAcc::Platform(acc) => acc.format(),
         }
     }
 
@@ -54,6 +62,7 @@ impl EventAcc {
         match self {
             EventAcc::Sse { acc, .. } => acc.draft_ref(),
             EventAcc::AiSdk(acc) => acc.draft_ref(),
+            EventAcc::Platform(acc) => acc.draft_ref(),
         }
     }
 
@@ -65,11 +74,15 @@ impl EventAcc {
             ..
         } = self
         {
-            let ty = parse_json(ev.data.trim()).ok().and_then(|v| match v {
+            let value = parse_json(ev.data.trim()).ok();
+            let platform = value.as_ref().and_then(platform_stream::event_format);
+            let ty = value.and_then(|v| match v {
                 Value::Object(o) => o.get("type").and_then(Value::as_str).map(str::to_string),
                 _ => None,
             });
-            if let Some(t) = ty {
+            if let Some(f) = platform {
+                *self = EventAcc::Platform(Box::new(PlatformStream::new(f, options)));
+            } else if let Some(t) = ty {
                 if ai_sdk::is_chunk_type(&t) {
                     *self = EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)));
                 } else {
@@ -80,6 +93,7 @@ impl EventAcc {
         match self {
             EventAcc::Sse { acc, .. } => acc.event(ev),
             EventAcc::AiSdk(acc) => acc.event(ev),
+            EventAcc::Platform(acc) => acc.event(ev),
         }
     }
 
@@ -89,6 +103,7 @@ impl EventAcc {
         match self {
             EventAcc::Sse { .. } => false,
             EventAcc::AiSdk(acc) => acc.end(),
+            EventAcc::Platform(acc) => acc.end(),
         }
     }
 }

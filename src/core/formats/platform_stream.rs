@@ -1,0 +1,271 @@
+//! The event streams of the platform formats (`cohere`, `bedrock-converse`,
+//! `bedrock-kb`), as a backend forwards the SDK's stream events: one `data:` line of
+//! JSON per event. Their events are told apart by shape ([`event_format`]); each is
+//! applied to the response the same stream makes (the format's `apply_*event`), and
+//! the draft is that response parsed: text deltas at the end of the text are added
+//! to the draft as they come, anything else (a citation, a new block) parses the
+//! rebuilt response again, and the end of the stream parses it once more, so that the
+//! end state equals `parse` of the final response.
+//!
+//! Without the `platforms` feature the events are recognized but not read: the draft
+//! is empty, with a `format-not-loaded` error (the npm package's first module then
+//! mounts the answer again in its second).
+
+use crate::core::draft::Draft;
+#[cfg(feature = "platforms")]
+use crate::core::formats::sse::event_json;
+use crate::core::formats::sse::SseEvent;
+use crate::core::model::Format;
+use crate::core::options::Options;
+#[cfg(feature = "platforms")]
+use serde_json::Map;
+use serde_json::Value;
+
+/// The members of a ConverseStream event (the SDK's union: one key per event).
+const CONVERSE_EVENTS: [&str; 5] = [
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+];
+
+/// The platform format one stream event belongs to, if any: a Cohere event by its
+/// `type`, a Bedrock event by its only member (`contentBlockDelta`, ... for Converse;
+/// `output` with `text`, or `citation` with `generatedResponsePart` /
+/// `retrievedReferences` / `citation`, for Knowledge Bases).
+pub fn event_format(v: &Value) -> Option<Format> {
+    let o = v.as_object()?;
+    // Cohere's `message-start`, `content-delta`, `citation-start`, `tool-plan-delta`,
+    // `tool-call-end`, ... (the AI SDK's chunks are `message-metadata`, `text-*`,
+    // `tool-input-*`, `tool-output-*`, ...: none of these).
+    if let Some(t) = o.get("type").and_then(Value::as_str) {
+        let cohere = matches!(t, "message-start" | "message-end")
+            || ["content-", "citation-", "tool-plan-", "tool-call-"]
+                .iter()
+                .any(|p| t.starts_with(p));
+        return cohere.then_some(Format::Cohere);
+    }
+    // The SDK's union: one member per event.
+    let (key, body) = o.iter().next().filter(|_| o.len() == 1)?;
+    let body = body.as_object()?;
+    if CONVERSE_EVENTS.contains(&key.as_str()) {
+        return Some(Format::BedrockConverse);
+    }
+    let kb = match key.as_str() {
+        "output" => body.get("text").is_some_and(Value::is_string),
+        "citation" => ["generatedResponsePart", "retrievedReferences", "citation"]
+            .iter()
+            .any(|k| body.contains_key(*k)),
+        _ => false,
+    };
+    kb.then_some(Format::BedrockKb)
+}
+
+/// Reads a platform stream's events into a draft as they come.
+#[cfg(feature = "platforms")]
+#[derive(Debug, Clone)]
+pub struct PlatformStream {
+    format: Format,
+    /// The response rebuilt from the events so far.
+    response: Value,
+    draft: Draft,
+    options: Options,
+    /// Events read so far (for paths).
+    count: usize,
+    /// `[DONE]` came, or the stream was ended.
+    ended: bool,
+}
+
+#[cfg(feature = "platforms")]
+impl PlatformStream {
+    /// An empty stream of `format` (one of the platform formats).
+    pub fn new(format: Format, options: &Options) -> Self {
+        let mut s = PlatformStream {
+            format,
+            response: Value::Object(Map::new()),
+            draft: Draft::new(format, ""),
+            options: options.clone(),
+            count: 0,
+            ended: false,
+        };
+        s.reparse();
+        s
+    }
+
+    /// The format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The draft as far as the events so far make it.
+    pub fn draft_ref(&self) -> &Draft {
+        &self.draft
+    }
+
+    /// Reads one event.
+    pub fn event(&mut self, ev: &SseEvent) {
+        let path = format!("events[{}]", self.count);
+        self.count += 1;
+        if self.ended {
+            return;
+        }
+        if ev.data.trim() == "[DONE]" {
+            self.end();
+            return;
+        }
+        let Some(value) = event_json(&ev.data, &path, &mut self.draft.diagnostics) else {
+            return;
+        };
+        let Value::Object(o) = &value else {
+            return;
+        };
+        match apply(self.format, &mut self.response, o) {
+            // Text at the end of the text: the parse would give the same draft with
+            // it appended (spans index text before it).
+            Some(t) => {
+                self.draft.text.push_str(&t);
+            }
+            // The end of a block or of a citation changes nothing the draft shows.
+            None if inert(o) => {}
+            None => self.reparse(),
+        }
+    }
+
+    /// Ends the stream: the response is parsed once more. Whether this call ended it.
+    pub fn end(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        self.ended = true;
+        self.reparse();
+        true
+    }
+
+    /// The draft of the whole stream.
+    pub fn finish(mut self) -> Draft {
+        self.end();
+        self.draft
+    }
+
+    fn reparse(&mut self) {
+        let kept: Vec<_> = self
+            .draft
+            .diagnostics
+            .iter()
+            .filter(|d| d.path.as_deref().is_some_and(|p| p.starts_with("events[")))
+            .cloned()
+            .collect();
+        self.draft = parse_response(self.format, &self.response, &self.options);
+        self.draft.diagnostics.splice(0..0, kept);
+    }
+}
+
+/// Without the `platforms` feature: the stream is recognized, not read (an empty
+/// draft with a `format-not-loaded` error from the start).
+#[cfg(not(feature = "platforms"))]
+#[derive(Debug, Clone)]
+pub struct PlatformStream {
+    draft: Draft,
+}
+
+#[cfg(not(feature = "platforms"))]
+impl PlatformStream {
+    /// An empty stream of `format` (one of the platform formats).
+    pub fn new(format: Format, _options: &Options) -> Self {
+        PlatformStream {
+            draft: super::not_loaded(format, None, None),
+        }
+    }
+
+    /// The format.
+    pub fn format(&self) -> Format {
+        self.draft.format
+    }
+
+    /// The draft (empty).
+    pub fn draft_ref(&self) -> &Draft {
+        &self.draft
+    }
+
+    /// Reads one event: nothing to read in this build.
+    pub fn event(&mut self, _ev: &SseEvent) {}
+
+    /// Ends the stream: nothing changes.
+    pub fn end(&mut self) -> bool {
+        false
+    }
+
+    /// The draft of the whole stream.
+    pub fn finish(self) -> Draft {
+        self.draft
+    }
+}
+
+#[cfg(feature = "platforms")]
+/// Whether an event only closes something (`content-end`, `citation-end`,
+/// `contentBlockStop`): the response it leaves parses as before.
+fn inert(event: &Map<String, Value>) -> bool {
+    matches!(
+        event.get("type").and_then(Value::as_str),
+        Some("content-end" | "citation-end")
+    ) || (event.len() == 1 && event.contains_key("contentBlockStop"))
+}
+
+/// Applies one event to the rebuilt response (the format's rules).
+#[cfg(feature = "platforms")]
+fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
+    use crate::core::formats::{bedrock, cohere};
+    match format {
+        Format::Cohere => cohere::apply_event(response, event),
+        Format::BedrockConverse => bedrock::apply_converse_event(response, event),
+        _ => bedrock::apply_kb_event(response, event),
+    }
+}
+
+/// The draft of a rebuilt response (an empty one before any event).
+#[cfg(feature = "platforms")]
+fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
+    {
+        use crate::core::formats::{bedrock, cohere};
+        if response.as_object().is_some_and(Map::is_empty) {
+            let mut d = Draft::new(format, "");
+            d.grammar = Some(crate::core::formats::support::every_marker(
+                crate::core::markers::TextSyntax::Markdown,
+            ));
+            return d;
+        }
+        let parsed = match format {
+            Format::Cohere => cohere::parse(None, Some(response), options),
+            Format::BedrockConverse => bedrock::parse_converse(None, Some(response), options),
+            _ => bedrock::parse_kb(None, Some(response), options),
+        };
+        parsed.unwrap_or_else(|e| {
+            let mut d = Draft::new(format, "");
+            d.diagnostics.push(crate::core::model::Diagnostic::warning(
+                e.code(),
+                format!("the stream's response cannot be read: {e}"),
+            ));
+            d
+        })
+    }
+}
+
+/// Parses a whole platform event stream.
+#[cfg(feature = "platforms")]
+pub fn parse_stream(
+    format: Format,
+    stream: &str,
+    options: &Options,
+) -> Result<Draft, crate::core::error::ParseError> {
+    let (events, limit) = crate::core::formats::sse::whole_stream_events(stream, format)?;
+    let mut acc = PlatformStream::new(format, options);
+    for ev in &events {
+        acc.event(ev);
+    }
+    let mut draft = acc.finish();
+    if let Some(d) = limit {
+        draft.diagnostics.insert(0, d);
+    }
+    Ok(draft)
+}
