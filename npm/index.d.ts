@@ -68,7 +68,7 @@ export type FormatName =
   | 'perplexity'
   | 'ai-sdk'
   | 'cohere'
-  | 'bedrock-converse'
+  | 'bedrock'
   | 'bedrock-kb'
   | 'markdown';
 

@@ -1,5 +1,5 @@
 // Records what the platforms' own SDKs hand an app, for citekit's `cohere`,
-// `bedrock-converse` and `bedrock-kb` formats.
+// `bedrock` and `bedrock-kb` formats.
 //
 // Each client runs offline: `cohere-ai`'s CohereClientV2 with a custom `fetch`, the AWS
 // clients (`@aws-sdk/client-bedrock-runtime`, `@aws-sdk/client-bedrock-agent-runtime`)
@@ -358,7 +358,7 @@ write('cohere', [
   },
 ]);
 const converse = await recordConverse();
-write('bedrock-converse', [
+write('bedrock', [
   {
     description: '@aws-sdk/client-bedrock-runtime ConverseCommand response',
     source: 'Amazon Bedrock API reference, Runtime "Converse", Response Syntax: output.message.content[] with CitationsContentBlock (content, citations: title, source, sourceContent, location: documentChar | documentPage | documentChunk | searchResultLocation | web); answered by a custom requestHandler',

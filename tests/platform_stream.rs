@@ -1,7 +1,7 @@
 //! The platforms' streams (Cohere's `chatStream`, Bedrock's ConverseStream and
 //! RetrieveAndGenerateStream), their SDK events forwarded as `data:` lines, appended
 //! raw to a stream as an app receives them: every recording in
-//! tests/fixtures/{cohere,bedrock-converse,bedrock-kb}/recorded.json cut at every byte
+//! tests/fixtures/{cohere,bedrock,bedrock-kb}/recorded.json cut at every byte
 //! (inside UTF-8 characters too, decoded as a streaming `TextDecoder` does) ends as
 //! `parse` of the response the plain call returned: same text, sources, numbers and
 //! spans. While it runs, text already stable never changes.
@@ -17,7 +17,7 @@ use std::path::Path;
 /// `(name, format, stream text, response)` for every recorded stream.
 fn recorded() -> Vec<(String, Format, String, Value)> {
     let mut out = Vec::new();
-    for folder in ["cohere", "bedrock-converse", "bedrock-kb"] {
+    for folder in ["cohere", "bedrock", "bedrock-kb"] {
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures")
             .join(folder)

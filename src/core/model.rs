@@ -39,7 +39,7 @@ pub enum Format {
     /// Cohere Chat v2: `message.content` text with `message.citations` spans.
     Cohere,
     /// AWS Bedrock Converse: content blocks with `citationsContent` (the claim is the span).
-    #[serde(rename = "bedrock-converse")]
+    #[serde(rename = "bedrock")]
     BedrockConverse,
     /// AWS Bedrock Knowledge Bases `RetrieveAndGenerate`: `output.text` with citation spans.
     #[serde(rename = "bedrock-kb")]
@@ -85,7 +85,7 @@ impl Format {
             Format::Perplexity => "perplexity",
             Format::AiSdk => "ai-sdk",
             Format::Cohere => "cohere",
-            Format::BedrockConverse => "bedrock-converse",
+            Format::BedrockConverse => "bedrock",
             Format::BedrockKb => "bedrock-kb",
             Format::Markdown => "markdown",
         }

@@ -76,10 +76,10 @@ export const PAGES = [
   { name: 'bedrock-kb', fixture: 'bedrock-kb/recorded.json', common: false, overBudget: RARE_OVER, sources: true },
   { name: 'cohere', fixture: 'cohere/recorded.json', common: false, overBudget: RARE_OVER, sources: true },
   {
-    name: 'bedrock-converse stream',
-    fixture: 'bedrock-converse/recorded.json',
+    name: 'bedrock stream',
+    fixture: 'bedrock/recorded.json',
     case: 1,
-    stream: 'bedrock-converse',
+    stream: 'bedrock',
     common: false,
     overBudget: RARE_OVER,
     sources: true,

@@ -1,6 +1,6 @@
-//! The AWS Bedrock formats: `bedrock-converse` and `bedrock-kb`.
+//! The AWS Bedrock formats: `bedrock` and `bedrock-kb`.
 //!
-//! **`bedrock-converse`**: a Converse response (Bedrock Runtime API reference,
+//! **`bedrock`**: a Converse response (Bedrock Runtime API reference,
 //! "Converse", `output.message.content`), as `@aws-sdk/client-bedrock-runtime` hands
 //! it back, or its `message`, or its `content` array; also its ConverseStream events
 //! (forwarded as `data:` lines of JSON).
@@ -104,7 +104,7 @@ fn not_format(format: Format, msg: String) -> Result<Draft, ParseError> {
     Err(ParseError::not_format(format, "$", msg))
 }
 
-/// Parses `bedrock-converse` data into a draft.
+/// Parses `bedrock` data into a draft.
 pub fn parse_converse(
     answer: Option<&str>,
     data: Option<&Value>,

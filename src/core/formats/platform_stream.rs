@@ -1,4 +1,4 @@
-//! The event streams of the platform formats (`cohere`, `bedrock-converse`,
+//! The event streams of the platform formats (`cohere`, `bedrock`,
 //! `bedrock-kb`), as a backend forwards the SDK's stream events: one `data:` line of
 //! JSON per event. Their events are told apart by shape ([`event_format`]); each is
 //! applied to the response the same stream makes (the format's `apply_*event`), and

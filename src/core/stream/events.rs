@@ -28,7 +28,7 @@ pub(super) enum EventAcc {
     },
     /// A UI message stream.
     AiSdk(Box<ai_sdk::StreamAccumulator>),
-    /// A platform's stream (`cohere`, `bedrock-converse`, `bedrock-kb`).
+    /// A platform's stream (`cohere`, `bedrock`, `bedrock-kb`).
     Platform(Box<PlatformStream>),
 }
 
