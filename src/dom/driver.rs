@@ -597,6 +597,8 @@ impl Driver {
         i.deferred.borrow_mut().take();
         i.timers.cancel_open();
         i.timers.cancel_close();
+        // No card: the page's listeners leave an answer without one alone.
+        i.card.set(None);
         i.copied.borrow_mut().take();
         i.notes_pending.set(false);
         if let Some((id, _)) = i.notes_frame.borrow_mut().take() {
