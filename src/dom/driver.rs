@@ -24,6 +24,7 @@ use crate::dom::events::{
     on_window_key_down, source_detail, Host,
 };
 use crate::dom::highlight::apply_highlight;
+use crate::dom::page;
 use crate::dom::panel::{bring_into_view, mark_layout, set_expanded, PanelLayout};
 use crate::dom::state::{kept_card, next_prefix, sources_of, Card, Highlight, Timeout, Timers};
 use crate::dom::util as dom;
@@ -136,11 +137,8 @@ impl NotesKey {
     }
 }
 
-type Listener = (
-    EventTarget,
-    &'static str,
-    Closure<dyn FnMut(web_sys::Event)>,
-);
+/// A listener on the answer's element: its event and callback.
+type Listener = (&'static str, page::Listener);
 
 /// A requested animation frame: its id and callback.
 type Frame = (i32, Closure<dyn FnMut()>);
@@ -599,6 +597,8 @@ impl Driver {
         i.deferred.borrow_mut().take();
         i.timers.cancel_open();
         i.timers.cancel_close();
+        // No card: the page's listeners leave an answer without one alone.
+        i.card.set(None);
         i.copied.borrow_mut().take();
         i.notes_pending.set(false);
         if let Some((id, _)) = i.notes_frame.borrow_mut().take() {
@@ -606,13 +606,10 @@ impl Driver {
                 let _ = w.cancel_animation_frame(id);
             }
         }
-        for (target, name, f) in i.listeners.borrow_mut().drain(..) {
-            // The scroll listener is the one added for the capture phase.
-            let _ = target.remove_event_listener_with_callback_and_bool(
-                name,
-                f.as_ref().unchecked_ref(),
-                name == "scroll",
-            );
+        for (name, f) in i.listeners.borrow_mut().drain(..) {
+            let _ = i
+                .element
+                .remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
         }
         dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
         i.layout.borrow_mut().take();
@@ -1203,10 +1200,10 @@ impl Driver {
         *i.copied.borrow_mut() = t;
     }
 
-    /// Delegated listeners on the element (they outlive re-renders of its content) and
-    /// one on the window (a tap outside closes the card).
+    /// Delegated listeners on the element (they outlive re-renders of its content); the
+    /// window's (a press outside, Escape, a scroll close the card) are the page's, once
+    /// for every answer ([`page`]).
     fn listen(&self) {
-        let element: EventTarget = self.0.element.clone().into();
         for name in [
             "pointerover",
             "pointerout",
@@ -1217,45 +1214,22 @@ impl Driver {
             "keydown",
             "pointerleave",
         ] {
-            self.listen_to(&element, name, name);
+            self.listen_to(name);
         }
-        if let Some(win) = web_sys::window() {
-            let win: EventTarget = win.into();
-            self.listen_to(&win, "pointerdown", "outside");
-            // Escape closes the card wherever the focus is (a hovered card has none).
-            self.listen_to(&win, "keydown", "escape");
-            // The card is placed at its marker when it opens: a scroll of the page or of
-            // any container around the answer would leave it behind, so it closes (a
-            // scroll inside the card keeps it). Captured: scroll events do not bubble.
-            // Scrolls inside a shadow root (a chat widget's message list) do not reach
-            // the window: the root is listened to as well.
-            self.listen_to(&win, "scroll", "scroll");
-            // So would a new window size (a phone turned, a window resized).
-            self.listen_to(&win, "resize", "scroll");
-            if let Some(root) = dom::shadow_root_of(&self.0.element) {
-                self.listen_to(&root.into(), "scroll", "scroll");
-            }
-        }
+        let root = dom::shadow_root_of(&self.0.element).map(EventTarget::from);
+        page::join(root, page_listener);
     }
 
-    /// Listens to `event` on `target` (scrolls in the capture phase), handled by
-    /// [`on_event`](Self::on_event) as `what`: one closure type for every listener.
-    fn listen_to(&self, target: &EventTarget, event: &'static str, what: &'static str) {
-        let w = Rc::downgrade(&self.0);
-        let f = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            if let Some(d) = upgrade(&w) {
-                d.on_event(what, ev);
-            }
-        });
-        let _ = target.add_event_listener_with_callback_and_bool(
-            event,
-            f.as_ref().unchecked_ref(),
-            event == "scroll",
-        );
-        self.0
-            .listeners
-            .borrow_mut()
-            .push((target.clone(), event, f));
+    /// Listens to `event` on the answer's element, handled by
+    /// [`on_event`](Self::on_event) under the same name: one closure type for every
+    /// listener (the page's are of the same type).
+    fn listen_to(&self, event: &'static str) {
+        let f = listener(Some(Rc::downgrade(&self.0)), event);
+        let _ = self
+            .0
+            .element
+            .add_event_listener_with_callback(event, f.as_ref().unchecked_ref());
+        self.0.listeners.borrow_mut().push((event, f));
     }
 
     fn on_outside_pointer(&self, ev: &web_sys::Event) {
@@ -1539,6 +1513,26 @@ fn follow_in_shadow_root(link: &Element, ev: &web_sys::Event) {
     }
     dom::scroll_into_view(&target);
     dom::focus(&target);
+}
+
+/// A listener handled by [`Driver::on_event`] as `what`: of the answer `view`, or with
+/// `None` one of the page's ([`page`]), which only matters to the answer whose card is
+/// open (or was last). One closure type for every listener.
+fn listener(view: Option<Weak<Inner>>, what: &'static str) -> page::Listener {
+    Closure::new(move |ev: web_sys::Event| {
+        let d = match &view {
+            Some(w) => w.upgrade(),
+            None => OPEN_CARD.with(|o| o.borrow().upgrade()),
+        };
+        if let Some(d) = d {
+            Driver(d).on_event(what, ev);
+        }
+    })
+}
+
+/// The callback of a page-wide listener ([`page::join`]).
+fn page_listener(what: &'static str) -> page::Listener {
+    listener(None, what)
 }
 
 fn upgrade(w: &Weak<Inner>) -> Option<Driver> {

@@ -3,9 +3,10 @@
 //! ours); this layer brings it up to date in place (`blocks`, `morph`), fills and
 //! places the hover card (`card`), lights spans (`highlight`), expands panel entries
 //! (`panel`) and handles the user's pointer, focus and keys by delegation on the answer
-//! root (`events`). The Leptos components (`crate::web`) keep their state in signals
-//! and call it from effects; the npm package's [`driver`] keeps it in cells and calls
-//! it at once.
+//! root (`events`); the npm package's window and shadow-root listeners are the page's,
+//! added once whatever the number of answers (`page`). The Leptos components
+//! (`crate::web`) keep their state in signals and call it from effects; the npm
+//! package's [`driver`] keeps it in cells and calls it at once.
 
 pub(crate) mod blocks;
 pub(crate) mod card;
@@ -15,6 +16,7 @@ mod entity;
 pub(crate) mod events;
 pub(crate) mod highlight;
 pub(crate) mod morph;
+pub(crate) mod page;
 pub(crate) mod panel;
 pub mod state;
 #[cfg(browser_tables)]

@@ -180,6 +180,89 @@ export async function browserChecks(tally, context, url, label) {
     await page.mouse.move(5, 5);
   });
 
+  await t('page-wide listeners once per page: 200 answers add 4 listeners to the window and a shadow root holding 20 gets one; a card in the last answer still closes on a scroll and on Escape; destroying them leaves no listener of theirs', async () => {
+    // The listeners on an object, as the DevTools protocol lists them.
+    const listenersOn = async (expression) => {
+      const cdp = await page.context().newCDPSession(page);
+      try {
+        const { result } = await cdp.send('Runtime.evaluate', { expression });
+        const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+        return listeners.length;
+      } finally {
+        await cdp.detach();
+      }
+    };
+    const before = await listenersOn('window');
+    await page.evaluate(() => {
+      const { mount } = window.citekit;
+      const many = document.createElement('div');
+      many.id = 'many';
+      document.body.append(many);
+      window.manyViews = [];
+      for (let i = 0; i < 200; i++) {
+        const el = document.createElement('div');
+        many.append(el);
+        window.manyViews.push(mount(el, {
+          answer: `Answer ${i} states a fact [1].`,
+          data: { 1: { title: `Source ${i}`, source: `https://example.com/${i}` } },
+        }));
+      }
+      const hostEl = document.createElement('div');
+      document.body.append(hostEl);
+      const sr = hostEl.attachShadow({ mode: 'open' });
+      window.manyShadow = { hostEl, sr };
+      for (let i = 0; i < 20; i++) {
+        const el = document.createElement('div');
+        sr.append(el);
+        window.manyViews.push(mount(el, { answer: `Shadowed ${i} [1].`, data: { 1: { title: 'S', source: 'https://example.com/s' } } }));
+      }
+    });
+    try {
+      const mounted = await listenersOn('window');
+      const onRoot = await listenersOn('window.manyShadow.sr');
+      assert(mounted - before <= 4, `220 answers added ${mounted - before} listeners to the window`);
+      eq(onRoot, 1, 'listeners on a shadow root holding 20 answers');
+      const last = '#many > div:last-child .cite-marker__link';
+      const lastCard = '#many > div:last-child .cite-card';
+      await page.hover(last);
+      await page.waitForSelector(`${lastCard}[data-state="open"]`, { timeout: 3000 });
+      await page.evaluate(() => {
+        document.body.style.minHeight = `${document.body.scrollHeight + 2000}px`;
+        window.scrollBy(0, 40);
+      });
+      await page.waitForSelector(`${lastCard}[data-state="closed"]`, { state: 'attached', timeout: 3000 });
+      await page.mouse.move(5, 5);
+      await page.hover(last);
+      await page.waitForSelector(`${lastCard}[data-state="open"]`, { timeout: 3000 });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector(`${lastCard}[data-state="closed"]`, { state: 'attached', timeout: 3000 });
+      // An answer destroyed with its card open is left alone by the page's listeners.
+      await page.mouse.move(5, 5);
+      await page.hover(last);
+      await page.waitForSelector(`${lastCard}[data-state="open"]`, { timeout: 3000 });
+      const errorsBefore = consoleErrors.length;
+      await page.evaluate(async () => {
+        window.manyViews[199].destroy();
+        window.scrollBy(0, 30);
+        document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+        document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+        await new Promise((r) => setTimeout(r, 50));
+      });
+      eq(consoleErrors.slice(errorsBefore), [], 'errors after events on the page once the answer with the open card is destroyed');
+    } finally {
+      await page.evaluate(() => {
+        for (const v of window.manyViews) v.destroy();
+        document.getElementById('many').remove();
+        window.manyShadow.hostEl.remove();
+        document.body.style.minHeight = '';
+        window.scrollTo(0, 0);
+      });
+    }
+    await page.mouse.move(5, 5);
+    const after = await listenersOn('window');
+    assert(after - before <= 4, `${after - before} listeners more on the window once the 220 answers are destroyed`);
+  });
+
   await t('inside a shadow root (open and closed): styled there, the card opens at its marker, a press on the marker keeps it, one outside or a scroll inside the root closes it, footnote links are followed', async () => {
     for (const mode of ['open', 'closed']) {
       await page.evaluate((mode) => {

@@ -38,16 +38,17 @@ const RARE_OVER =
 
 /**
  * The common formats' pages are over their budget too, since the providers' formats
- * (about 26 KB gzip) and the ai-sdk format (about 12 KB) joined the first module: 228.4
- * KB at ca532a9 (docs/size.md, "The first module against the 220 KB budget"; the levers
- * left are structural). Until a design fits, such a page passes while it stays under
- * this ceiling, a ratchet to lower as the module shrinks; it fails once the page fits
- * the budget, so that the mark goes.
+ * (about 26 KB gzip) and the ai-sdk format (about 12 KB) joined the first module: 229.2
+ * KB with the page-wide listeners (docs/size.md, "The first module against the 220 KB
+ * budget": the ceilings measured of the levers left). Until a design fits, such a page
+ * passes while it stays under this ceiling (the figure reached and 0.5 KB), a ratchet to
+ * lower as the module shrinks; it fails once the page fits the budget, so that the mark
+ * goes.
  */
 const COMMON_OVER = {
-  ceiling: 230 * 1024,
+  ceiling: 229.7 * 1024,
   why:
-    'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9); ' +
+    'the providers\' and the ai-sdk formats joined the first module (229.2 KB); ' +
     'docs/size.md, "The first module against the 220 KB budget"',
 };
 
