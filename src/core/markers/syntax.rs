@@ -212,7 +212,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     let b = text.as_bytes();
     let lim = end.min(i + MAX_BRACKET).min(b.len());
     if b.get(i + 1) == Some(&b'[') {
-        if !(g.usage || g.sid || g.numeric) {
+        if !(g.usage || g.sid || g.numeric || g.citation) {
             return Found::None;
         }
         let Some(j) = b
@@ -232,6 +232,11 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
             return Found::None;
         };
         let end = j + 2;
+        if g.citation {
+            if let Some(found) = label(content, end) {
+                return found;
+            }
+        }
         if g.usage {
             if let Some(rest) = strip_prefix_ci(content, "USAGE:") {
                 let l = read_list(
@@ -281,7 +286,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         }
         return Found::None;
     }
-    if !(g.sid || g.numeric) {
+    if !(g.sid || g.numeric || g.citation) {
         return Found::None;
     }
     let Some(j) = b
@@ -298,6 +303,11 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         return Found::None;
     };
     let end = j + 1;
+    if g.citation {
+        if let Some(found) = label(content, end) {
+            return found;
+        }
+    }
     if content.starts_with(['S', 's']) && content[1..].starts_with(':') {
         if !g.sid {
             return Found::None;
@@ -338,6 +348,55 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         end,
         MarkerKind::Numeric,
     )
+}
+
+/// Whether a byte may be part of a citation label: what ids are made of (LlamaIndex's
+/// UUIDs, `doc_3`, `turn0search1`, `file.pdf#p2`), nothing that is markdown or space.
+fn is_label_id_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':' | b'#' | b'/' | b'@')
+}
+
+/// The inside of a citation label marker (`citation:3`, `citation:1, 2`,
+/// `citation:node-id`, the prefix in any case) ending the marker at `end`: numbers
+/// name `Num` keys (bounded as numeric markers are), any other labels `Name` keys.
+/// `None` when `content` is no citation label (`citation:` with nothing or a space in
+/// a label after it stays text).
+fn label(content: &str, end: usize) -> Option<Found> {
+    let rest = strip_prefix_ci(content, "citation:")?;
+    let rest = rest.trim_matches([' ', '\t']);
+    if rest.is_empty() {
+        return None;
+    }
+    if rest.as_bytes()[0].is_ascii_digit() {
+        match read_list(rest, ListOpts::default()) {
+            List::No => {}
+            l => return Some(from_list(l, end, MarkerKind::Label)),
+        }
+    }
+    let mut keys: Vec<SourceKey> = Vec::new();
+    for id in rest.split(',').map(|id| id.trim_matches([' ', '\t'])) {
+        if id.is_empty() || !id.bytes().all(is_label_id_byte) {
+            return None;
+        }
+        let key = match crate::core::bytes::uint(id) {
+            Some(n) if n > 0 && n <= MAX_MARKER_NUMBER => SourceKey::Num(n),
+            _ => SourceKey::Name(id.to_string()),
+        };
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    if keys.len() as u64 > MAX_RANGE_LEN {
+        return Some(Found::Malformed {
+            end,
+            why: "names more than 100 sources",
+        });
+    }
+    Some(Found::Marker {
+        end,
+        kind: MarkerKind::Label,
+        keys,
+    })
 }
 
 /// `【` (E3 80 90) and `］`'s opener `［` (EF BC BB).
