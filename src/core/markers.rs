@@ -23,6 +23,10 @@
 //!   `[citation:node-id]` (any other label, key `Name`, which names the source with
 //!   that id: LlamaIndex's node ids), doubled `[[citation:x]]`, the prefix in any
 //!   case, several labels separated by commas; no whitespace or brackets inside a label;
+//! - with [`Grammar::doc`] (the `azure` format only): `[doc1]` (key `Num(1)`, any case);
+//! - with [`Grammar::linked`] (the `xai` format only): `[[1]](https://...)`, a doubled
+//!   numeric marker with a link destination after it, is one marker (key `Num(1)`)
+//!   whose range covers the destination; elsewhere it is a link labelled `[1]`;
 //! - `[[USAGE:1,3,5]]`. When it stands alone on its line, the whole line (with its line
 //!   break) is its range, so no empty line is left behind.
 //!
@@ -111,6 +115,13 @@ pub struct Grammar {
     /// write when a prompt or a framework (LlamaIndex, DeepSeek-style prompts) asks
     /// for it.
     pub citation: bool,
+    /// Azure OpenAI On Your Data's `[doc1]` (key `Num(1)`). Only the `azure` format
+    /// reads it: elsewhere `[doc1]` may be the author's own text.
+    pub doc: bool,
+    /// xAI's inline citation `[[1]](https://...)`: a doubled numeric marker followed by
+    /// a link destination is one marker (key `Num(1)`), not a link. Only the `xai`
+    /// format reads it: elsewhere it is a link whose label is `[1]`.
+    pub linked: bool,
     /// How code is recognized: markdown code, HTML `<code>`/`<pre>`, or none.
     pub syntax: TextSyntax,
 }
@@ -136,6 +147,8 @@ impl Grammar {
         footnotes: true,
         usage: true,
         citation: true,
+        doc: false,
+        linked: false,
         syntax: TextSyntax::Markdown,
     };
 
@@ -148,6 +161,8 @@ impl Grammar {
         footnotes: false,
         usage: false,
         citation: false,
+        doc: false,
+        linked: false,
         syntax: TextSyntax::Markdown,
     };
 
@@ -824,6 +839,40 @@ mod tests {
             ..Grammar::ALL
         };
         assert!(scan("A [citation:x1].", &g).markers.is_empty());
+    }
+
+    /// Azure's `[doc1]` and xAI's `[[1]](url)` are read only where their formats ask.
+    #[test]
+    fn doc_and_linked_markers_only_when_asked() {
+        let g = Grammar {
+            doc: true,
+            ..Grammar::ALL
+        };
+        let s = scan("Paris is big [doc1][DOC2]. See [doc] and `[doc3]`.", &g);
+        let keys: Vec<&[SourceKey]> = s.markers.iter().map(|m| m.keys.as_slice()).collect();
+        assert_eq!(
+            keys,
+            vec![&[SourceKey::Num(1)][..], &[SourceKey::Num(2)][..]]
+        );
+        assert!(keys_of("Paris [doc1].", &Grammar::ALL).is_empty());
+        let g = Grammar {
+            linked: true,
+            ..Grammar::ALL
+        };
+        let t = "Grok is by xAI [[1]](https://x.ai/company). A [link](https://a.example/).";
+        let s = scan(t, &g);
+        assert_eq!(s.markers.len(), 1);
+        assert_eq!(
+            &t[s.markers[0].range.clone()],
+            " [[1]](https://x.ai/company)"
+        );
+        assert_eq!(s.markers[0].keys, vec![SourceKey::Num(1)]);
+        // Elsewhere it is a link labelled `[1]`.
+        assert!(scan(t, &Grammar::ALL).markers.is_empty());
+    }
+
+    fn keys_of(text: &str, g: &Grammar) -> Vec<Vec<SourceKey>> {
+        scan(text, g).markers.into_iter().map(|m| m.keys).collect()
     }
 
     #[test]

@@ -286,7 +286,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         }
         return Found::None;
     }
-    if !(g.sid || g.numeric || g.citation) {
+    if !(g.sid || g.numeric || g.citation || g.doc) {
         return Found::None;
     }
     let Some(j) = b
@@ -306,6 +306,18 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     if g.citation {
         if let Some(found) = label(content, end) {
             return found;
+        }
+    }
+    if g.doc {
+        if let Some(n) = strip_prefix_ci(content, "doc").and_then(crate::core::bytes::uint) {
+            return match check_range(n, n) {
+                None => Found::Marker {
+                    end,
+                    kind: MarkerKind::Label,
+                    keys: vec![SourceKey::Num(n)],
+                },
+                Some(why) => Found::Malformed { end, why },
+            };
         }
     }
     if content.starts_with(['S', 's']) && content[1..].starts_with(':') {
