@@ -36,13 +36,25 @@ pub enum Format {
     /// The Vercel AI SDK's `UIMessage` (or its parts), or its UI message stream.
     #[serde(rename = "ai-sdk")]
     AiSdk,
+    /// Azure OpenAI "On Your Data": `[doc1]` markers naming `message.context.citations`.
+    Azure,
+    /// Mistral: `text` and `reference` content chunks, or the Conversations API's
+    /// `tool_reference` chunks.
+    Mistral,
+    /// xAI (Grok): inline `[[1]](url)` citations and the response's `citations` urls.
+    Xai,
+    /// LlamaIndex: `[citation:<node_id>]` markers with `source_nodes` or chat-ui's
+    /// `sources` annotation.
+    Llamaindex,
+    /// LangChain message content blocks with `citation` annotations.
+    Langchain,
     /// A markdown answer with no citation data of its own (GFM footnotes still work).
     Markdown,
 }
 
 impl Format {
     /// Every format, in the order of docs/formats.md.
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 18] = [
         Format::Stored,
         Format::Posthoc,
         Format::CitationMap,
@@ -55,6 +67,11 @@ impl Format {
         Format::Gemini,
         Format::Perplexity,
         Format::AiSdk,
+        Format::Azure,
+        Format::Mistral,
+        Format::Xai,
+        Format::Llamaindex,
+        Format::Langchain,
         Format::Markdown,
     ];
 
@@ -73,6 +90,11 @@ impl Format {
             Format::Gemini => "gemini",
             Format::Perplexity => "perplexity",
             Format::AiSdk => "ai-sdk",
+            Format::Azure => "azure",
+            Format::Mistral => "mistral",
+            Format::Xai => "xai",
+            Format::Llamaindex => "llamaindex",
+            Format::Langchain => "langchain",
             Format::Markdown => "markdown",
         }
     }

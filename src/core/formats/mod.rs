@@ -11,11 +11,20 @@ use serde_json::Value;
 pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
+#[cfg(feature = "platforms")]
+pub mod azure;
 pub mod canonical;
 pub mod citation_map;
+mod detect_rag;
 #[cfg(feature = "providers")]
 pub mod gemini;
+#[cfg(feature = "platforms")]
+pub mod langchain;
+#[cfg(feature = "platforms")]
+pub mod llamaindex;
 pub mod markdown;
+#[cfg(feature = "platforms")]
+pub mod mistral;
 #[cfg(feature = "providers")]
 pub mod openai;
 #[cfg(feature = "payload")]
@@ -29,6 +38,8 @@ pub mod scintilla;
 pub mod sse;
 pub mod stored;
 pub(crate) mod support;
+#[cfg(feature = "platforms")]
+pub mod xai;
 
 /// Provider (or posthoc, scintilla, payload) data in a build without those formats: the
 /// answer text (the caller's, else the text the data holds, read plainly; its markers
@@ -39,7 +50,8 @@ pub(crate) mod support;
     not(feature = "providers"),
     not(feature = "posthoc"),
     not(feature = "scintilla"),
-    not(feature = "payload")
+    not(feature = "payload"),
+    not(feature = "platforms")
 ))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
@@ -48,9 +60,13 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     };
     let mut d = Draft::new(format, text);
     // Markers are read (and left unresolved), so that none shows as raw text.
-    d.grammar = Some(support::every_marker(
-        crate::core::markers::TextSyntax::Markdown,
-    ));
+    d.grammar = Some(crate::core::markers::Grammar {
+        // Azure's `[doc1]` and xAI's `[[1]](url)` are read too, so that they do not
+        // show raw (or as links) while the full module loads.
+        doc: format == Format::Azure,
+        linked: format == Format::Xai,
+        ..support::every_marker(crate::core::markers::TextSyntax::Markdown)
+    });
     d.diagnostics.push(crate::core::model::Diagnostic::error(
         "format-not-loaded",
         format!(
@@ -58,6 +74,11 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
             format.name(),
             match format {
                 Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
+                Format::Azure
+                | Format::Mistral
+                | Format::Xai
+                | Format::Llamaindex
+                | Format::Langchain => "platforms",
                 _ => "providers",
             },
         ),
@@ -74,7 +95,8 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     not(feature = "providers"),
     not(feature = "posthoc"),
     not(feature = "scintilla"),
-    not(feature = "payload")
+    not(feature = "payload"),
+    not(feature = "platforms")
 ))]
 fn provider_text(format: Format, v: &Value) -> String {
     let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
@@ -135,6 +157,44 @@ fn provider_text(format: Format, v: &Value) -> String {
             .unwrap_or("")
             .to_string(),
         Format::Scintilla => String::new(),
+        Format::Xai | Format::Mistral => {
+            // A Responses output (xAI), a Conversations response's `outputs` (Mistral),
+            // else a chat completion whose content may be an array of chunks.
+            let mut out = String::new();
+            for key in ["output", "outputs"] {
+                for item in v.get(key).and_then(Value::as_array).into_iter().flatten() {
+                    out.push_str(&texts(item.get("content"), None));
+                }
+            }
+            if out.is_empty() {
+                let content = v
+                    .get("choices")
+                    .and_then(|c| c.get(0))
+                    .and_then(|c| c.get("message"))
+                    .and_then(|m| m.get("content"));
+                out = match content {
+                    Some(Value::Array(_)) => texts(content, Some("text")),
+                    _ => message(v),
+                };
+            }
+            out
+        }
+        Format::Llamaindex => ["response", "content", "text"]
+            .iter()
+            .find_map(|k| v.get(k).and_then(Value::as_str))
+            .unwrap_or("")
+            .to_string(),
+        Format::Langchain => {
+            let content = v
+                .get("kwargs")
+                .and_then(|k| k.get("content"))
+                .or_else(|| v.get("content"))
+                .unwrap_or(v);
+            match content {
+                Value::String(t) => t.clone(),
+                _ => texts(Some(content), Some("text")),
+            }
+        }
         _ => message(v),
     }
 }
@@ -270,6 +330,20 @@ pub fn parse_draft(
             }
             Ok(draft)
         }
+        #[cfg(feature = "platforms")]
+        Format::Azure => azure::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Mistral => mistral::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Xai => xai::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Llamaindex => llamaindex::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Langchain => langchain::parse(answer, v, options),
+        #[cfg(not(feature = "platforms"))]
+        Format::Azure | Format::Mistral | Format::Xai | Format::Llamaindex | Format::Langchain => {
+            Ok(not_loaded(format, answer, v))
+        }
         Format::Markdown => markdown::parse(answer, v, options),
     }
 }
@@ -338,6 +412,11 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         Data::Json(v) => v,
     };
     let has = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).is_some_and(|v| !v.is_null());
+    // Before the providers' shapes, which the platforms' resemble (an AI SDK message is
+    // none of them).
+    if let Some(f) = detect_rag::detect(v).filter(|_| !ai_sdk::detect(v)) {
+        return Ok(f);
+    }
     match v {
         Value::Null => Ok(Format::Markdown),
         Value::String(s) if looks_like_sse(s) => Ok(stream_format(s)),
@@ -652,6 +731,60 @@ mod tests {
                 a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
                     && d.message
                         .starts_with(&format!("{name} data needs the `{name}` feature,"))),
+                "{name}: {:?}",
+                a.diagnostics
+            );
+        }
+    }
+
+    /// Without the platform formats (the npm package's first module): each platform's
+    /// data is still detected, shows its text (markers read, `[doc1]` and `[[1]](url)`
+    /// too, none raw) without citations, with a `format-not-loaded` error naming the
+    /// `platforms` feature.
+    #[cfg(not(feature = "platforms"))]
+    #[test]
+    fn platform_data_without_the_platform_formats() {
+        use serde_json::json;
+        let cases = [
+            (
+                "azure",
+                json!({"choices": [{"message": {"role": "assistant", "content": "Köln [doc1].",
+                    "context": {"citations": [{"title": "K", "url": "https://k.example/"}]}}}]}),
+                "Köln.",
+            ),
+            (
+                "xai",
+                json!({"model": "grok-3", "choices": [{"message": {"content": "Grok [[1]](https://x.ai/)."}}],
+                    "citations": ["https://x.ai/"]}),
+                "Grok.",
+            ),
+            (
+                "mistral",
+                json!({"choices": [{"message": {"content": [{"type": "text", "text": "Ça"},
+                    {"type": "reference", "reference_ids": [0]}]}}]}),
+                "Ça",
+            ),
+            (
+                "llamaindex",
+                json!({"response": "Rhein [citation:n1].", "source_nodes": [{"node": {"id_": "n1", "text": "R"}}]}),
+                "Rhein.",
+            ),
+            (
+                "langchain",
+                json!({"type": "ai", "content": [{"type": "text", "text": "Dom.", "annotations": [
+                    {"type": "citation", "url": "https://d.example/", "start_index": 0, "end_index": 3}]}]}),
+                "Dom.",
+            ),
+        ];
+        for (name, data, text) in &cases {
+            let a = crate::core::parse_lenient(None, Data::Json(data), &Options::default());
+            assert_eq!(a.format.name(), *name);
+            assert_eq!(a.text, *text, "{name}");
+            assert!(a.citations.is_empty(), "{name}: {:?}", a.citations);
+            assert!(
+                a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
+                    && d.message
+                        .starts_with(&format!("{name} data needs the `platforms` feature,"))),
                 "{name}: {:?}",
                 a.diagnostics
             );
