@@ -67,6 +67,12 @@ export type FormatName =
   | 'gemini'
   | 'perplexity'
   | 'ai-sdk'
+  // The RAG platforms' formats (read by the full module, loaded on first use).
+  | 'azure'
+  | 'mistral'
+  | 'xai'
+  | 'llamaindex'
+  | 'langchain'
   | 'markdown';
 
 /** Unit of offsets: JS string indices (`utf16`), code points (`utf32`) or bytes. */

@@ -12,8 +12,8 @@
 //
 // Budgets (SPEC.md, "Page load"): an answer in a common format (the project's own
 // formats, the four providers' objects, the Vercel AI SDK message) at most 220 KB; a
-// rarer one (posthoc claims, scintilla tool metadata, payload citation blocks,
-// canonical HTML, JSON or YAML answers) at most 290 KB
+// rarer one (posthoc claims, scintilla tool metadata, payload citation blocks, the RAG
+// platforms' answers, canonical HTML, JSON or YAML answers) at most 290 KB
 // (264 KB, what `init(undefined, { formats: 'all' })` cost, plus 10%).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +70,7 @@ export const PAGES = [
   { name: 'payload', fixture: 'payload/url_citations.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical html', fixture: 'canonical/envelope_html.json', common: false, overBudget: RARE_OVER },
   { name: 'canonical json', fixture: 'canonical/json_sidecar.json', common: false, overBudget: RARE_OVER },
+  { name: 'azure', fixture: 'azure/on_your_data.json', common: false, overBudget: RARE_OVER },
 ];
 
 /** The page: the README's code, with the answer and data of `c`. */
