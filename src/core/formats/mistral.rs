@@ -120,11 +120,12 @@ impl Reader<'_> {
             }
             let path = format!("{prefix}[{i}].content");
             match m.get("content") {
-                Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
-                    Ok(v @ Value::Object(_)) => self.references(&v, &path),
-                    // A tool result that is not a references object cites nothing.
-                    _ => {}
-                },
+                // A tool result that is not a references object cites nothing.
+                Some(Value::String(s)) => {
+                    if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
+                        self.references(&v, &path);
+                    }
+                }
                 Some(v @ Value::Object(_)) => self.references(v, &path),
                 _ => {}
             }

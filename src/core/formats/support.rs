@@ -88,6 +88,7 @@ pub(crate) fn every_marker(syntax: TextSyntax) -> Grammar {
 
 /// Sets `src.url` from a url-like value, or keeps a path in its metadata (`url`), or
 /// reports an unsafe url at `path`.
+#[cfg(any(feature = "providers", feature = "platforms"))]
 pub(crate) fn apply_url(src: &mut Source, raw: &str, path: &str, diags: &mut Vec<Diagnostic>) {
     match classify_link(raw) {
         Link::Url(u) => src.url = Some(u),
