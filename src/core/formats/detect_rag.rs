@@ -18,15 +18,17 @@ pub(super) fn detect(v: &Value) -> Option<Format> {
 }
 
 fn object(o: &Map<String, Value>) -> Option<Format> {
+    // The first choice's message (or a streamed chunk's delta) of a completion.
     let first_choice = o
         .get("choices")
         .and_then(|c| c.get(0))
         .and_then(|c| c.get("message").or_else(|| c.get("delta")));
-    let message = first_choice.or_else(|| o.contains_key("role").then_some(&Value::Null));
-    let own = |k: &str| o.get(k);
-    let of_message = |k: &str| first_choice.and_then(|m| m.get(k)).or_else(|| own(k));
+    // A completion, or a message on its own.
+    let is_message = first_choice.is_some() || o.contains_key("role");
+    // A field of the message: the first choice's, else the object's own.
+    let of_message = |k: &str| first_choice.and_then(|m| m.get(k)).or_else(|| o.get(k));
     // Azure: the assistant message's `context` with `citations` (or the retrieval).
-    if message.is_some()
+    if is_message
         && of_message("context").is_some_and(|c| {
             c.get("citations").is_some() || c.get("all_retrieved_documents").is_some()
         })
@@ -34,7 +36,7 @@ fn object(o: &Map<String, Value>) -> Option<Format> {
         return Some(Format::Azure);
     }
     // Mistral: content chunks of type `reference`; a Conversations response.
-    if message.is_some() && of_message("content").is_some_and(has_mistral_chunk)
+    if is_message && of_message("content").is_some_and(has_mistral_chunk)
         || o.get("object").and_then(Value::as_str) == Some("conversation.response")
         || o.get("outputs").and_then(Value::as_array).is_some_and(|a| {
             a.iter()
