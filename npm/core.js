@@ -149,7 +149,7 @@ function withAdvice(err, name) {
   const [, subject = 'this data', verb = 'needs'] = /^(?:citekit: )?(.+?) (needs?) /.exec(String(err.message)) ?? [];
   const e = new Error(
     `citekit: ${subject} ${verb} citekit's full module (which reads posthoc claims, ` +
-      'scintilla and payload data, the RAG platforms\' answers, and HTML, JSON and YAML answers), not loaded yet: ' +
+      'scintilla and payload data, and HTML, JSON and YAML answers), not loaded yet: ' +
       `call \`await loadFormats()\` before \`${name}()\` with such data ` +
       "(or `await init(input, { formats: 'all' })`); mount() and <cited-answer> load it by themselves",
   );

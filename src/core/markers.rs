@@ -19,7 +19,7 @@
 //! - GFM footnote references `[^label]` (key `Name("^label")`) and definitions
 //!   `[^label]: text` at the start of a block, with their continuation lines (indented
 //!   by four columns, or lazy paragraph lines), as in pulldown-cmark;
-//! - citation labels: `[citation:3]`, `[citation:1, 2]` (numbers, key `Num`),
+//! - citation labels: `[citation:3]`, `[citation:1, 2]` (numbers, key `Num`; no ranges),
 //!   `[citation:node-id]` (any other label, key `Name`, which names the source with
 //!   that id: LlamaIndex's node ids), doubled `[[citation:x]]`, the prefix in any
 //!   case, several labels separated by commas; no whitespace or brackets inside a label;
@@ -807,7 +807,8 @@ mod tests {
             vec![vec!["1"], vec!["3"]]
         );
         assert_eq!(keys("A [Citation: 2, 4]."), vec![vec!["2", "4"]]);
-        assert_eq!(keys("A [citation:2-3]."), vec![vec!["2", "3"]]);
+        // No ranges: `2-3` is a label like a node id's.
+        assert_eq!(keys("A [citation:2-3]."), vec![vec!["2-3"]]);
         assert_eq!(keys("A [[citation:5]]."), vec![vec!["5"]]);
         let id = "3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8";
         assert_eq!(keys(&format!("A [citation:{id}].")), vec![vec![id]]);

@@ -45,10 +45,12 @@ const RARE_OVER =
  * the budget, so that the mark goes.
  */
 const COMMON_OVER = {
-  ceiling: 230 * 1024,
+  // 230 KB until issue 30: the RAG platforms' detection and the citation-label markers
+  // are in the first module (+1.6 KB gzip: 228.96 -> 230.54 KB, docs/size.md).
+  ceiling: 231 * 1024,
   why:
-    'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9); ' +
-    'docs/size.md, "The first module against the 220 KB budget"',
+    'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9), then the RAG ' +
+    'platforms\' detection and the citation labels (230.5 KB); docs/size.md, "The first module against the 220 KB budget"',
 };
 
 /**

@@ -17,85 +17,62 @@ pub(super) fn detect(v: &Value) -> Option<Format> {
     }
 }
 
+// Written to be small: it is in the npm package's first module (docs/size.md), so each
+// platform is told by the fewest fields that tell it.
 fn object(o: &Map<String, Value>) -> Option<Format> {
-    // The first choice's message (or a streamed chunk's delta) of a completion.
-    let first_choice = o
+    let key = |k: &str| o.contains_key(k);
+    // The message: a completion's first choice's (or a streamed chunk's delta), else
+    // the object itself.
+    let message = o
         .get("choices")
         .and_then(|c| c.get(0))
         .and_then(|c| c.get("message").or_else(|| c.get("delta")));
-    // A completion, or a message on its own.
-    let is_message = first_choice.is_some() || o.contains_key("role");
-    // A field of the message: the first choice's, else the object's own.
-    let of_message = |k: &str| first_choice.and_then(|m| m.get(k)).or_else(|| o.get(k));
-    // Azure: the assistant message's `context` with `citations` (or the retrieval).
-    if is_message
-        && of_message("context").is_some_and(|c| {
-            c.get("citations").is_some() || c.get("all_retrieved_documents").is_some()
-        })
-    {
+    let field = |k: &str| message.and_then(|m| m.get(k)).or_else(|| o.get(k));
+    let is_message = message.is_some() || key("role");
+    // Azure: the assistant message's `context` (citations, intent, retrieval).
+    if is_message && field("context").is_some_and(Value::is_object) {
         return Some(Format::Azure);
     }
-    // Mistral: content chunks of type `reference`; a Conversations response.
-    if is_message && of_message("content").is_some_and(has_mistral_chunk)
-        || o.get("object").and_then(Value::as_str) == Some("conversation.response")
-        || o.get("outputs").and_then(Value::as_array).is_some_and(|a| {
-            a.iter()
-                .any(|x| x.get("type").and_then(Value::as_str) == Some("message.output"))
-        })
+    // Mistral: `reference` chunks; a Conversations response's `outputs`; a history.
+    if is_message && field("content").is_some_and(has_mistral_chunk)
+        || key("outputs")
         || o.get("messages")
             .and_then(Value::as_array)
             .is_some_and(|a| array(a) == Some(Format::Mistral))
     {
         return Some(Format::Mistral);
     }
-    // xAI: a Grok model's completion or Responses output, or inline `[[1]](url)` links
-    // with a `citations` url list.
-    let grok = o
-        .get("model")
-        .and_then(Value::as_str)
-        .is_some_and(|m| m.starts_with("grok"));
-    if (o.contains_key("choices") || o.contains_key("output"))
-        && (grok
-            || o.get("citations")
-                .and_then(Value::as_array)
-                .is_some_and(|c| c.iter().all(Value::is_string))
-                && of_message("content")
+    // xAI: a Grok model's answer, or inline `[[1]](url)` links with `citations` urls.
+    if (key("choices") || key("output"))
+        && (o
+            .get("model")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.starts_with("grok"))
+            || key("citations")
+                && field("content")
                     .and_then(Value::as_str)
-                    .is_some_and(has_inline_link_citation))
+                    .is_some_and(|t| crate::core::bytes::has(t, "]](http")))
     {
         return Some(Format::Xai);
     }
-    // LlamaIndex: a `Response` with `source_nodes`; chat-ui's `sources` annotation.
-    if o.contains_key("source_nodes")
-        || o.contains_key("sourceNodes")
-        || is_sources_annotation(o)
+    // LlamaIndex: `source_nodes`; chat-ui's `sources` annotation (or `sources.nodes`).
+    let sources = |a: &Value| a.get("type").and_then(Value::as_str) == Some("sources");
+    if key("source_nodes")
+        || key("sourceNodes")
+        || o.get("type").and_then(Value::as_str) == Some("sources")
         || o.get("annotations")
             .and_then(Value::as_array)
-            .is_some_and(|a| {
-                a.iter()
-                    .any(|x| x.as_object().is_some_and(is_sources_annotation))
-            })
-        || o.get("sources")
-            .and_then(|s| s.get("nodes"))
-            .is_some_and(Value::is_array)
+            .is_some_and(|a| a.iter().any(sources))
+        || o.get("sources").and_then(|s| s.get("nodes")).is_some()
     {
         return Some(Format::Llamaindex);
     }
-    // LangChain: a serialized message (`lc` constructor, `type: "ai"`), or content
-    // blocks with `citation` annotations.
-    let lc_message = o.get("lc").is_some()
-        && o.get("id").and_then(Value::as_array).is_some_and(|id| {
-            id.last()
-                .and_then(Value::as_str)
-                .is_some_and(|n| n.starts_with("AIMessage"))
-        });
-    if lc_message
-        || matches!(
-            o.get("type").and_then(Value::as_str),
-            Some("ai" | "AIMessage" | "AIMessageChunk")
-        ) && o.contains_key("content")
-        || o.contains_key("contentBlocks")
-        || o.contains_key("content_blocks")
+    // LangChain: a serialized message (`lc` with `kwargs`, `type: "ai"`), standard
+    // content blocks, or content blocks with `citation` annotations.
+    if key("lc") && key("kwargs")
+        || o.get("type").and_then(Value::as_str) == Some("ai")
+        || key("contentBlocks")
+        || key("content_blocks")
         || o.get("content")
             .and_then(Value::as_array)
             .is_some_and(|a| array(a) == Some(Format::Langchain))
@@ -105,72 +82,46 @@ fn object(o: &Map<String, Value>) -> Option<Format> {
     None
 }
 
+/// Mistral chunks (or messages holding them), or LangChain blocks with a `citation`
+/// annotation, whichever comes first.
 fn array(a: &[Value]) -> Option<Format> {
-    if a.iter().any(|x| {
-        matches!(
-            x.get("type").and_then(Value::as_str),
-            Some("reference" | "tool_reference")
-        ) || x.get("content").is_some_and(has_mistral_chunk)
-    }) {
-        return Some(Format::Mistral);
-    }
-    if a.iter().any(|x| {
-        x.get("annotations")
+    a.iter().find_map(|x| {
+        if is_mistral_chunk(x) || x.get("content").is_some_and(has_mistral_chunk) {
+            Some(Format::Mistral)
+        } else if x
+            .get("annotations")
             .and_then(Value::as_array)
             .is_some_and(|n| {
                 n.iter()
                     .any(|c| c.get("type").and_then(Value::as_str) == Some("citation"))
             })
-    }) {
-        return Some(Format::Langchain);
-    }
-    None
+        {
+            Some(Format::Langchain)
+        } else {
+            None
+        }
+    })
 }
 
-/// `{type: "sources", data: {nodes: [...]}}`.
-fn is_sources_annotation(o: &Map<String, Value>) -> bool {
-    o.get("type").and_then(Value::as_str) == Some("sources")
-        && o.get("data")
-            .and_then(|d| d.get("nodes"))
-            .is_some_and(Value::is_array)
+/// A Mistral `reference` or `tool_reference` chunk.
+fn is_mistral_chunk(x: &Value) -> bool {
+    matches!(
+        x.get("type").and_then(Value::as_str),
+        Some("reference" | "tool_reference")
+    )
 }
 
 /// Content chunks holding a Mistral `reference` or `tool_reference` chunk.
 fn has_mistral_chunk(content: &Value) -> bool {
-    content.as_array().is_some_and(|a| {
-        a.iter().any(|x| {
-            matches!(
-                x.get("type").and_then(Value::as_str),
-                Some("reference" | "tool_reference")
-            )
-        })
-    })
-}
-
-/// Whether `text` holds an xAI inline citation `[[1]](http...`.
-fn has_inline_link_citation(text: &str) -> bool {
-    let mut rest = text;
-    while let Some(i) = crate::core::bytes::find_str(rest, "[[") {
-        let after = &rest[i + 2..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        if digits > 0 && after[digits..].starts_with("]](http") {
-            return true;
-        }
-        rest = after;
-    }
-    false
+    content
+        .as_array()
+        .is_some_and(|a| a.iter().any(is_mistral_chunk))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn inline_link_citations() {
-        assert!(has_inline_link_citation("Grok [[1]](https://x.ai/)."));
-        assert!(!has_inline_link_citation("A [[1]] b [[x]](https://x.ai/)"));
-    }
 
     /// Shapes that resemble the platforms' but are not theirs stay undetected here.
     #[test]

@@ -90,7 +90,8 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
 /// Responses output's (or a chat completion's) text, Gemini's first candidate's parts,
 /// Perplexity's message; posthoc data's `response`, `answer` or `text`; a payload's
 /// `text` (or its citation event's `value.text`); nothing of scintilla's tool metadata,
-/// which holds no text.
+/// which holds no text; the RAG platforms' messages (xAI's as OpenAI's, LlamaIndex's
+/// `response` or `content`).
 #[cfg(any(
     not(feature = "providers"),
     not(feature = "posthoc"),
@@ -123,7 +124,7 @@ fn provider_text(format: Format, v: &Value) -> String {
     };
     match format {
         Format::Anthropic => texts(v.get("content"), Some("text")),
-        Format::Openai => {
+        Format::Openai | Format::Xai => {
             let mut out = String::new();
             for item in v
                 .get("output")
@@ -145,7 +146,7 @@ fn provider_text(format: Format, v: &Value) -> String {
                 .and_then(|c| c.get("parts")),
             None,
         ),
-        Format::Posthoc => ["response", "answer", "text"]
+        Format::Posthoc | Format::Llamaindex => ["response", "answer", "content", "text"]
             .iter()
             .find_map(|k| v.get(k).and_then(Value::as_str))
             .unwrap_or("")
@@ -157,42 +158,26 @@ fn provider_text(format: Format, v: &Value) -> String {
             .unwrap_or("")
             .to_string(),
         Format::Scintilla => String::new(),
-        Format::Xai | Format::Mistral => {
-            // A Responses output (xAI), a Conversations response's `outputs` (Mistral),
-            // else a chat completion whose content may be an array of chunks.
-            let mut out = String::new();
-            for key in ["output", "outputs"] {
-                for item in v.get(key).and_then(Value::as_array).into_iter().flatten() {
-                    out.push_str(&texts(item.get("content"), None));
-                }
+        // A string or text chunks or blocks: a completion's message, a message alone, a
+        // LangChain message (`kwargs`) or its blocks, a Mistral history's or
+        // conversation's last message.
+        Format::Azure | Format::Mistral | Format::Langchain => {
+            let v = v.get("kwargs").unwrap_or(v);
+            fn last(k: Option<&Value>) -> Option<&Value> {
+                k.and_then(Value::as_array).and_then(|a| a.last())
             }
-            if out.is_empty() {
-                let content = v
-                    .get("choices")
-                    .and_then(|c| c.get(0))
-                    .and_then(|c| c.get("message"))
-                    .and_then(|m| m.get("content"));
-                out = match content {
-                    Some(Value::Array(_)) => texts(content, Some("text")),
-                    _ => message(v),
-                };
-            }
-            out
-        }
-        Format::Llamaindex => ["response", "content", "text"]
-            .iter()
-            .find_map(|k| v.get(k).and_then(Value::as_str))
-            .unwrap_or("")
-            .to_string(),
-        Format::Langchain => {
-            let content = v
-                .get("kwargs")
-                .and_then(|k| k.get("content"))
-                .or_else(|| v.get("content"))
+            let item = v
+                .get("choices")
+                .and_then(|c| c.get(0))
+                .and_then(|c| c.get("message"))
+                .or_else(|| last(v.get("outputs")))
+                .or_else(|| last(v.get("messages")))
+                .or_else(|| last(Some(v)).filter(|m| m.get("role").is_some()))
                 .unwrap_or(v);
-            match content {
-                Value::String(t) => t.clone(),
-                _ => texts(Some(content), Some("text")),
+            match item.get("content") {
+                Some(Value::String(t)) => t.clone(),
+                Some(c) => texts(Some(c), Some("text")),
+                None => texts(Some(item), Some("text")),
             }
         }
         _ => message(v),
@@ -412,17 +397,18 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         Data::Json(v) => v,
     };
     let has = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).is_some_and(|v| !v.is_null());
-    // Before the providers' shapes, which the platforms' resemble (an AI SDK message is
-    // none of them).
-    if let Some(f) = detect_rag::detect(v).filter(|_| !ai_sdk::detect(v)) {
+    // Before every other shape: a parts array holds `text` items, as Anthropic's content
+    // does, and must not be read as that.
+    if ai_sdk::detect(v) {
+        return Ok(Format::AiSdk);
+    }
+    // Before the providers' shapes, which the platforms' resemble.
+    if let Some(f) = detect_rag::detect(v) {
         return Ok(f);
     }
     match v {
         Value::Null => Ok(Format::Markdown),
         Value::String(s) if looks_like_sse(s) => Ok(stream_format(s)),
-        // Before every other shape: a parts array holds `text` items, as Anthropic's
-        // content does, and must not be read as that.
-        _ if ai_sdk::detect(v) => Ok(Format::AiSdk),
         Value::Object(o) => {
             if has(o, "candidates")
                 || has(o, "groundingMetadata")

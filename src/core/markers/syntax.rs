@@ -369,41 +369,31 @@ fn is_label_id_byte(c: u8) -> bool {
 }
 
 /// The inside of a citation label marker (`citation:3`, `citation:1, 2`,
-/// `citation:node-id`, the prefix in any case) ending the marker at `end`: numbers
-/// name `Num` keys (bounded as numeric markers are), any other labels `Name` keys.
-/// `None` when `content` is no citation label (`citation:` with nothing or a space in
-/// a label after it stays text).
+/// `citation:node-id`, the prefix in any case) ending the marker at `end`: a number
+/// names a `Num` key (bounded as numeric markers are), any other label a `Name` key.
+/// `None` when `content` is no citation label (`citation:` with nothing, or a space
+/// inside a label, stays text). Written over bytes, without a list grammar of its own:
+/// it is in the npm package's first module (docs/size.md).
 fn label(content: &str, end: usize) -> Option<Found> {
     let rest = strip_prefix_ci(content, "citation:")?;
-    let rest = rest.trim_matches([' ', '\t']);
-    if rest.is_empty() {
-        return None;
-    }
-    if rest.as_bytes()[0].is_ascii_digit() {
-        match read_list(rest, ListOpts::default()) {
-            List::No => {}
-            l => return Some(from_list(l, end, MarkerKind::Label)),
-        }
-    }
     let mut keys: Vec<SourceKey> = Vec::new();
-    for id in rest.split(',').map(|id| id.trim_matches([' ', '\t'])) {
+    for id in crate::core::bytes::split(rest, ",") {
+        let id = id.trim();
         if id.is_empty() || !id.bytes().all(is_label_id_byte) {
             return None;
         }
         let key = match crate::core::bytes::uint(id) {
-            Some(n) if n > 0 && n <= MAX_MARKER_NUMBER => SourceKey::Num(n),
-            _ => SourceKey::Name(id.to_string()),
+            Some(n) => match check_range(n, n) {
+                None => SourceKey::Num(n),
+                Some(why) => return Some(Found::Malformed { end, why }),
+            },
+            None => SourceKey::Name(id.to_string()),
         };
         if !keys.contains(&key) {
             keys.push(key);
         }
     }
-    if keys.len() as u64 > MAX_RANGE_LEN {
-        return Some(Found::Malformed {
-            end,
-            why: "names more than 100 sources",
-        });
-    }
+    // At most 128 labels: a bracket is read up to 256 bytes.
     Some(Found::Marker {
         end,
         kind: MarkerKind::Label,
