@@ -4,8 +4,9 @@
 //
 // Two modules: citekit_wasm.js (every common format: citekit's own, the four
 // providers' objects; what a page loads) and citekit_full.js (everything: with it
-// posthoc claims, scintilla tool metadata, payload citation blocks, canonical HTML,
-// JSON and YAML answers, and the tables a page without a document needs). The second is loaded on first use of such data, by
+// posthoc claims, scintilla tool metadata, payload citation blocks, the RAG platforms'
+// answers (Azure, Mistral, xAI, LlamaIndex, LangChain), canonical HTML, JSON and YAML
+// answers, and the tables a page without a document needs). The second is loaded on first use of such data, by
 // `loadFormats()`, or by `init(input, { formats: 'all' })` instead of the first. Once
 // it is loaded every new call goes to it; a view mounted in the first module with such
 // data is mounted again in the second when it arrives.

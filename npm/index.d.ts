@@ -70,6 +70,12 @@ export type FormatName =
   | 'cohere'
   | 'bedrock'
   | 'bedrock-kb'
+  // The RAG platforms' formats (read by the full module, loaded on first use).
+  | 'azure'
+  | 'mistral'
+  | 'xai'
+  | 'llamaindex'
+  | 'langchain'
   | 'markdown';
 
 /** Unit of offsets: JS string indices (`utf16`), code points (`utf32`) or bytes. */

@@ -8,11 +8,10 @@
 #      its name section:
 #        citekit_wasm  (features `js` and `providers`, no other default features: every
 #                      common format, the providers' included; no posthoc, scintilla,
-#                      payload, platform formats, HTML/JSON/YAML answers or tables):
-#                      what a page loads
+#                      payload, platforms, HTML/JSON/YAML answers or tables): what a page loads
 #        citekit_full  (feature `js` and the defaults: everything): loaded by
 #                      npm/core.js on first use of posthoc, scintilla, payload or
-#                      platform (cohere, bedrock) data or a canonical
+#                      a RAG platform's data or a canonical
 #                      HTML/JSON/YAML answer (or at init with `formats: 'all'`)
 #   -> npm/ files + style/citekit.css, the JS minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
@@ -127,7 +126,7 @@ module() {
 }
 
 # The first module: every common format (the providers' included), without the rarer
-# ones (posthoc, scintilla, payload, HTML/JSON/YAML answers) and the tables the browser has (what a page
+# ones (posthoc, scintilla, payload, the RAG platforms, HTML/JSON/YAML answers) and the tables the browser has (what a page
 # loads).
 NAMED=$ROOT/target/size/citekit_named.wasm
 cargo_build --no-default-features --features js,providers
@@ -260,7 +259,7 @@ TARBALL_GZ=$(tar -C "$OUT" -cf - . | gzip -9 | wc -c)
 printf '  %-26s %12s %12s\n' "page load (index.js+wasm)" "" "$(kb "$BROWSER_GZ")"
 printf '  %-26s %12s %12s\n' "  with cited-answer/react" "" "$(kb $((BROWSER_GZ + REACT_GZ)))"
 printf '  %-26s %12s %12s\n' "full module" "" "$(kb "$FULL_GZ")"
-printf '    (%s.js + wasm: everything, with posthoc, scintilla, payload and HTML/JSON/YAML\n' "$FULL"
+printf '    (%s.js + wasm: everything, with posthoc, scintilla, payload, the RAG platforms and HTML/JSON/YAML\n' "$FULL"
 printf '     answers; loaded on first use of such data, or instead of the first with\n     init({ formats: "all" }))\n'
 
 printf '  %-26s %12s %12s\n' "sum of files" "" "$(kb "$TOTAL_GZ")"

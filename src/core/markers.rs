@@ -19,6 +19,14 @@
 //! - GFM footnote references `[^label]` (key `Name("^label")`) and definitions
 //!   `[^label]: text` at the start of a block, with their continuation lines (indented
 //!   by four columns, or lazy paragraph lines), as in pulldown-cmark;
+//! - citation labels: `[citation:3]`, `[citation:1, 2]` (numbers, key `Num`; no ranges),
+//!   `[citation:node-id]` (any other label, key `Name`, which names the source with
+//!   that id: LlamaIndex's node ids), doubled `[[citation:x]]`, the prefix in any
+//!   case, several labels separated by commas; no whitespace or brackets inside a label;
+//! - with [`Grammar::doc`] (the `azure` format only): `[doc1]` (key `Num(1)`, any case);
+//! - with [`Grammar::linked`] (the `xai` format only): `[[1]](https://...)`, a doubled
+//!   numeric marker with a link destination after it, is one marker (key `Num(1)`)
+//!   whose range covers the destination; elsewhere it is a link labelled `[1]`;
 //! - `[[USAGE:1,3,5]]`. When it stands alone on its line, the whole line (with its line
 //!   break) is its range, so no empty line is left behind.
 //!
@@ -103,6 +111,17 @@ pub struct Grammar {
     pub footnotes: bool,
     /// `[[USAGE:1,3,5]]`.
     pub usage: bool,
+    /// `[citation:3]`, `[citation:node-id]`, `[[citation:x]]`: the label form models
+    /// write when a prompt or a framework (LlamaIndex, DeepSeek-style prompts) asks
+    /// for it.
+    pub citation: bool,
+    /// Azure OpenAI On Your Data's `[doc1]` (key `Num(1)`). Only the `azure` format
+    /// reads it: elsewhere `[doc1]` may be the author's own text.
+    pub doc: bool,
+    /// xAI's inline citation `[[1]](https://...)`: a doubled numeric marker followed by
+    /// a link destination is one marker (key `Num(1)`), not a link. Only the `xai`
+    /// format reads it: elsewhere it is a link whose label is `[1]`.
+    pub linked: bool,
     /// How code is recognized: markdown code, HTML `<code>`/`<pre>`, or none.
     pub syntax: TextSyntax,
 }
@@ -127,6 +146,9 @@ impl Grammar {
         openai: true,
         footnotes: true,
         usage: true,
+        citation: true,
+        doc: false,
+        linked: false,
         syntax: TextSyntax::Markdown,
     };
 
@@ -138,6 +160,9 @@ impl Grammar {
         openai: false,
         footnotes: false,
         usage: false,
+        citation: false,
+        doc: false,
+        linked: false,
         syntax: TextSyntax::Markdown,
     };
 
@@ -158,6 +183,8 @@ pub enum MarkerKind {
     Sid,
     /// An HTML `<sup class="cite" data-sids>` element.
     HtmlSup,
+    /// A citation label (`[citation:3]`, `[[citation:node-id]]`).
+    Label,
     /// An OpenAI private-use citation (`cite` or `filecite`), with its optional locator.
     OpenaiCite {
         /// Locator text after the ids (`L8-L12`), if any.
@@ -768,6 +795,85 @@ mod tests {
         let s = scan("A [[S:1]].", &Grammar::ALL);
         assert_eq!(s.markers[0].kind, MarkerKind::Sid);
         assert!(keys("A [[S:]] [[S:x]]").is_empty());
+    }
+
+    /// `[citation:x]` and `[[citation:x]]` (DeepSeek-style prompts, LlamaIndex's
+    /// `CitationQueryEngine` variants) stayed raw text on the page.
+    #[test]
+    fn citation_labels_were_raw_text() {
+        assert_eq!(keys("A [citation:1]."), vec![vec!["1"]]);
+        assert_eq!(
+            keys("A [citation:1][citation:3]."),
+            vec![vec!["1"], vec!["3"]]
+        );
+        assert_eq!(keys("A [Citation: 2, 4]."), vec![vec!["2", "4"]]);
+        // No ranges: `2-3` is a label like a node id's.
+        assert_eq!(keys("A [citation:2-3]."), vec![vec!["2-3"]]);
+        assert_eq!(keys("A [[citation:5]]."), vec![vec!["5"]]);
+        let id = "3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8";
+        assert_eq!(keys(&format!("A [citation:{id}].")), vec![vec![id]]);
+        assert_eq!(keys(&format!("A [[citation:{id}]].")), vec![vec![id]]);
+        assert_eq!(keys("A [citation:doc_2, 7]."), vec![vec!["doc_2", "7"]]);
+        let t = format!("A [citation:{id}].");
+        let s = scan(&t, &Grammar::ALL);
+        assert_eq!(s.markers[0].kind, MarkerKind::Label);
+        assert_eq!(&t[s.markers[0].range.clone()], format!(" [citation:{id}]"));
+        assert!(matches!(s.markers[0].keys[0], SourceKey::Name(_)));
+        assert_eq!(
+            scan("A [citation:1].", &Grammar::ALL).markers[0].keys,
+            vec![SourceKey::Num(1)]
+        );
+        // Not labels: nothing after the prefix, a space inside a label, code, a link.
+        for t in [
+            "A [citation:] b",
+            "A [citation:two words] b",
+            "A `[citation:1]` b",
+            "A [citation:1](https://x.example/) b",
+        ] {
+            assert!(keys(t).is_empty(), "{t}");
+        }
+        // Bounded as numeric markers are.
+        assert!(keys("A [citation:0].").is_empty());
+        // Only when the grammar asks for them.
+        let g = Grammar {
+            citation: false,
+            ..Grammar::ALL
+        };
+        assert!(scan("A [citation:x1].", &g).markers.is_empty());
+    }
+
+    /// Azure's `[doc1]` and xAI's `[[1]](url)` are read only where their formats ask.
+    #[test]
+    fn doc_and_linked_markers_only_when_asked() {
+        let g = Grammar {
+            doc: true,
+            ..Grammar::ALL
+        };
+        let s = scan("Paris is big [doc1][DOC2]. See [doc] and `[doc3]`.", &g);
+        let keys: Vec<&[SourceKey]> = s.markers.iter().map(|m| m.keys.as_slice()).collect();
+        assert_eq!(
+            keys,
+            vec![&[SourceKey::Num(1)][..], &[SourceKey::Num(2)][..]]
+        );
+        assert!(keys_of("Paris [doc1].", &Grammar::ALL).is_empty());
+        let g = Grammar {
+            linked: true,
+            ..Grammar::ALL
+        };
+        let t = "Grok is by xAI [[1]](https://x.ai/company). A [link](https://a.example/).";
+        let s = scan(t, &g);
+        assert_eq!(s.markers.len(), 1);
+        assert_eq!(
+            &t[s.markers[0].range.clone()],
+            " [[1]](https://x.ai/company)"
+        );
+        assert_eq!(s.markers[0].keys, vec![SourceKey::Num(1)]);
+        // Elsewhere it is a link labelled `[1]`.
+        assert!(scan(t, &Grammar::ALL).markers.is_empty());
+    }
+
+    fn keys_of(text: &str, g: &Grammar) -> Vec<Vec<SourceKey>> {
+        scan(text, g).markers.into_iter().map(|m| m.keys).collect()
     }
 
     #[test]

@@ -44,13 +44,25 @@ pub enum Format {
     /// AWS Bedrock Knowledge Bases `RetrieveAndGenerate`: `output.text` with citation spans.
     #[serde(rename = "bedrock-kb")]
     BedrockKb,
+    /// Azure OpenAI "On Your Data": `[doc1]` markers naming `message.context.citations`.
+    Azure,
+    /// Mistral: `text` and `reference` content chunks, or the Conversations API's
+    /// `tool_reference` chunks.
+    Mistral,
+    /// xAI (Grok): inline `[[1]](url)` citations and the response's `citations` urls.
+    Xai,
+    /// LlamaIndex: `[citation:<node_id>]` markers with `source_nodes` or chat-ui's
+    /// `sources` annotation.
+    Llamaindex,
+    /// LangChain message content blocks with `citation` annotations.
+    Langchain,
     /// A markdown answer with no citation data of its own (GFM footnotes still work).
     Markdown,
 }
 
 impl Format {
     /// Every format, in the order of docs/formats.md.
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 21] = [
         Format::Stored,
         Format::Posthoc,
         Format::CitationMap,
@@ -66,6 +78,11 @@ impl Format {
         Format::Cohere,
         Format::BedrockConverse,
         Format::BedrockKb,
+        Format::Azure,
+        Format::Mistral,
+        Format::Xai,
+        Format::Llamaindex,
+        Format::Langchain,
         Format::Markdown,
     ];
 
@@ -87,6 +104,11 @@ impl Format {
             Format::Cohere => "cohere",
             Format::BedrockConverse => "bedrock",
             Format::BedrockKb => "bedrock-kb",
+            Format::Azure => "azure",
+            Format::Mistral => "mistral",
+            Format::Xai => "xai",
+            Format::Llamaindex => "llamaindex",
+            Format::Langchain => "langchain",
             Format::Markdown => "markdown",
         }
     }

@@ -1005,7 +1005,11 @@ fn partial_bracket(rest: &str) -> bool {
     let body = rest.trim_start_matches('[');
     let close = crate::core::bytes::find_str(body, "]");
     let inner = &body[..close.unwrap_or(body.len())];
-    if inner.chars().count() > 40 {
+    // A citation label names an id (a LlamaIndex node's UUID is 36 characters).
+    let label = inner
+        .get(..inner.len().min(9))
+        .is_some_and(|head| "citation:"[..head.len()].eq_ignore_ascii_case(head));
+    if inner.chars().count() > if label { 120 } else { 40 } {
         return false;
     }
     // `[1#suffix]`: after one number and `#`, any suffix but code or tags.
@@ -1019,6 +1023,7 @@ fn partial_bracket(rest: &str) -> bool {
         c.is_ascii_digit()
             || matches!(c, ',' | ' ' | '-' | '–' | '#' | ':' | '^' | '_' | '.')
             || c.is_ascii_alphabetic()
+            || (label && matches!(c, '/' | '@'))
     }) && !suffix.contains(['`', '<', '>']);
     if !marker_chars {
         return false;
@@ -1153,6 +1158,8 @@ mod tests {
             "Paris [[S:1]",
             "x \u{e200}cite\u{e202}turn0",
             "a <su",
+            "Paris [citation:3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8",
+            "Paris [[citation:3f2a1c9e-8b7d-4e6f-a5b4-c3d2e1f0a9b8]",
         ] {
             let h = hold_back(t, &g);
             assert!(h < t.len(), "{t:?} held back");

@@ -5,7 +5,9 @@
 // that no partial marker shows while any format's data streams (partial-markers.mjs).
 import { uiStreamChecks } from './ui-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
-import { assert, eq, resolveDev } from './lib.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, assert, eq, resolveDev } from './lib.mjs';
 import { partialMarkerChecks } from './partial-markers.mjs';
 
 const tick = (page, ms = 30) => page.waitForTimeout(ms);
@@ -1422,6 +1424,54 @@ export async function browserChecks(tally, context, url, label) {
     eq(r.dupes, [], 'ids used twice');
     eq(r.links, 4, 'markers of the new answer');
     eq(r.empty, 0, 'destroy empties the moved view');
+  });
+
+  await t('azure data (a RAG platform, read by the full module): on a fresh page the plain init() fetched the first module only; mount() shows the text without [doc1] raw, then moves to the full module with markers and sources', async () => {
+    const data = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'azure', 'on_your_data.json'), 'utf8')).data;
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(url);
+      await fresh.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
+      const waiting = await fresh.evaluate((data) => {
+        const el = document.createElement('div');
+        el.id = 'azure-host';
+        document.querySelector('main').append(el);
+        window.aview = window.citekit.mount(el, { answer: null, data, panel: true });
+        return {
+          text: el.querySelector('.cite-answer__body')?.textContent ?? '',
+          busy: el.getAttribute('aria-busy'),
+          links: el.querySelectorAll('.cite-marker__link').length,
+          wasm: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()).filter((n) => n.endsWith('.wasm')),
+        };
+      }, data);
+      assert(waiting.wasm.some((n) => n.startsWith('citekit_wasm_bg')), `first module: ${waiting.wasm}`);
+      assert(!waiting.wasm.some((n) => n.startsWith('citekit_full_bg')), `full module fetched by init(): ${waiting.wasm}`);
+      assert(waiting.text.startsWith('Die Zugspitze ist mit 2.962 m der höchste Berg Deutschlands.'), `text while loading: ${waiting.text}`);
+      assert(!waiting.text.includes('[doc'), `[docN] raw while loading: ${waiting.text}`);
+      eq(waiting.busy, 'true', 'aria-busy while loading');
+      await fresh.waitForFunction(() => document.querySelector('#azure-host .cite-marker__link'), null, { timeout: 10000 });
+      const r = await fresh.evaluate(() => {
+        const el = document.getElementById('azure-host');
+        const body = el.querySelector('.cite-answer__body').cloneNode(true);
+        for (const m of body.querySelectorAll('.cite-marker')) m.remove();
+        return {
+          links: el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+          markers: [...el.querySelectorAll('.cite-answer__body .cite-marker')].map((m) => m.textContent),
+          panel: [...el.querySelectorAll('.cite-panel .cite-source__title')].map((s) => s.textContent),
+          text: body.textContent,
+          busy: el.hasAttribute('aria-busy'),
+          wasm: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()).filter((n) => n.endsWith('.wasm')),
+        };
+      });
+      eq(r.links, 4, 'marker links ([doc1], [doc2][doc1], [doc3])');
+      eq(r.markers, ['1', '2, 1', '3'], 'markers');
+      eq(r.panel, ['Zugspitze', 'Seilbahn Zugspitze', 'stationen.md'], 'panel');
+      assert(!r.text.includes('[doc'), `[docN] raw: ${r.text}`);
+      eq(r.busy, false, 'aria-busy removed');
+      eq(r.wasm.filter((n) => n.startsWith('citekit_full_bg')).length, 1, `full module fetched once: ${r.wasm}`);
+    } finally {
+      await fresh.close();
+    }
   });
 
   await t('scintilla data (read by the second module): identifier links only at word edges', async () => {

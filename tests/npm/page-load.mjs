@@ -12,8 +12,8 @@
 //
 // Budgets (SPEC.md, "Page load"): an answer in a common format (the project's own
 // formats, the four providers' objects, the Vercel AI SDK message) at most 220 KB; a
-// rarer one (posthoc claims, scintilla tool metadata, payload citation blocks,
-// canonical HTML, JSON or YAML answers) at most 290 KB
+// rarer one (posthoc claims, scintilla tool metadata, payload citation blocks, the RAG
+// platforms' answers, canonical HTML, JSON or YAML answers) at most 290 KB
 // (264 KB, what `init(undefined, { formats: 'all' })` cost, plus 10%).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,10 +46,12 @@ const RARE_OVER =
  * goes.
  */
 const COMMON_OVER = {
-  ceiling: 229.7 * 1024,
+  // 230 KB until issue 30: the RAG platforms' detection and the citation-label markers
+  // are in the first module (+1.6 KB gzip: 228.96 -> 230.54 KB, docs/size.md).
+  ceiling: 231 * 1024,
   why:
-    'the providers\' and the ai-sdk formats joined the first module (229.2 KB); ' +
-    'docs/size.md, "The first module against the 220 KB budget"',
+    'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9), then the RAG ' +
+    'platforms\' detection and the citation labels (230.5 KB); docs/size.md, "The first module against the 220 KB budget"',
 };
 
 /**
@@ -85,6 +87,7 @@ export const PAGES = [
     overBudget: RARE_OVER,
     sources: true,
   },
+  { name: 'azure', fixture: 'azure/on_your_data.json', common: false, overBudget: RARE_OVER },
 ];
 
 /** The page: the README's code, with the answer and data of `c`. */

@@ -12,14 +12,23 @@ pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
 #[cfg(feature = "platforms")]
+pub mod azure;
+#[cfg(feature = "platforms")]
 pub mod bedrock;
 pub mod canonical;
 pub mod citation_map;
 #[cfg(feature = "platforms")]
 pub mod cohere;
+mod detect_rag;
 #[cfg(feature = "providers")]
 pub mod gemini;
+#[cfg(feature = "platforms")]
+pub mod langchain;
+#[cfg(feature = "platforms")]
+pub mod llamaindex;
 pub mod markdown;
+#[cfg(feature = "platforms")]
+pub mod mistral;
 #[cfg(feature = "providers")]
 pub mod openai;
 #[cfg(feature = "payload")]
@@ -36,6 +45,8 @@ pub mod scintilla;
 pub mod sse;
 pub mod stored;
 pub(crate) mod support;
+#[cfg(feature = "platforms")]
+pub mod xai;
 
 /// Provider (or posthoc, scintilla, payload) data in a build without those formats: the
 /// answer text (the caller's, else the text the data holds, read plainly; its markers
@@ -56,9 +67,13 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
     };
     let mut d = Draft::new(format, text);
     // Markers are read (and left unresolved), so that none shows as raw text.
-    d.grammar = Some(support::every_marker(
-        crate::core::markers::TextSyntax::Markdown,
-    ));
+    d.grammar = Some(crate::core::markers::Grammar {
+        // Azure's `[doc1]` and xAI's `[[1]](url)` are read too, so that they do not
+        // show raw (or as links) while the full module loads.
+        doc: format == Format::Azure,
+        linked: format == Format::Xai,
+        ..support::every_marker(crate::core::markers::TextSyntax::Markdown)
+    });
     d.diagnostics.push(crate::core::model::Diagnostic::error(
         "format-not-loaded",
         format!(
@@ -66,7 +81,14 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
             format.name(),
             match format {
                 Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
-                Format::Cohere | Format::BedrockConverse | Format::BedrockKb => "platforms",
+                Format::Cohere
+                | Format::BedrockConverse
+                | Format::BedrockKb
+                | Format::Azure
+                | Format::Mistral
+                | Format::Xai
+                | Format::Llamaindex
+                | Format::Langchain => "platforms",
                 _ => "providers",
             },
         ),
@@ -78,7 +100,8 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
 /// Responses output's (or a chat completion's) text, Gemini's first candidate's parts,
 /// Perplexity's message; posthoc data's `response`, `answer` or `text`; a payload's
 /// `text` (or its citation event's `value.text`); nothing of scintilla's tool metadata,
-/// which holds no text.
+/// which holds no text; the RAG platforms' messages (xAI's as OpenAI's, LlamaIndex's
+/// `response` or `content`).
 #[cfg(any(
     not(feature = "providers"),
     not(feature = "posthoc"),
@@ -111,7 +134,7 @@ fn provider_text(format: Format, v: &Value) -> String {
     };
     match format {
         Format::Anthropic => texts(v.get("content"), Some("text")),
-        Format::Openai => {
+        Format::Openai | Format::Xai => {
             let mut out = String::new();
             for item in v
                 .get("output")
@@ -133,7 +156,7 @@ fn provider_text(format: Format, v: &Value) -> String {
                 .and_then(|c| c.get("parts")),
             None,
         ),
-        Format::Posthoc => ["response", "answer", "text"]
+        Format::Posthoc | Format::Llamaindex => ["response", "answer", "content", "text"]
             .iter()
             .find_map(|k| v.get(k).and_then(Value::as_str))
             .unwrap_or("")
@@ -170,6 +193,28 @@ fn provider_text(format: Format, v: &Value) -> String {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string(),
+        // A string or text chunks or blocks: a completion's message, a message alone, a
+        // LangChain message (`kwargs`) or its blocks, a Mistral history's or
+        // conversation's last message.
+        Format::Azure | Format::Mistral | Format::Langchain => {
+            let v = v.get("kwargs").unwrap_or(v);
+            fn last(k: Option<&Value>) -> Option<&Value> {
+                k.and_then(Value::as_array).and_then(|a| a.last())
+            }
+            let item = v
+                .get("choices")
+                .and_then(|c| c.get(0))
+                .and_then(|c| c.get("message"))
+                .or_else(|| last(v.get("outputs")))
+                .or_else(|| last(v.get("messages")))
+                .or_else(|| last(Some(v)).filter(|m| m.get("role").is_some()))
+                .unwrap_or(v);
+            match item.get("content") {
+                Some(Value::String(t)) => t.clone(),
+                Some(c) => texts(Some(c), Some("text")),
+                None => texts(Some(item), Some("text")),
+            }
+        }
         _ => message(v),
     }
 }
@@ -320,11 +365,26 @@ pub fn parse_draft(
                 _ => bedrock::parse_kb(answer, v, options),
             }
         }
+        #[cfg(feature = "platforms")]
+        Format::Azure => azure::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Mistral => mistral::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Xai => xai::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Llamaindex => llamaindex::parse(answer, v, options),
+        #[cfg(feature = "platforms")]
+        Format::Langchain => langchain::parse(answer, v, options),
         // Their streams too: recognized, not read (an empty text).
         #[cfg(not(feature = "platforms"))]
-        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
-            Ok(not_loaded(format, answer, v))
-        }
+        Format::Cohere
+        | Format::BedrockConverse
+        | Format::BedrockKb
+        | Format::Azure
+        | Format::Mistral
+        | Format::Xai
+        | Format::Llamaindex
+        | Format::Langchain => Ok(not_loaded(format, answer, v)),
         Format::Markdown => markdown::parse(answer, v, options),
     }
 }
@@ -421,15 +481,23 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         Data::Json(v) => v,
     };
     let has = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).is_some_and(|v| !v.is_null());
+    // Before every other shape: a parts array holds `text` items, as Anthropic's content
+    // does, and must not be read as that.
+    if ai_sdk::detect(v) {
+        return Ok(Format::AiSdk);
+    }
+    // Before the providers' shapes, which the platforms' resemble.
+    if let Value::Object(o) = v {
+        if let Some(f) = platform_object(o) {
+            return Ok(f);
+        }
+    }
+    if let Some(f) = detect_rag::detect(v) {
+        return Ok(f);
+    }
     match v {
         Value::Null => Ok(Format::Markdown),
         Value::String(s) if looks_like_sse(s) => Ok(stream_format(s)),
-        // Before every other shape: a parts array holds `text` items, as Anthropic's
-        // content does, and must not be read as that.
-        _ if ai_sdk::detect(v) => Ok(Format::AiSdk),
-        Value::Object(o) if platform_object(o).is_some() => {
-            Ok(platform_object(o).unwrap_or(Format::Markdown))
-        }
         Value::Object(o) => {
             if has(o, "candidates")
                 || has(o, "groundingMetadata")
@@ -855,6 +923,60 @@ mod tests {
             detect(None, Data::Json(&anthropic)).unwrap(),
             Format::Anthropic
         );
+    }
+
+    /// Without the platform formats (the npm package's first module): each platform's
+    /// data is still detected, shows its text (markers read, `[doc1]` and `[[1]](url)`
+    /// too, none raw) without citations, with a `format-not-loaded` error naming the
+    /// `platforms` feature.
+    #[cfg(not(feature = "platforms"))]
+    #[test]
+    fn platform_data_without_the_platform_formats() {
+        use serde_json::json;
+        let cases = [
+            (
+                "azure",
+                json!({"choices": [{"message": {"role": "assistant", "content": "Köln [doc1].",
+                    "context": {"citations": [{"title": "K", "url": "https://k.example/"}]}}}]}),
+                "Köln.",
+            ),
+            (
+                "xai",
+                json!({"model": "grok-3", "choices": [{"message": {"content": "Grok [[1]](https://x.ai/)."}}],
+                    "citations": ["https://x.ai/"]}),
+                "Grok.",
+            ),
+            (
+                "mistral",
+                json!({"choices": [{"message": {"content": [{"type": "text", "text": "Ça"},
+                    {"type": "reference", "reference_ids": [0]}]}}]}),
+                "Ça",
+            ),
+            (
+                "llamaindex",
+                json!({"response": "Rhein [citation:n1].", "source_nodes": [{"node": {"id_": "n1", "text": "R"}}]}),
+                "Rhein.",
+            ),
+            (
+                "langchain",
+                json!({"type": "ai", "content": [{"type": "text", "text": "Dom.", "annotations": [
+                    {"type": "citation", "url": "https://d.example/", "start_index": 0, "end_index": 3}]}]}),
+                "Dom.",
+            ),
+        ];
+        for (name, data, text) in &cases {
+            let a = crate::core::parse_lenient(None, Data::Json(data), &Options::default());
+            assert_eq!(a.format.name(), *name);
+            assert_eq!(a.text, *text, "{name}");
+            assert!(a.citations.is_empty(), "{name}: {:?}", a.citations);
+            assert!(
+                a.diagnostics.iter().any(|d| d.code == "format-not-loaded"
+                    && d.message
+                        .starts_with(&format!("{name} data needs the `platforms` feature,"))),
+                "{name}: {:?}",
+                a.diagnostics
+            );
+        }
     }
 
     /// The caller's text wins over the text of an event stream's tokens; the stream

@@ -20,7 +20,7 @@
 
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
-use crate::core::formats::support::{self, classify_link, Link};
+use crate::core::formats::support;
 use crate::core::json::{type_name, wrong_type, Fields};
 use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
@@ -131,7 +131,7 @@ pub fn parse(
             };
             let mut src = new_source(n);
             if let Some(u) = raw_url {
-                apply_url(&mut src, u, &path, &mut diags);
+                support::apply_url(&mut src, u, &path, &mut diags);
             }
             if let Some(co) = extra {
                 let mut cf = Fields::new(co, path.as_str());
@@ -228,18 +228,6 @@ fn numbered(src: Source, n: u64) -> DraftSource {
     }
 }
 
-/// Sets the url (or reports it).
-fn apply_url(src: &mut Source, raw: &str, path: &str, diags: &mut Vec<Diagnostic>) {
-    match classify_link(raw) {
-        Link::Url(u) => src.url = Some(u),
-        Link::Unsafe(scheme) => diags.push(support::unsafe_url(path, &scheme)),
-        Link::Path(p) => {
-            src.metadata.insert("url".into(), Value::String(p));
-        }
-        Link::Empty => {}
-    }
-}
-
 /// Fills `dst` from a matched search result.
 fn merge(dst: &mut Source, r: &Source) {
     if dst.title.is_none() {
@@ -272,7 +260,7 @@ fn read_result(r: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Option<Res
         ..Source::default()
     };
     if let Some(u) = f.string("url", diags) {
-        apply_url(&mut src, &u, &f.path_of("url"), diags);
+        support::apply_url(&mut src, &u, &f.path_of("url"), diags);
     }
     if let Some(t) = f.string("title", diags) {
         src.title = support::title(&t);

@@ -86,6 +86,20 @@ pub(crate) fn every_marker(syntax: TextSyntax) -> Grammar {
     }
 }
 
+/// Sets `src.url` from a url-like value, or keeps a path in its metadata (`url`), or
+/// reports an unsafe url at `path`.
+#[cfg(any(feature = "providers", feature = "platforms"))]
+pub(crate) fn apply_url(src: &mut Source, raw: &str, path: &str, diags: &mut Vec<Diagnostic>) {
+    match classify_link(raw) {
+        Link::Url(u) => src.url = Some(u),
+        Link::Unsafe(scheme) => diags.push(unsafe_url(path, &scheme)),
+        Link::Path(p) => {
+            src.metadata.insert("url".into(), Value::String(p));
+        }
+        Link::Empty => {}
+    }
+}
+
 /// The `unsafe-url` warning; the message names the scheme, never the url itself.
 pub(crate) fn unsafe_url(path: &str, scheme: &str) -> Diagnostic {
     let what = if scheme == "//" {
@@ -164,7 +178,7 @@ impl<'a> SourceReader<'a> {
     }
 
     /// Keeps `value` in `metadata` under `key`.
-    #[cfg(any(feature = "scintilla", feature = "payload"))]
+    #[cfg(any(feature = "scintilla", feature = "payload", feature = "platforms"))]
     pub fn keep(&mut self, key: &str, value: Value) {
         self.extra.insert(key.to_string(), value);
     }

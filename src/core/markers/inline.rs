@@ -3,7 +3,7 @@
 //! precedence says), markers are recorded. In plain text only markers are looked for.
 
 use super::syntax::{self, Found};
-use super::{Ctx, Grammar};
+use super::{Ctx, Grammar, MarkerKind};
 use crate::core::bytes;
 use crate::core::map::Map;
 
@@ -231,6 +231,18 @@ impl Run<'_, '_> {
                 Found::Marker { end, kind, keys } => {
                     if self.md {
                         let mut t = self.link_tail(end);
+                        // xAI's `[[1]](url)`: the link is the marker.
+                        if let Some(t) = t.filter(|_| {
+                            g.linked
+                                && image.is_none()
+                                && kind == MarkerKind::Numeric
+                                && self.ctx.b.get(i + 1) == Some(&b'[')
+                        }) {
+                            if self.ctx.want {
+                                self.ctx.push_marker(i..t, kind, keys);
+                            }
+                            return t;
+                        }
                         if t.is_none() && image.is_some() {
                             // `![1][ref]`, `![1]` with a definition: an image.
                             t = self.reference_tail(i, end - 1);

@@ -212,7 +212,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     let b = text.as_bytes();
     let lim = end.min(i + MAX_BRACKET).min(b.len());
     if b.get(i + 1) == Some(&b'[') {
-        if !(g.usage || g.sid || g.numeric) {
+        if !(g.usage || g.sid || g.numeric || g.citation) {
             return Found::None;
         }
         let Some(j) = b
@@ -232,6 +232,11 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
             return Found::None;
         };
         let end = j + 2;
+        if g.citation {
+            if let Some(found) = label(content, end) {
+                return found;
+            }
+        }
         if g.usage {
             if let Some(rest) = strip_prefix_ci(content, "USAGE:") {
                 let l = read_list(
@@ -281,7 +286,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         }
         return Found::None;
     }
-    if !(g.sid || g.numeric) {
+    if !(g.sid || g.numeric || g.citation || g.doc) {
         return Found::None;
     }
     let Some(j) = b
@@ -298,6 +303,23 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         return Found::None;
     };
     let end = j + 1;
+    if g.citation {
+        if let Some(found) = label(content, end) {
+            return found;
+        }
+    }
+    if g.doc {
+        if let Some(n) = strip_prefix_ci(content, "doc").and_then(crate::core::bytes::uint) {
+            return match check_range(n, n) {
+                None => Found::Marker {
+                    end,
+                    kind: MarkerKind::Label,
+                    keys: vec![SourceKey::Num(n)],
+                },
+                Some(why) => Found::Malformed { end, why },
+            };
+        }
+    }
     if content.starts_with(['S', 's']) && content[1..].starts_with(':') {
         if !g.sid {
             return Found::None;
@@ -338,6 +360,45 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         end,
         MarkerKind::Numeric,
     )
+}
+
+/// Whether a byte may be part of a citation label: what ids are made of (LlamaIndex's
+/// UUIDs, `doc_3`, `turn0search1`, `file.pdf#p2`), nothing that is markdown or space.
+fn is_label_id_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':' | b'#' | b'/' | b'@')
+}
+
+/// The inside of a citation label marker (`citation:3`, `citation:1, 2`,
+/// `citation:node-id`, the prefix in any case) ending the marker at `end`: a number
+/// names a `Num` key (bounded as numeric markers are), any other label a `Name` key.
+/// `None` when `content` is no citation label (`citation:` with nothing, or a space
+/// inside a label, stays text). Written over bytes, without a list grammar of its own:
+/// it is in the npm package's first module (docs/size.md).
+fn label(content: &str, end: usize) -> Option<Found> {
+    let rest = strip_prefix_ci(content, "citation:")?;
+    let mut keys: Vec<SourceKey> = Vec::new();
+    for id in crate::core::bytes::split(rest, ",") {
+        let id = id.trim();
+        if id.is_empty() || !id.bytes().all(is_label_id_byte) {
+            return None;
+        }
+        let key = match crate::core::bytes::uint(id) {
+            Some(n) => match check_range(n, n) {
+                None => SourceKey::Num(n),
+                Some(why) => return Some(Found::Malformed { end, why }),
+            },
+            None => SourceKey::Name(id.to_string()),
+        };
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    // At most 128 labels: a bracket is read up to 256 bytes.
+    Some(Found::Marker {
+        end,
+        kind: MarkerKind::Label,
+        keys,
+    })
 }
 
 /// `【` (E3 80 90) and `］`'s opener `［` (EF BC BB).

@@ -1,0 +1,213 @@
+// Records what the platforms' real SDKs hand an app, for citekit's platform formats
+// (docs/formats.md: azure, mistral, xai, langchain). No network is used: each client
+// gets a custom fetch that answers with a response written in the platform's
+// documented wire format (where each shape comes from is in the case's `shape`), and
+// what the SDK returns is what the app holds and hands to citekit.
+//
+// For each case the script writes the `data` of tests/fixtures/<format>/<case>.json,
+// keeping the file's `description`, `shape` and `expected` (written by hand from the
+// wire response, never from citekit's output). A new case gets an empty `expected`.
+//
+// Run by hand (not part of npm test): node scripts/record-rag-platforms.mjs
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AzureOpenAI, OpenAI } from 'openai';
+import { Mistral } from '@mistralai/mistralai';
+import { HTTPClient } from '@mistralai/mistralai/lib/http.js';
+import { ChatOpenAI } from '@langchain/openai';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/// A fetch that answers every request with `body` as JSON, and records the request.
+function answering(body, seen = []) {
+  return async (url, init) => {
+    seen.push({ url: String(url?.url ?? url), body: init?.body ?? (url?.body ? await url.clone().text() : undefined) });
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+}
+
+/// Writes the case's data, keeping what the fixture file already says.
+function write(format, name, description, shape, data) {
+  const file = join(root, 'tests/fixtures', format, `${name}.json`);
+  const old = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const fixture = {
+    description: old.description ?? description,
+    shape,
+    ...(old.answer !== undefined ? { answer: old.answer } : {}),
+    ...(old.options !== undefined ? { options: old.options } : {}),
+    data: JSON.parse(JSON.stringify(data)),
+    expected: old.expected ?? {},
+  };
+  writeFileSync(file, `${JSON.stringify(fixture, null, 2)}\n`);
+  console.log(`wrote tests/fixtures/${format}/${name}.json`);
+}
+
+// --- Azure OpenAI On Your Data: the `openai` package's AzureOpenAI client.
+{
+  const wire = {
+    id: 'chatcmpl-9f2Kx1', object: 'chat.completion', created: 1735689600, model: 'gpt-4o',
+    prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }],
+    choices: [{
+      index: 0, finish_reason: 'stop', logprobs: null,
+      message: {
+        role: 'assistant',
+        content: 'Die Zugspitze ist mit 2.962 m der höchste Berg Deutschlands [doc1]. ' +
+          'Die Seilbahn überwindet 1.945 Höhenmeter [doc2][doc1].\n\n' +
+          '- Gipfelstation: 2.943 m [doc3]',
+        end_turn: true,
+        context: {
+          citations: [
+            { content: 'Die Zugspitze ist mit 2962 m ü. NHN der höchste Gipfel des Wettersteingebirges und der höchste Berg Deutschlands.',
+              title: 'Zugspitze', url: 'https://de.wikipedia.org/wiki/Zugspitze', filepath: null, chunk_id: '0' },
+            { content: 'Die Seilbahn Zugspitze überwindet mit 1945 m den weltweit größten Gesamthöhenunterschied einer Pendelbahn.',
+              title: 'Seilbahn Zugspitze', url: null, filepath: 'bahnen/seilbahn-zugspitze.pdf', chunk_id: '3' },
+            { content: 'Gipfelstation auf 2943 m.', title: null, url: null, filepath: 'bahnen/stationen.md', chunk_id: '1' },
+          ],
+          intent: '["Wie hoch ist die Zugspitze?", "Höhe Zugspitze"]',
+        },
+      },
+    }],
+    usage: { prompt_tokens: 3012, completion_tokens: 61, total_tokens: 3073 },
+  };
+  const seen = [];
+  const client = new AzureOpenAI({
+    endpoint: 'https://contoso.openai.azure.com', apiKey: 'x', apiVersion: '2024-10-21',
+    deployment: 'gpt-4o', fetch: answering(wire, seen),
+  });
+  const completion = await client.chat.completions.create({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'Wie hoch ist die Zugspitze?' }],
+    data_sources: [{ type: 'azure_search', parameters: { endpoint: 'https://contoso.search.windows.net', index_name: 'alpen', authentication: { type: 'api_key', key: 'x' } } }],
+  });
+  if (!seen[0].url.includes('/openai/deployments/gpt-4o/chat/completions')) throw new Error(`unexpected url ${seen[0].url}`);
+  write('azure', 'on_your_data', 'an On Your Data completion from AzureOpenAI: [docN] markers naming context.citations[n-1], a citation without url showing its title and filepath, one without title its file name',
+    'Azure OpenAI On Your Data API reference (learn.microsoft.com/azure/ai-services/openai/references/on-your-data, API 2024-02-15-preview and later): choices[0].message.context.citations[{content,title,url,filepath,chunk_id}] and intent; returned by the openai package\'s AzureOpenAI client',
+    completion);
+}
+
+// --- xAI: the `openai` package with xAI's baseURL.
+{
+  const text = 'Grok 4 wurde im Juli 2025 vorgestellt [[1]](https://x.ai/news/grok-4). ' +
+    'It ranks first on Humanity’s Last Exam [[2]](https://x.ai/news/grok-4-benchmarks) [[1]](https://x.ai/news/grok-4).';
+  const u16 = (s) => s.length;
+  const first = text.indexOf('[[1]]');
+  const second = text.indexOf('[[2]]');
+  const wire = {
+    id: '3f4c2a9e-8d1b-4e7a-9c55-2b1d7e0f6a31', object: 'response', created_at: 1762189566, model: 'grok-4-fast-reasoning', status: 'completed',
+    output: [
+      { type: 'web_search_call', id: 'ws_3f4c2a9e_0', status: 'completed', name: 'web_search', call_id: '', arguments: '{"query":"Grok 4 release"}' },
+      { type: 'message', id: 'msg_3f4c2a9e', role: 'assistant', status: 'completed', content: [{
+        type: 'output_text', text, logprobs: [],
+        annotations: [
+          { type: 'url_citation', url: 'https://x.ai/news/grok-4', title: 'Grok 4 | xAI', start_index: u16(text.slice(0, first)), end_index: u16(text.slice(0, first)) + '[[1]](https://x.ai/news/grok-4)'.length },
+          { type: 'url_citation', url: 'https://x.ai/news/grok-4-benchmarks', title: '2', start_index: u16(text.slice(0, second)), end_index: u16(text.slice(0, second)) + '[[2]](https://x.ai/news/grok-4-benchmarks)'.length },
+        ],
+      }] },
+    ],
+    citations: ['https://x.ai/news/grok-4', 'https://x.ai/news/grok-4-benchmarks', 'https://en.wikipedia.org/wiki/Grok_(chatbot)'],
+    usage: { input_tokens: 1941, output_tokens: 583, total_tokens: 2524, num_sources_used: 3, num_server_side_tools_used: 1 },
+    tools: [{ type: 'web_search' }], store: true, metadata: {},
+  };
+  const client = new OpenAI({ apiKey: 'x', baseURL: 'https://api.x.ai/v1', fetch: answering(wire) });
+  const response = await client.responses.create({ model: 'grok-4-fast-reasoning', input: 'When was Grok 4 released?', tools: [{ type: 'web_search' }] });
+  write('xai', 'responses_inline_citations', 'an xAI Responses answer with inline [[n]](url) citations: each number a source with its link\'s url (titled by its annotation), the citations list\'s other url an uncited source',
+    'docs.x.ai/developers/tools/citations (inline citations [[N]](url), on by default in the Responses API; the response\'s citations list of every url the search saw; annotations whose start_index/end_index cover the inline citation); output items as in the Vercel AI SDK\'s recorded xai-web-search-tool.1.json; returned by the openai package with baseURL https://api.x.ai/v1',
+    response);
+
+  const chatText = 'Die Ariane 6 startete im Juli 2024 zum ersten Mal [[1]](https://www.esa.int/Ariane_6).';
+  const chatWire = {
+    id: 'b6d3f0c2-1a7e-4f8b-9e21-5c4d3b2a1f00', object: 'chat.completion', created: 1750538302, model: 'grok-3', system_fingerprint: 'fp_13a6dc65a6',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: chatText, refusal: null } }],
+    usage: { prompt_tokens: 10, completion_tokens: 25, total_tokens: 35, num_sources_used: 2 },
+    citations: ['https://www.esa.int/Ariane_6', 'https://de.wikipedia.org/wiki/Ariane_6'],
+  };
+  const chat = await new OpenAI({ apiKey: 'x', baseURL: 'https://api.x.ai/v1', fetch: answering(chatWire) }).chat.completions.create({
+    model: 'grok-3', messages: [{ role: 'user', content: 'Wann startete die Ariane 6?' }],
+  });
+  write('xai', 'chat_completion_citations', 'an xAI chat completion (Live Search) with an inline citation and the response\'s citations urls: once taken for Perplexity',
+    'xAI Chat Completions with search (citations: [urls] beside choices, as in the Vercel AI SDK\'s xai-chat-language-model tests); returned by the openai package with baseURL https://api.x.ai/v1',
+    chat);
+}
+
+// --- Mistral: the @mistralai/mistralai client, chat with citations and the
+// Conversations API with a web search tool.
+{
+  const references = {
+    0: { url: 'https://de.wikipedia.org/wiki/Friedensnobelpreis_2024', title: 'Friedensnobelpreis 2024',
+      snippets: [['Der Friedensnobelpreis 2024 ging an Nihon Hidankyō, die Organisation der Überlebenden von Hiroshima und Nagasaki.']],
+      description: null, date: '2024-11-26T17:39:55.057454', source: 'wikipedia' },
+    1: { url: 'https://en.wikipedia.org/wiki/Nihon_Hidankyo', title: 'Nihon Hidankyo',
+      snippets: [['Nihon Hidankyo is a Japanese organization of atomic bomb survivors.', 'It was founded in 1956.']],
+      description: null, date: '2024-11-26T17:39:55.057454', source: 'wikipedia' },
+  };
+  const wire = {
+    id: 'cmpl-7e1d0f', object: 'chat.completion', created: 1735689600, model: 'mistral-large-latest',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', tool_calls: null, prefix: false, content: [
+      { type: 'text', text: 'Den Friedensnobelpreis 2024 erhielt Nihon Hidankyō' },
+      { type: 'reference', reference_ids: [0] },
+      { type: 'text', text: ', a group of hibakusha founded in 1956' },
+      { type: 'reference', reference_ids: [1, 0] },
+      { type: 'text', text: '.' },
+    ] } }],
+    usage: { prompt_tokens: 412, completion_tokens: 40, total_tokens: 452 },
+  };
+  const httpClient = new HTTPClient({ fetcher: answering(wire) });
+  const client = new Mistral({ apiKey: 'x', httpClient });
+  const messages = [
+    { role: 'system', content: 'Answer the user by providing references to the source of the information.' },
+    { role: 'user', content: 'Wer erhielt den Friedensnobelpreis 2024?' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'F4HiRgdZp', type: 'function', function: { name: 'get_information', arguments: '{}' } }] },
+    { role: 'tool', name: 'get_information', content: JSON.stringify(references), toolCallId: 'F4HiRgdZp' },
+  ];
+  const response = await client.chat.complete({ model: 'mistral-large-latest', messages });
+  write('mistral', 'chat_references', 'a Mistral chat history (the SDK\'s camelCase objects): the tool message\'s references, the answer\'s text and reference chunks citing them where they stand',
+    'docs.mistral.ai/capabilities/citations (references {"0": {url, title, snippets, description, date, source}} returned as a tool message\'s JSON content; the answer\'s content chunks {type: "text"} and {type: "reference", reference_ids}); the completion returned by @mistralai/mistralai\'s chat.complete, appended to the history as an app does',
+    [...messages, response.choices[0].message]);
+
+  const convWire = {
+    object: 'conversation.response', conversation_id: 'conv_0682c6a1e4ab7f2b8000cbe1a3d5e7f9',
+    outputs: [
+      { object: 'entry', type: 'tool.execution', name: 'web_search', id: 'tool_exec_0682c6a1', created_at: '2025-06-13T10:12:00.000Z', completed_at: '2025-06-13T10:12:02.000Z', arguments: '{"query": "Nobel Peace Prize 2024"}' },
+      { object: 'entry', type: 'message.output', id: 'msg_0682c6a2', role: 'assistant', model: 'mistral-medium-2505', created_at: '2025-06-13T10:12:02.100Z', completed_at: '2025-06-13T10:12:04.000Z', content: [
+        { type: 'text', text: 'Le prix Nobel de la paix 2024 a été décerné à Nihon Hidankyō.' },
+        { type: 'tool_reference', tool: 'web_search', title: 'The Nobel Peace Prize 2024 - NobelPrize.org', url: 'https://www.nobelprize.org/prizes/peace/2024/summary/', favicon: 'https://www.nobelprize.org/favicon.ico', description: null },
+        { type: 'text', text: ' Its members survived Hiroshima and Nagasaki.' },
+        { type: 'tool_reference', tool: 'web_search', title: 'Nihon Hidankyo - Wikipedia', url: 'https://en.wikipedia.org/wiki/Nihon_Hidankyo', favicon: null, description: null },
+      ] },
+    ],
+    usage: { prompt_tokens: 2712, completion_tokens: 64, total_tokens: 2776, connector_tokens: 1500, connectors: { web_search: 1 } },
+  };
+  const conv = new Mistral({ apiKey: 'x', httpClient: new HTTPClient({ fetcher: answering(convWire) }) });
+  const conversation = await conv.beta.conversations.start({ model: 'mistral-medium-latest', inputs: 'Who won the Nobel Peace Prize 2024?', tools: [{ type: 'web_search' }] });
+  write('mistral', 'conversation_tool_references', 'a Mistral Conversations response: text chunks and tool_reference chunks, each reference a source cited where it stands',
+    'docs.mistral.ai agents / websearch (a conversation.response whose message.output content holds text and tool_reference chunks {tool, title, url, favicon, description}); returned by @mistralai/mistralai\'s beta.conversations.start',
+    conversation);
+}
+
+// --- LangChain: ChatOpenAI over the Responses API (url_citation annotations become
+// LangChain's standard `citation` annotations), the message an app keeps.
+{
+  const text = 'Der Kölner Dom ist 157 m hoch 🏰. It was completed in 1880.';
+  const start2 = text.indexOf('It was');
+  const wire = {
+    id: 'resp_67ccd2bed1ec8190', object: 'response', created_at: 1741476542, status: 'completed', model: 'gpt-4.1-2025-04-14',
+    output: [
+      { type: 'web_search_call', id: 'ws_67ccd2bf', status: 'completed' },
+      { type: 'message', id: 'msg_67ccd2bf', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, logprobs: [], annotations: [
+        { type: 'url_citation', start_index: 0, end_index: text.indexOf(' 🏰'), url: 'https://de.wikipedia.org/wiki/K%C3%B6lner_Dom', title: 'Kölner Dom – Wikipedia' },
+        { type: 'url_citation', start_index: start2, end_index: text.length, url: 'https://en.wikipedia.org/wiki/Cologne_Cathedral', title: 'Cologne Cathedral' },
+      ] }] },
+    ],
+    usage: { input_tokens: 328, output_tokens: 52, total_tokens: 380 },
+  };
+  const llm = new ChatOpenAI({ model: 'gpt-4.1', apiKey: 'x', useResponsesApi: true, configuration: { fetch: answering(wire) } });
+  const message = await llm.invoke('Wie hoch ist der Kölner Dom?', { tools: [{ type: 'web_search_preview' }] });
+  write('langchain', 'chat_openai_message', 'a LangChain AIMessage (toJSON) from ChatOpenAI over the Responses API: camelCase citation annotations, UTF-16 offsets after non-ASCII text and an emoji',
+    'OpenAI Responses API output_text url_citation annotations (platform.openai.com/docs/api-reference/responses), turned into LangChain\'s standard {type: "citation", source, url, title, startIndex, endIndex} by @langchain/openai; the AIMessage\'s toJSON() as an app stores it',
+    message.toJSON());
+  write('langchain', 'content_blocks', 'the same message\'s contentBlocks array alone',
+    'message.contentBlocks of the same @langchain/openai AIMessage (LangChain v1 standard content blocks)',
+    message.contentBlocks);
+}
