@@ -96,16 +96,7 @@ pub fn parse(
         }
     };
 
-    let mut p = Parser {
-        text: String::new(),
-        sources: Vec::new(),
-        by_doc: HMap::new(),
-        by_id: HMap::new(),
-        spans: Vec::new(),
-        diags: Vec::new(),
-        gap: false,
-        other: Vec::new(),
-    };
+    let mut p = Parser::new();
     let path_of = |i: usize| {
         if prefix.is_empty() {
             "$".to_string()
@@ -123,7 +114,7 @@ pub fn parse(
         p.block(block, &path_of(i));
     }
     let mut draft = Draft::new(Format::Anthropic, p.text);
-    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
+    draft.grammar = grammar();
     draft.sources = p.sources;
     draft.spans = p.spans;
     draft.diagnostics = p.diags;
@@ -143,6 +134,11 @@ pub fn parse(
     Ok(draft)
 }
 
+/// The marker grammar of anthropic text (every marker form, in markdown).
+pub(super) fn grammar() -> Option<crate::core::markers::Grammar> {
+    Some(support::every_marker(TextSyntax::Markdown))
+}
+
 /// Whether a value looks like a content block.
 fn is_block(v: &Value) -> bool {
     v.as_object().is_some_and(|o| {
@@ -150,22 +146,95 @@ fn is_block(v: &Value) -> bool {
     })
 }
 
-struct Parser {
-    text: String,
-    sources: Vec<DraftSource>,
+/// What the blocks read so far make: the text, sources, spans and diagnostics. The
+/// streamed reader (`anthropic_stream`) feeds it block by block as the events come.
+#[derive(Debug, Clone)]
+pub(super) struct Parser {
+    pub(super) text: String,
+    pub(super) sources: Vec<DraftSource>,
     /// document_index → index into `sources`.
     by_doc: HMap<u64, usize>,
     /// source id → index into `sources`.
     by_id: HMap<String, usize>,
-    spans: Vec<DraftSpan>,
-    diags: Vec<Diagnostic>,
+    pub(super) spans: Vec<DraftSpan>,
+    pub(super) diags: Vec<Diagnostic>,
     /// A block that is not text came since the last text block.
-    gap: bool,
+    pub(super) gap: bool,
     /// Blocks that are neither text nor search results, for the metadata.
     other: Vec<Value>,
 }
 
 impl Parser {
+    pub(super) fn new() -> Self {
+        Parser {
+            text: String::new(),
+            sources: Vec::new(),
+            by_doc: HMap::new(),
+            by_id: HMap::new(),
+            spans: Vec::new(),
+            diags: Vec::new(),
+            gap: false,
+            other: Vec::new(),
+        }
+    }
+
+    /// A text block starting with `first` follows: after a block that is not text, a
+    /// paragraph break goes between when neither side has whitespace.
+    pub(super) fn text_block_starts(&mut self, first: &str) {
+        if std::mem::take(&mut self.gap)
+            && !self.text.is_empty()
+            && !self.text.ends_with(char::is_whitespace)
+            && !first.starts_with(char::is_whitespace)
+        {
+            self.text.push_str("\n\n");
+        }
+    }
+
+    /// The citations of the text block at `start..end` of the text: one explicit span
+    /// over the block, naming one source per cited document or page.
+    pub(super) fn block_citations(
+        &mut self,
+        start: usize,
+        end: usize,
+        citations: &[Value],
+        path: &str,
+    ) {
+        let mut refs: Vec<SourceRef> = Vec::new();
+        let mut ref_seen = HSet::new();
+        let mut cited: Vec<String> = Vec::new();
+        let mut cited_seen = HSet::new();
+        let mut location = None;
+        for (j, c) in citations.iter().enumerate() {
+            let cpath = format!("{path}.citations[{j}]");
+            let Some((idx, cited_text, loc)) = self.citation(c, &cpath) else {
+                continue;
+            };
+            if ref_seen.insert(idx) {
+                refs.push(SourceRef::Index(idx));
+            }
+            if let Some(t) = cited_text {
+                if cited_seen.insert(t.clone()) {
+                    cited.push(t);
+                }
+            }
+            if location.is_none() {
+                location = loc;
+            }
+        }
+        if refs.is_empty() {
+            return;
+        }
+        let mut span = DraftSpan::new(start, end, refs);
+        if !cited.is_empty() {
+            span.cited_text = Some(excerpt200(&crate::core::bytes::join(
+                &mut cited.iter().map(String::as_str),
+                " … ",
+            )));
+        }
+        span.location = location;
+        self.spans.push(span);
+    }
+
     fn block(&mut self, block: &Value, path: &str) {
         let Value::Object(o) = block else {
             self.diags.push(wrong_type(path, "a content block", block));
@@ -209,13 +278,7 @@ impl Parser {
                 return;
             }
         };
-        if std::mem::take(&mut self.gap)
-            && !self.text.is_empty()
-            && !self.text.ends_with(char::is_whitespace)
-            && !text.starts_with(char::is_whitespace)
-        {
-            self.text.push_str("\n\n");
-        }
+        self.text_block_starts(text);
         let start = self.text.len();
         self.text.push_str(text);
         let end = self.text.len();
@@ -228,40 +291,7 @@ impl Parser {
                 return;
             }
         };
-        let mut refs: Vec<SourceRef> = Vec::new();
-        let mut ref_seen = HSet::new();
-        let mut cited: Vec<String> = Vec::new();
-        let mut cited_seen = HSet::new();
-        let mut location = None;
-        for (j, c) in citations.iter().enumerate() {
-            let cpath = format!("{path}.citations[{j}]");
-            let Some((idx, cited_text, loc)) = self.citation(c, &cpath) else {
-                continue;
-            };
-            if ref_seen.insert(idx) {
-                refs.push(SourceRef::Index(idx));
-            }
-            if let Some(t) = cited_text {
-                if cited_seen.insert(t.clone()) {
-                    cited.push(t);
-                }
-            }
-            if location.is_none() {
-                location = loc;
-            }
-        }
-        if refs.is_empty() {
-            return;
-        }
-        let mut span = DraftSpan::new(start, end, refs);
-        if !cited.is_empty() {
-            span.cited_text = Some(excerpt200(&crate::core::bytes::join(
-                &mut cited.iter().map(String::as_str),
-                " … ",
-            )));
-        }
-        span.location = location;
-        self.spans.push(span);
+        self.block_citations(start, end, citations, path);
     }
 
     /// One citation object: the source it names, its cited text, its location.
@@ -536,7 +566,7 @@ impl Parser {
     }
 
     /// The results of a `web_search_tool_result` block become web sources.
-    fn search_results(&mut self, block: &Value, path: &str) {
+    pub(super) fn search_results(&mut self, block: &Value, path: &str) {
         let Some(Value::Array(results)) = block.get("content") else {
             // An error result (`web_search_tool_result_error`): no sources, and a
             // warning with its code (the answer may say it could not search).

@@ -11,10 +11,14 @@ use serde_json::Value;
 pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
+#[cfg(feature = "providers")]
+pub mod anthropic_stream;
 pub mod canonical;
 pub mod citation_map;
 #[cfg(feature = "providers")]
 pub mod gemini;
+#[cfg(feature = "providers")]
+pub mod gemini_stream;
 pub mod markdown;
 #[cfg(feature = "providers")]
 pub mod openai;
@@ -289,8 +293,18 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
+        FormatChoice::Given(f) if has_event_stream(f) => {
+            matches!(data, CiteData::Text(t) if t.trim().is_empty() || looks_like_sse(t))
+        }
         _ => false,
     }
+}
+
+/// Whether `format` is a provider's whose own event stream is read as it comes
+/// (`anthropic`, `gemini`): given as text (an event stream, or empty at its start),
+/// such data is that stream; given as JSON, it is the final object.
+pub fn has_event_stream(format: Format) -> bool {
+    cfg!(feature = "providers") && matches!(format, Format::Anthropic | Format::Gemini)
 }
 
 /// Whether text looks like a server-sent event stream (`data:` lines).
