@@ -105,6 +105,15 @@ fn a_provider_stream_cut_at_every_byte_ends_as_parse_of_its_final_object() {
         assert_eq!(whole.format, case.format, "{}", case.name);
         assert!(!whole.citations.is_empty(), "{}: cited", case.name);
         let expected = model(&whole);
+        // The whole stream parsed at once with its format named reads the same.
+        let of_stream = citekit::parse(None, Data::Text(&case.stream), &options(case.format))
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert_eq!(
+            model(&of_stream),
+            expected,
+            "{}: parse of the stream",
+            case.name
+        );
         let given = [options(case.format), options(Format::Sse)];
         for (kind, stream) in variants(&case.stream) {
             let bytes = stream.as_bytes();

@@ -126,7 +126,7 @@ impl StreamParser {
         let owned;
         // A provider's own event stream (or its start, empty) given as text.
         let provider_stream = matches!(options.format, FormatChoice::Given(f) if formats::has_event_stream(f))
-            && matches!(data, Data::Text(t) if t.trim().is_empty() || formats::looks_like_sse(t));
+            && matches!(data, Data::Text(t) if formats::is_stream_text(t));
         let data = match data {
             Data::Text(t)
                 if !t.trim().is_empty()

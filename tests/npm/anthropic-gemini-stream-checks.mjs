@@ -4,7 +4,7 @@
 // appended raw to a mounted view a few characters at a time (also between the two
 // halves of a surrogate pair), every render watched: no raw marker or event syntax in
 // the prose, the text shown always the start of the final text, markers before the
-// end, paragraphs already shown kept as the same nodes; the end equals a one-shot
+// end, blocks already shown kept as the same nodes; the end equals a one-shot
 // mount of the final object the SDK made.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,12 +38,12 @@ export async function providerStreamChecks(t, page) {
           view.append(stream.slice(i, i + 5));
           await new Promise((res) => setTimeout(res, 0));
           const body = el.querySelector('.cite-answer__body');
-          const paras = body ? [...body.querySelectorAll(':scope > p')] : [];
-          // The first paragraph, once a later block follows it, is complete: it must
-          // stay the same node to the end.
-          if (!firstPara && paras.length > 1) {
-            firstPara = paras[0];
-            firstParaText = firstPara.textContent;
+          const blocks = body ? [...body.querySelectorAll(':scope > .cite-block')] : [];
+          // The first block, once a later block follows it, is complete: it must stay
+          // the same node to the end (markers may come into it in place).
+          if (!firstPara && blocks.length > 1) {
+            firstPara = blocks[0];
+            firstParaText = withoutMarkers(firstPara);
           }
           renders.push({
             text: body?.textContent ?? '',
@@ -61,8 +61,8 @@ export async function providerStreamChecks(t, page) {
           panel: e.querySelectorAll('.cite-panel__item, .cite-sources__item, [class*="cite-panel"] li').length,
         });
         const streamed = shown(el);
-        const kept = firstPara !== null && firstPara.isConnected && firstPara.textContent === firstParaText
-          && el.querySelector('.cite-answer__body > p') === firstPara;
+        const kept = firstPara !== null && firstPara.isConnected && withoutMarkers(firstPara) === firstParaText
+          && el.querySelector('.cite-answer__body > .cite-block') === firstPara;
         const el2 = document.createElement('div');
         document.body.append(el2);
         const once = mount(el2, { answer: null, data: final });
@@ -84,7 +84,7 @@ export async function providerStreamChecks(t, page) {
       }
       assert(r.renders.some((x) => x.text.length > 0), 'the answer never showed while streaming');
       if (format === 'anthropic') assert(markersBeforeEnd, 'no marker showed before the stream ended');
-      assert(r.sawFirst && r.kept, 'the first paragraph was rebuilt while streaming');
+      assert(r.sawFirst && r.kept, 'the first block was rebuilt while streaming');
       assert(r.whole.links.length >= 3, `markers in the one-shot mount: ${JSON.stringify(r.whole)}`);
       eq(r.streamed, r.whole, 'the streamed answer equals the one-shot mount of the final object');
     });

@@ -23,7 +23,8 @@
 
 use super::anthropic::{self, Parser};
 use crate::core::draft::Draft;
-use crate::core::formats::sse::{event_json, SseEvent};
+use crate::core::error::ParseError;
+use crate::core::formats::sse::{event_json, whole_stream_events, SseEvent};
 use crate::core::json::parse_json;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
@@ -379,6 +380,21 @@ impl StreamAccumulator {
         }
         true
     }
+}
+
+/// Parses a whole stream into a draft (what appending it and finishing gives).
+pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError> {
+    let (events, limit) = whole_stream_events(stream, Format::Anthropic)?;
+    let mut acc = StreamAccumulator::new(options);
+    for ev in &events {
+        acc.event(ev);
+    }
+    acc.end();
+    let mut draft = acc.draft;
+    if let Some(d) = limit {
+        draft.diagnostics.insert(0, d);
+    }
+    Ok(draft)
 }
 
 #[cfg(test)]

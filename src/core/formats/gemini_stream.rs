@@ -17,7 +17,8 @@
 
 use super::gemini;
 use crate::core::draft::Draft;
-use crate::core::formats::sse::{event_json, SseEvent};
+use crate::core::error::ParseError;
+use crate::core::formats::sse::{event_json, whole_stream_events, SseEvent};
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use serde_json::{Map, Value};
@@ -190,6 +191,21 @@ fn content(text: &str) -> Value {
     c.insert("parts".into(), Value::Array(vec![Value::Object(part)]));
     c.insert("role".into(), Value::String("model".into()));
     Value::Object(c)
+}
+
+/// Parses a whole stream into a draft (what appending it and finishing gives).
+pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError> {
+    let (events, limit) = whole_stream_events(stream, Format::Gemini)?;
+    let mut acc = StreamAccumulator::new(options);
+    for ev in &events {
+        acc.event(ev);
+    }
+    acc.end();
+    let mut draft = acc.draft;
+    if let Some(d) = limit {
+        draft.diagnostics.insert(0, d);
+    }
+    Ok(draft)
 }
 
 #[cfg(test)]
