@@ -49,14 +49,13 @@ pub fn is_event_type(t: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct StreamAccumulator {
     options: Options,
-    /// The blocks read so far; its text is the draft's.
+    /// The blocks read so far: the draft.
     parser: Parser,
-    draft: Draft,
     /// Events read so far (for paths).
     count: usize,
     /// `message_stop` came, or the stream ended.
     done: bool,
-    /// The message of `message_start` and `message_delta`, without content.
+    /// The message of `message_start` and `message_delta` (its content is `blocks`).
     message: Map<String, Value>,
     /// The content blocks, as the events make them.
     blocks: Vec<Value>,
@@ -72,12 +71,9 @@ pub struct StreamAccumulator {
 impl StreamAccumulator {
     /// An empty accumulator.
     pub fn new(options: &Options) -> Self {
-        let mut draft = Draft::new(Format::Anthropic, "");
-        draft.grammar = anthropic::grammar();
         StreamAccumulator {
             options: options.clone(),
             parser: Parser::new(),
-            draft,
             count: 0,
             done: false,
             message: Map::new(),
@@ -90,7 +86,7 @@ impl StreamAccumulator {
 
     /// The draft as far as the events so far make it.
     pub fn draft_ref(&self) -> &Draft {
-        &self.draft
+        &self.parser.draft
     }
 
     /// Reads one event.
@@ -100,7 +96,7 @@ impl StreamAccumulator {
         if self.done {
             return;
         }
-        let Some(Value::Object(o)) = event_json(&ev.data, &path, &mut self.own) else {
+        let Some(Value::Object(mut o)) = event_json(&ev.data, &path, &mut self.own) else {
             self.sync_diagnostics();
             return;
         };
@@ -112,12 +108,8 @@ impl StreamAccumulator {
         let index = o.get("index").and_then(Value::as_u64).map(|i| i as usize);
         match kind {
             "message_start" => {
-                if let Some(Value::Object(m)) = o.get("message") {
-                    self.message = m
-                        .iter()
-                        .filter(|(k, _)| k.as_str() != "content")
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect();
+                if let Some(Value::Object(m)) = o.remove("message") {
+                    self.message = m;
                 }
             }
             "message_delta" => self.message_delta(&o),
@@ -205,7 +197,6 @@ impl StreamAccumulator {
                 self.parser.gap = true;
                 self.parser
                     .search_results(block, &format!("content[{index}]"));
-                self.sync();
             }
             _ => self.parser.gap = true,
         }
@@ -220,14 +211,10 @@ impl StreamAccumulator {
             return;
         }
         if start.is_none() {
-            let before = self.parser.text.len();
             self.parser.text_block_starts(delta);
-            // A paragraph break put before the block.
-            self.draft.text.push_str(&self.parser.text[before..]);
-            *start = Some(self.parser.text.len());
+            *start = Some(self.parser.draft.text.len());
         }
-        self.parser.text.push_str(delta);
-        self.draft.text.push_str(delta);
+        self.parser.draft.text.push_str(delta);
         if record {
             if let Some(Value::String(t)) = self.blocks[index].get_mut("text") {
                 t.push_str(delta);
@@ -312,38 +299,31 @@ impl StreamAccumulator {
             Some(s) => s,
             None => {
                 // No text came: as the parser reads an empty block.
-                let before = self.parser.text.len();
                 self.parser.text_block_starts("");
-                self.draft.text.push_str(&self.parser.text[before..]);
-                self.parser.text.len()
+                self.parser.draft.text.len()
             }
         };
-        let end = self.parser.text.len();
+        let end = self.parser.draft.text.len();
         if let Some(Value::Array(c)) = self.blocks[index].get("citations") {
             if !c.is_empty() {
                 let c = c.clone();
                 self.parser
                     .block_citations(start, end, &c, &format!("content[{index}]"));
-                self.sync();
             }
         }
     }
 
-    /// The draft's sources, spans and diagnostics follow the parser's.
-    fn sync(&mut self) {
-        self.draft.sources.clone_from(&self.parser.sources);
-        self.draft.spans.clone_from(&self.parser.spans);
-        self.sync_diagnostics();
-    }
-
+    /// The stream's own diagnostic last added goes to the draft too.
     fn sync_diagnostics(&mut self) {
-        self.draft.diagnostics.clone_from(&self.parser.diags);
-        self.draft.diagnostics.extend(self.own.iter().cloned());
+        if let Some(d) = self.own.last() {
+            self.parser.draft.diagnostics.push(d.clone());
+        }
     }
 
     /// The message the events made so far (what the SDKs' `finalMessage()` gives).
     pub fn message(&self) -> Value {
         let mut m = self.message.clone();
+        // In place of the empty `content` of `message_start`, if it had one.
         m.insert(
             "content".into(),
             Value::Array(
@@ -373,9 +353,9 @@ impl StreamAccumulator {
         if let Ok(mut d) = anthropic::parse(None, Some(&message), &self.options) {
             // The same text by construction (one paragraph rule); kept as streamed
             // should the two ever differ, so the text shown only grows.
-            if d.text == self.draft.text {
+            if d.text == self.parser.draft.text {
                 d.diagnostics.extend(self.own.iter().cloned());
-                self.draft = d;
+                self.parser.draft = d;
             }
         }
         true
@@ -390,7 +370,7 @@ pub fn parse_stream(stream: &str, options: &Options) -> Result<Draft, ParseError
         acc.event(ev);
     }
     acc.end();
-    let mut draft = acc.draft;
+    let mut draft = acc.parser.draft;
     if let Some(d) = limit {
         draft.diagnostics.insert(0, d);
     }

@@ -41,10 +41,8 @@ pub struct StreamAccumulator {
     count: usize,
     /// The last chunk came (its candidate had a `finishReason`), or the stream ended.
     done: bool,
-    /// The last chunk, without its candidates.
+    /// The last chunk.
     last: Map<String, Value>,
-    /// The last chunk's first candidate, without its content.
-    candidate: Map<String, Value>,
     /// The last `groundingMetadata`.
     grounding: Option<Value>,
     /// Diagnostics of the stream itself (events that are not JSON).
@@ -64,7 +62,6 @@ impl StreamAccumulator {
             count: 0,
             done: false,
             last: Map::new(),
-            candidate: Map::new(),
             grounding: None,
             own: Vec::new(),
             read: Vec::new(),
@@ -88,11 +85,6 @@ impl StreamAccumulator {
         self.done = false;
         let mut grounded = false;
         let mut finished = false;
-        self.last = o
-            .iter()
-            .filter(|(k, _)| k.as_str() != "candidates")
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
         if let Some(Value::Object(c)) = o
             .get("candidates")
             .and_then(Value::as_array)
@@ -108,17 +100,13 @@ impl StreamAccumulator {
                     }
                 }
             }
-            self.candidate = c
-                .iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "content" | "groundingMetadata"))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
             if let Some(g) = c.get("groundingMetadata").filter(|g| !g.is_null()) {
                 self.grounding = Some(g.clone());
                 grounded = true;
             }
             finished = c.get("finishReason").is_some_and(|r| !r.is_null());
         }
+        self.last = o;
         if finished {
             self.end();
         } else if grounded {
@@ -150,15 +138,24 @@ impl StreamAccumulator {
     /// The response the chunks made so far: the last chunk, its candidate's parts
     /// replaced by one part holding the whole text, with the last `groundingMetadata`.
     pub fn response(&self) -> Value {
-        let mut c = self.candidate.clone();
-        c.insert("content".into(), content(&self.draft.text));
-        if let Some(g) = &self.grounding {
-            c.insert("groundingMetadata".into(), g.clone());
+        let mut r = self.last.clone();
+        // A last chunk without a candidate (usage only): one for the text.
+        if !matches!(r.get("candidates"), Some(Value::Array(a)) if a.first().is_some_and(Value::is_object))
+        {
+            r.insert(
+                "candidates".into(),
+                Value::Array(vec![Value::Object(Map::new())]),
+            );
         }
-        let mut r = Map::new();
-        r.insert("candidates".into(), Value::Array(vec![Value::Object(c)]));
-        for (k, v) in &self.last {
-            r.insert(k.clone(), v.clone());
+        if let Some(Value::Object(c)) = r
+            .get_mut("candidates")
+            .and_then(Value::as_array_mut)
+            .and_then(|a| a.first_mut())
+        {
+            c.insert("content".into(), content(&self.draft.text));
+            if let Some(g) = &self.grounding {
+                c.insert("groundingMetadata".into(), g.clone());
+            }
         }
         Value::Object(r)
     }

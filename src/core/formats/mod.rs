@@ -553,11 +553,24 @@ mod tests {
     fn a_provider_stream_cut_before_its_first_field_stays_a_stream() {
         for f in [Format::Anthropic, Format::Gemini] {
             let given = FormatChoice::Given(f);
-            for t in ["", "e", "eve", "event: mes", "data: {\"candidates\"", ": ping\n\n"] {
-                assert!(streams_events(given, &CiteData::Text(t.into())), "{f:?} {t:?}");
+            for t in [
+                "",
+                "e",
+                "eve",
+                "event: mes",
+                "data: {\"candidates\"",
+                ": ping\n\n",
+            ] {
+                assert!(
+                    streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
             }
             for t in ["{\"content\": []}", " [1]"] {
-                assert!(!streams_events(given, &CiteData::Text(t.into())), "{f:?} {t:?}");
+                assert!(
+                    !streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
             }
             assert!(!streams_events(given, &CiteData::Json(Value::Null)));
         }
