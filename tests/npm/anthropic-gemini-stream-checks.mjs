@@ -56,7 +56,7 @@ export async function providerStreamChecks(t, page) {
         const shown = (e) => ({
           text: e.querySelector('.cite-answer__body').textContent,
           plain: withoutMarkers(e.querySelector('.cite-answer__body')),
-          links: [...e.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => [a.textContent, a.getAttribute('href')]),
+          links: [...e.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => [a.textContent, a.getAttribute('href').replace(/^#cite\d+-/, '#')]),
           notes: [...e.querySelectorAll('.cite-footnotes__list > li')].map((li) => li.textContent),
           panel: e.querySelectorAll('.cite-panel__item, .cite-sources__item, [class*="cite-panel"] li').length,
         });
