@@ -263,8 +263,13 @@ impl StreamParser {
                 ..
             } => {
                 stream.push_str(chunk);
+                let events = reader.push(chunk);
+                if events.is_empty() {
+                    // No event is complete yet: neither the text nor the data changed.
+                    return;
+                }
                 // Sources or metadata came, or the first typed event decided the format.
-                if feed_events(acc, reader.push(chunk)) || acc.format() != self.format {
+                if feed_events(acc, events) || acc.format() != self.format {
                     self.follow_events();
                     let _ = self.rebase();
                 }
