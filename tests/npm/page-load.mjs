@@ -45,9 +45,9 @@ const RARE_OVER =
  * the budget, so that the mark goes.
  */
 const COMMON_OVER = {
-  // 230 KB, raised by the 3.7 KB the Anthropic and Gemini streams added (issue 29:
-  // 229.2 -> 232.9 KB, main and the change built here the same hour; docs/size.md).
-  ceiling: 233.7 * 1024,
+  // 230 KB, raised by the 3.8 KB the Anthropic and Gemini streams added (issue 29:
+  // 229.2 -> 233.0 KB, main and the change built here the same hour; docs/size.md).
+  ceiling: 233.8 * 1024,
   why:
     'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9); ' +
     'docs/size.md, "The first module against the 220 KB budget"',
