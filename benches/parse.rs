@@ -21,6 +21,13 @@
 //! append at 160 KB within 1.3x of the 4 KB one, the push alone under 0.03 ms.
 //! `stream_view_text` is timed on its own too: it copies the whole text so far on every
 //! append, the one step left that grows with it.
+//!
+//! Then a provider's own stream: the same 200 KB answer as an Anthropic Messages event
+//! stream (a search with 200 results, then text blocks of `text_delta`s, every fourth
+//! one cited by a `citations_delta`), appended in 4-character pieces of the event text;
+//! 200 appends timed at 4 KB, 40 KB and 160 KB of answer text, all of them and those
+//! that complete an event (the answer is resolved whole then: docs/streaming.md).
+//! `--provider-stream` runs only this part.
 
 use citekit::core::markers::{scan, Grammar};
 use citekit::core::model::Format;
@@ -216,6 +223,10 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
     let min = Duration::from_secs_f64(secs);
+    if std::env::args().any(|a| a == "--provider-stream") {
+        provider_stream_appends();
+        return;
+    }
     let data = citation_map();
     let options = Options {
         format: FormatChoice::Given(Format::CitationMap),
@@ -283,6 +294,7 @@ fn main() {
     report("parse 5 MB", text.len(), n, m);
 
     stream_appends();
+    provider_stream_appends();
 }
 
 /// Times 4-character appends to a stream parser at 4 KB, 40 KB and 200 KB of a 200 KB
@@ -401,6 +413,154 @@ fn stream_appends() {
     let done = parser.finish();
     println!(
         "stream: {} bytes, {} citations, {} sources when finished",
+        done.text.len(),
+        done.citations.len(),
+        done.sources.len()
+    );
+}
+
+/// An Anthropic Messages stream of the 200 KB answer: a search with 200 results, then
+/// the text in blocks of about 300 bytes sent as 20-byte `text_delta`s, every fourth
+/// block cited (one `citations_delta` naming a result before its text).
+fn anthropic_stream(text: &str) -> (String, Vec<usize>, Vec<usize>) {
+    let mut events = vec![
+        json!({"type": "message_start", "message": {"id": "msg_bench", "type": "message",
+        "role": "assistant", "model": "claude", "content": [], "stop_reason": null}}),
+    ];
+    let url = |i: usize| format!("https://example.com/doc/{i}");
+    let results: Vec<Value> = (1..=200)
+        .map(|i| json!({"type": "web_search_result", "url": url(i), "title": format!("Document {i}")}))
+        .collect();
+    events.push(
+        json!({"type": "content_block_start", "index": 0, "content_block":
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": results}}),
+    );
+    events.push(json!({"type": "content_block_stop", "index": 0}));
+    // Where each event's answer text ends, to find the 4 KB, 40 KB, 160 KB points.
+    let mut text_at = vec![0, 0, 0];
+    let (mut from, mut index, mut answered) = (0usize, 1usize, 0usize);
+    while from < text.len() {
+        let mut to = (from + 300).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        let cited = index % 4 == 0;
+        let start = if cited {
+            json!({"type": "text", "text": "", "citations": []})
+        } else {
+            json!({"type": "text", "text": ""})
+        };
+        events.push(json!({"type": "content_block_start", "index": index, "content_block": start}));
+        text_at.push(answered);
+        if cited {
+            events.push(json!({"type": "content_block_delta", "index": index, "delta": {"type": "citations_delta",
+                "citation": {"type": "web_search_result_location", "url": url(1 + index % 200),
+                "title": "Document", "cited_text": "An excerpt that supports a statement."}}}));
+            text_at.push(answered);
+        }
+        let mut at = from;
+        while at < to {
+            let mut end = (at + 20).min(to);
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            events.push(json!({"type": "content_block_delta", "index": index,
+                "delta": {"type": "text_delta", "text": &text[at..end]}}));
+            answered += end - at;
+            text_at.push(answered);
+            at = end;
+        }
+        events.push(json!({"type": "content_block_stop", "index": index}));
+        text_at.push(answered);
+        from = to;
+        index += 1;
+    }
+    events.push(json!({"type": "message_stop"}));
+    text_at.push(answered);
+    let mut stream = String::new();
+    let mut ends = Vec::new();
+    for e in &events {
+        let ty = e["type"].as_str().unwrap_or("");
+        stream.push_str(&format!("event: {ty}\ndata: {e}\n\n"));
+        ends.push(stream.len());
+    }
+    // Stream byte → answer bytes before it, per event end.
+    let mut points = Vec::new();
+    for kb in [4usize, 40, 160] {
+        let k = text_at
+            .iter()
+            .position(|&t| t >= kb * 1024)
+            .unwrap_or(text_at.len() - 1);
+        points.push(ends[k]);
+    }
+    (stream, points, ends)
+}
+
+/// Times 4-character appends of an Anthropic stream at 4 KB, 40 KB and 160 KB of its
+/// 200 KB answer.
+fn provider_stream_appends() {
+    let text = answer(200 * 1024);
+    let (stream, points, ends) = anthropic_stream(&text);
+    let options = Options {
+        format: FormatChoice::Given(Format::Anthropic),
+        ..Options::default()
+    };
+    let Ok(mut parser) = StreamParser::new(Data::Text(""), &options) else {
+        println!("provider stream: the parser refused the stream");
+        return;
+    };
+    let mut fed = 0usize;
+    let mut first: Option<Duration> = None;
+    for (at_kb, at) in [4usize, 40, 160].into_iter().zip(points) {
+        // Untimed: feed up to the point in 4 KB pieces.
+        while fed < at {
+            let mut end = (fed + 4096).min(at);
+            while !stream.is_char_boundary(end) {
+                end += 1;
+            }
+            parser.push(&stream[fed..end]);
+            fed = end;
+        }
+        let mut times = Vec::new();
+        // The appends that complete an event (the others only wait for the rest of it).
+        let mut event_times = Vec::new();
+        for _ in 0..200 {
+            let mut end = (fed + 4).min(stream.len());
+            while !stream.is_char_boundary(end) {
+                end += 1;
+            }
+            let t = Instant::now();
+            parser.push(&stream[fed..end]);
+            black_box(parser.snapshot());
+            let took = t.elapsed();
+            times.push(took);
+            let k = ends.partition_point(|&e| e <= fed);
+            if ends.get(k).is_some_and(|&e| e <= end) {
+                event_times.push(took);
+            }
+            fed = end;
+        }
+        times.sort();
+        event_times.sort();
+        let median = times[times.len() / 2];
+        let event_median = event_times
+            .get(event_times.len() / 2)
+            .copied()
+            .unwrap_or_default();
+        let m0 = *first.get_or_insert(event_median);
+        println!(
+            "provider stream (anthropic) append at {at_kb:>3} KB of answer: median {:>8.3} ms over 200 appends; the {} that complete an event: median {:>8.3} ms ({:.1}x the 4 KB one)",
+            median.as_secs_f64() * 1e3,
+            event_times.len(),
+            event_median.as_secs_f64() * 1e3,
+            event_median.as_secs_f64() / m0.as_secs_f64().max(1e-9)
+        );
+    }
+    parser.push(&stream[fed..]);
+    let done = parser.finish();
+    println!(
+        "provider stream: {} bytes of events, {} bytes of answer, {} citations, {} sources when finished",
+        stream.len(),
         done.text.len(),
         done.citations.len(),
         done.sources.len()

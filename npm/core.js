@@ -341,12 +341,16 @@ export function plainText(answer) {
 
 /**
  * Whether the answer is a raw event stream held in `data` (appended as it grows, not
- * the answer text): format `sse`, or format `ai-sdk` with `data` a string (the UI
- * message stream; a `UIMessage` or its parts are objects). The module's own rule
+ * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
+ * message stream; a `UIMessage` or its parts are objects), or format `anthropic` or
+ * `gemini` with `data` a string that is not JSON (the provider's own stream). The
+ * module's own rule
  * (`streams_events`), for the hosts that decide what to append before mounting.
  */
 export function streamsEvents(format, data) {
-  return format === 'sse' || (format === 'ai-sdk' && typeof data === 'string');
+  if (format === 'sse' || (format === 'ai-sdk' && typeof data === 'string')) return true;
+  // A provider's own stream: text data that is not JSON (`isStreamText`).
+  return (format === 'anthropic' || format === 'gemini') && typeof data === 'string' && !/^\ufeff?\s*[[{]/.test(data);
 }
 
 /**

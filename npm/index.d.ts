@@ -542,7 +542,7 @@ export class View {
   update(props: MountProps): void;
   /** Replaces every option (absent ones go back to their defaults). */
   setOptions(options: Options & DisplayOptions): void;
-  /** Adds streamed text (to the answer, or to the event stream for format `sse`). */
+  /** Adds streamed text (to the answer, or to the event stream for format `sse`, and for `anthropic` and `gemini` mounted with text data: the provider's own stream). */
   append(text: string): void;
   /** Ends the stream. */
   finish(): void;

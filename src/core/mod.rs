@@ -44,7 +44,16 @@ pub fn parse(
     data: Data<'_>,
     options: &Options,
 ) -> Result<CitedAnswer, ParseError> {
-    let mut draft = formats::parse_draft(answer, data, options)?;
+    let draft = formats::parse_draft(answer, data, options)?;
+    Ok(resolve_parsed(draft, answer, options))
+}
+
+/// A format parser's draft resolved as [`parse`] resolves it (`answer` as given there).
+pub(crate) fn resolve_parsed(
+    mut draft: draft::Draft,
+    answer: Option<&str>,
+    options: &Options,
+) -> CitedAnswer {
     // Sources and no text: a citation map (or stored data) given without its answer
     // would otherwise show nothing and say nothing.
     if draft.text.is_empty() && answer.is_none_or(str::is_empty) && !draft.sources.is_empty() {
@@ -56,7 +65,7 @@ pub fn parse(
             ),
         ));
     }
-    Ok(resolve::resolve(draft, options))
+    resolve::resolve(draft, options)
 }
 
 /// Like [`parse`], but never fails: on an error the answer text (if any) comes through

@@ -124,9 +124,13 @@ impl StreamParser {
         let auto = options.format == FormatChoice::Auto;
         // JSON given as text is read once here; an event stream stays text.
         let owned;
+        // A provider's own event stream (or its start, empty) given as text.
+        let provider_stream = matches!(options.format, FormatChoice::Given(f) if formats::has_event_stream(f))
+            && matches!(data, Data::Text(t) if formats::is_stream_text(t));
         let data = match data {
             Data::Text(t)
                 if !t.trim().is_empty()
+                    && !provider_stream
                     && match options.format {
                         FormatChoice::Given(f) => {
                             f != Format::Sse
@@ -159,7 +163,8 @@ impl StreamParser {
         // An AI SDK stream is events too; a `UIMessage` (JSON) is data like any other.
         let events = format == Format::Sse
             || ((format == Format::AiSdk || formats::is_platform(format))
-                && !matches!(data, Data::Json(_)));
+                && !matches!(data, Data::Json(_)))
+            || provider_stream;
         let data = if events {
             let mut s = Source_::Sse {
                 reader: SseReader::new(),
@@ -263,7 +268,13 @@ impl StreamParser {
                 ..
             } => {
                 stream.push_str(chunk);
-                if feed_events(acc, reader.push(chunk)) {
+                let events = reader.push(chunk);
+                if events.is_empty() {
+                    // No event is complete yet: neither the text nor the data changed.
+                    return;
+                }
+                // Sources or metadata came, or the first typed event decided the format.
+                if feed_events(acc, events) || acc.format() != self.format {
                     self.follow_events();
                     let _ = self.rebase();
                 }
@@ -345,7 +356,7 @@ impl StreamParser {
             if let Source_::Sse { reader, acc, .. } = &mut self.data {
                 let mut other = feed_events(acc, reader.finish());
                 other |= acc.end();
-                if other {
+                if other || acc.format() != self.format {
                     self.follow_events();
                     let _ = self.rebase();
                 }
@@ -586,7 +597,10 @@ impl StreamParser {
     fn whole(&self) -> CitedAnswer {
         let data_owned;
         let (answer, data) = match &self.data {
-            Source_::Sse { .. } => {
+            Source_::Sse { acc, .. } => {
+                if let Some(d) = acc.provider_draft() {
+                    return crate::core::resolve_parsed(d.clone(), None, &self.options);
+                }
                 data_owned = self.sse_stream_text();
                 (None, Data::Text(&data_owned))
             }
@@ -609,10 +623,15 @@ impl StreamParser {
                 };
                 formats::parse_draft(Some(&self.raw), d, &self.options)
             }
-            Source_::Sse { .. } => {
-                let t = self.sse_stream_text();
-                formats::parse_draft(None, Data::Text(&t), &self.options)
-            }
+            Source_::Sse { acc, .. } => match acc.provider_draft() {
+                // A provider's stream: its accumulator's draft, not a new read of the
+                // events.
+                Some(d) => Ok(d.clone()),
+                None => {
+                    let t = self.sse_stream_text();
+                    formats::parse_draft(None, Data::Text(&t), &self.options)
+                }
+            },
         };
         let Ok(mut draft) = draft else {
             return self.whole();

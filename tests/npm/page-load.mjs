@@ -46,9 +46,11 @@ const RARE_OVER =
  * goes.
  */
 const COMMON_OVER = {
-  // 230 KB until issue 30: the RAG platforms' detection and the citation-label markers
-  // are in the first module (+1.6 KB gzip: 228.96 -> 230.54 KB, docs/size.md).
-  ceiling: 231 * 1024,
+  // Raised as the first module grew (docs/size.md, "The first module against the 220 KB
+  // budget"): 230 KB; 231 KB with the RAG platforms' detection and the citation-label
+  // markers (issue 30, +1.6 KB); 233.8 KB with the Anthropic and Gemini streams (issue
+  // 29, +3.8 KB).
+  ceiling: 233.8 * 1024,
   why:
     'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9), then the RAG ' +
     'platforms\' detection and the citation labels (230.5 KB); docs/size.md, "The first module against the 220 KB budget"',

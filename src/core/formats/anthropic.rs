@@ -96,16 +96,7 @@ pub fn parse(
         }
     };
 
-    let mut p = Parser {
-        text: String::new(),
-        sources: Vec::new(),
-        by_doc: HMap::new(),
-        by_id: HMap::new(),
-        spans: Vec::new(),
-        diags: Vec::new(),
-        gap: false,
-        other: Vec::new(),
-    };
+    let mut p = Parser::new();
     let path_of = |i: usize| {
         if prefix.is_empty() {
             "$".to_string()
@@ -122,11 +113,7 @@ pub fn parse(
     for (i, block) in blocks.iter().enumerate() {
         p.block(block, &path_of(i));
     }
-    let mut draft = Draft::new(Format::Anthropic, p.text);
-    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
-    draft.sources = p.sources;
-    draft.spans = p.spans;
-    draft.diagnostics = p.diags;
+    let mut draft = p.draft;
     draft.metadata = meta;
     // The blocks that are neither text nor search results (tool calls and their
     // queries, thinking): kept, not thrown away.
@@ -150,84 +137,56 @@ fn is_block(v: &Value) -> bool {
     })
 }
 
-struct Parser {
-    text: String,
-    sources: Vec<DraftSource>,
-    /// document_index → index into `sources`.
+/// What the blocks read so far make: the text, sources, spans and diagnostics. The
+/// streamed reader (`anthropic_stream`) feeds it block by block as the events come.
+#[derive(Debug, Clone)]
+pub(super) struct Parser {
+    /// The text, sources, spans and diagnostics so far.
+    pub(super) draft: Draft,
+    /// document_index → index into the draft's sources.
     by_doc: HMap<u64, usize>,
-    /// source id → index into `sources`.
+    /// source id → index into the draft's sources.
     by_id: HMap<String, usize>,
-    spans: Vec<DraftSpan>,
-    diags: Vec<Diagnostic>,
     /// A block that is not text came since the last text block.
-    gap: bool,
+    pub(super) gap: bool,
     /// Blocks that are neither text nor search results, for the metadata.
     other: Vec<Value>,
 }
 
 impl Parser {
-    fn block(&mut self, block: &Value, path: &str) {
-        let Value::Object(o) = block else {
-            self.diags.push(wrong_type(path, "a content block", block));
-            return;
-        };
-        match o.get("type").and_then(Value::as_str) {
-            Some("text") => {}
-            None if o.get("text").is_some_and(Value::is_string) => {}
-            // tool_use, server_tool_use, web_search_tool_result, thinking, ...: not text,
-            // but what comes after them starts a new paragraph.
-            Some(ty) => {
-                if ty != "web_search_tool_result" {
-                    self.other.push(block.clone());
-                }
-                self.gap = true;
-                return;
-            }
-            None => {
-                self.other.push(block.clone());
-                self.gap = true;
-                return;
-            }
+    pub(super) fn new() -> Self {
+        let mut draft = Draft::new(Format::Anthropic, "");
+        draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
+        Parser {
+            draft,
+            by_doc: HMap::new(),
+            by_id: HMap::new(),
+            gap: false,
+            other: Vec::new(),
         }
-        let mut f = Fields::new(o, path);
-        let text = match f.value("text") {
-            Some(Value::String(s)) => s.as_str(),
-            Some(other) => {
-                self.diags
-                    .push(wrong_type(&f.path_of("text"), "a string", other));
-                return;
-            }
-            None => {
-                let p = f.path_of("text");
-                self.diags.push(
-                    Diagnostic::warning(
-                        "missing-field",
-                        format!("`{p}` is missing; the block is skipped"),
-                    )
-                    .at_path(p),
-                );
-                return;
-            }
-        };
+    }
+
+    /// A text block starting with `first` follows: after a block that is not text, a
+    /// paragraph break goes between when neither side has whitespace.
+    pub(super) fn text_block_starts(&mut self, first: &str) {
         if std::mem::take(&mut self.gap)
-            && !self.text.is_empty()
-            && !self.text.ends_with(char::is_whitespace)
-            && !text.starts_with(char::is_whitespace)
+            && !self.draft.text.is_empty()
+            && !self.draft.text.ends_with(char::is_whitespace)
+            && !first.starts_with(char::is_whitespace)
         {
-            self.text.push_str("\n\n");
+            self.draft.text.push_str("\n\n");
         }
-        let start = self.text.len();
-        self.text.push_str(text);
-        let end = self.text.len();
-        let citations = match f.value("citations") {
-            None => return,
-            Some(Value::Array(a)) => a,
-            Some(other) => {
-                self.diags
-                    .push(wrong_type(&f.path_of("citations"), "an array", other));
-                return;
-            }
-        };
+    }
+
+    /// The citations of the text block at `start..end` of the text: one explicit span
+    /// over the block, naming one source per cited document or page.
+    pub(super) fn block_citations(
+        &mut self,
+        start: usize,
+        end: usize,
+        citations: &[Value],
+        path: &str,
+    ) {
         let mut refs: Vec<SourceRef> = Vec::new();
         let mut ref_seen = HSet::new();
         let mut cited: Vec<String> = Vec::new();
@@ -261,7 +220,70 @@ impl Parser {
             )));
         }
         span.location = location;
-        self.spans.push(span);
+        self.draft.spans.push(span);
+    }
+
+    fn block(&mut self, block: &Value, path: &str) {
+        let Value::Object(o) = block else {
+            self.draft
+                .diagnostics
+                .push(wrong_type(path, "a content block", block));
+            return;
+        };
+        match o.get("type").and_then(Value::as_str) {
+            Some("text") => {}
+            None if o.get("text").is_some_and(Value::is_string) => {}
+            // tool_use, server_tool_use, web_search_tool_result, thinking, ...: not text,
+            // but what comes after them starts a new paragraph.
+            Some(ty) => {
+                if ty != "web_search_tool_result" {
+                    self.other.push(block.clone());
+                }
+                self.gap = true;
+                return;
+            }
+            None => {
+                self.other.push(block.clone());
+                self.gap = true;
+                return;
+            }
+        }
+        let mut f = Fields::new(o, path);
+        let text = match f.value("text") {
+            Some(Value::String(s)) => s.as_str(),
+            Some(other) => {
+                self.draft
+                    .diagnostics
+                    .push(wrong_type(&f.path_of("text"), "a string", other));
+                return;
+            }
+            None => {
+                let p = f.path_of("text");
+                self.draft.diagnostics.push(
+                    Diagnostic::warning(
+                        "missing-field",
+                        format!("`{p}` is missing; the block is skipped"),
+                    )
+                    .at_path(p),
+                );
+                return;
+            }
+        };
+        self.text_block_starts(text);
+        let start = self.draft.text.len();
+        self.draft.text.push_str(text);
+        let end = self.draft.text.len();
+        let citations = match f.value("citations") {
+            None => return,
+            Some(Value::Array(a)) => a,
+            Some(other) => {
+                self.draft
+                    .diagnostics
+                    .push(wrong_type(&f.path_of("citations"), "an array", other));
+                return;
+            }
+        };
+        self.block_citations(start, end, citations, path);
     }
 
     /// One citation object: the source it names, its cited text, its location.
@@ -271,30 +293,34 @@ impl Parser {
         path: &str,
     ) -> Option<(usize, Option<String>, Option<Location>)> {
         let Value::Object(o) = c else {
-            self.diags.push(wrong_type(path, "a citation object", c));
+            self.draft
+                .diagnostics
+                .push(wrong_type(path, "a citation object", c));
             return None;
         };
         let mut f = Fields::new(o, path);
-        let ty = f.string("type", &mut self.diags);
+        let ty = f.string("type", &mut self.draft.diagnostics);
         let cited_text = f
-            .string("cited_text", &mut self.diags)
+            .string("cited_text", &mut self.draft.diagnostics)
             .filter(|t| !t.trim().is_empty());
         let (idx, location) = match ty.as_deref() {
             Some(ty @ ("char_location" | "page_location" | "content_block_location")) => {
-                let Some(doc) = f.uint("document_index", &mut self.diags) else {
+                let Some(doc) = f.uint("document_index", &mut self.draft.diagnostics) else {
                     if o.get("document_index").is_none_or(Value::is_null) {
-                        self.diags.push(missing(&f.path_of("document_index")));
+                        self.draft
+                            .diagnostics
+                            .push(missing(&f.path_of("document_index")));
                     }
                     return None;
                 };
-                let title = f.string("document_title", &mut self.diags);
+                let title = f.string("document_title", &mut self.draft.diagnostics);
                 let (sk, ek) = match ty {
                     "char_location" => ("start_char_index", "end_char_index"),
                     "page_location" => ("start_page_number", "end_page_number"),
                     _ => ("start_block_index", "end_block_index"),
                 };
-                let s = f.uint(sk, &mut self.diags);
-                let e = f.uint(ek, &mut self.diags);
+                let s = f.uint(sk, &mut self.draft.diagnostics);
+                let e = f.uint(ek, &mut self.draft.diagnostics);
                 let location = match (s, e) {
                     (Some(start), Some(end)) => Some(match ty {
                         "char_location" => Location::CharLocation {
@@ -319,19 +345,19 @@ impl Parser {
                 // A page citation gives the document its page (the first one cited),
                 // which its card and panel entry show.
                 if let (Some(Location::PageLocation { start, .. }), None) =
-                    (&location, self.sources[idx].source.page)
+                    (&location, self.draft.sources[idx].source.page)
                 {
-                    self.sources[idx].source.page = Some(*start);
+                    self.draft.sources[idx].source.page = Some(*start);
                 }
                 (idx, location)
             }
             Some("web_search_result_location") => {
-                let title = f.string("title", &mut self.diags);
-                let url = f.string("url", &mut self.diags);
+                let title = f.string("title", &mut self.draft.diagnostics);
+                let url = f.string("url", &mut self.draft.diagnostics);
                 let idx = match url {
                     Some(u) => self.web(&u, title.as_deref(), &f.path_of("url"))?,
                     None => {
-                        self.diags.push(missing(&f.path_of("url")));
+                        self.draft.diagnostics.push(missing(&f.path_of("url")));
                         return None;
                     }
                 };
@@ -344,11 +370,11 @@ impl Parser {
                 )
             }
             Some("search_result_location") => {
-                let title = f.string("title", &mut self.diags);
-                let source = f.string("source", &mut self.diags);
-                let index = f.uint("search_result_index", &mut self.diags);
-                let s = f.uint("start_block_index", &mut self.diags);
-                let e = f.uint("end_block_index", &mut self.diags);
+                let title = f.string("title", &mut self.draft.diagnostics);
+                let source = f.string("source", &mut self.draft.diagnostics);
+                let index = f.uint("search_result_index", &mut self.draft.diagnostics);
+                let s = f.uint("start_block_index", &mut self.draft.diagnostics);
+                let e = f.uint("end_block_index", &mut self.draft.diagnostics);
                 let idx = match (&source, index) {
                     (Some(src), _) if matches!(classify_link(src), Link::Url(_)) => {
                         self.web(src, title.as_deref(), &f.path_of("source"))?
@@ -366,7 +392,7 @@ impl Parser {
                         None,
                     ),
                     (None, None) => {
-                        self.diags.push(missing(&f.path_of("source")));
+                        self.draft.diagnostics.push(missing(&f.path_of("source")));
                         return None;
                     }
                 };
@@ -381,7 +407,7 @@ impl Parser {
                 (idx, location)
             }
             Some(other) => {
-                self.diags.push(
+                self.draft.diagnostics.push(
                     Diagnostic::info(
                         "unsupported-item",
                         format!("`{path}` is a `{other}` citation, which citekit does not read; skipped"),
@@ -391,11 +417,11 @@ impl Parser {
                 return None;
             }
             None => {
-                self.diags.push(missing(&f.path_of("type")));
+                self.draft.diagnostics.push(missing(&f.path_of("type")));
                 return None;
             }
         };
-        let src = &mut self.sources[idx].source;
+        let src = &mut self.draft.sources[idx].source;
         if let Some(t) = &cited_text {
             if src.snippet.is_none() {
                 src.snippet = Some(excerpt200(t)).filter(|s| !s.is_empty());
@@ -410,7 +436,7 @@ impl Parser {
     /// The source of document `doc`, created on first sight.
     fn document(&mut self, doc: u64, title: Option<&str>) -> usize {
         if let Some(&i) = self.by_doc.get(&doc) {
-            let src = &mut self.sources[i].source;
+            let src = &mut self.draft.sources[i].source;
             if src.title.is_none() {
                 src.title = title.and_then(support::title);
             }
@@ -423,8 +449,8 @@ impl Parser {
             provider: Some(PROVIDER.to_string()),
             ..Source::default()
         };
-        let i = self.sources.len();
-        self.sources.push(DraftSource {
+        let i = self.draft.sources.len();
+        self.draft.sources.push(DraftSource {
             source: src,
             keys: Vec::new(),
             given_number: doc.checked_add(1).and_then(|n| u32::try_from(n).ok()),
@@ -443,7 +469,7 @@ impl Parser {
         keep: Option<(&str, &str)>,
     ) -> usize {
         if let Some(&i) = self.by_id.get(&id) {
-            let src = &mut self.sources[i].source;
+            let src = &mut self.draft.sources[i].source;
             if src.title.is_none() {
                 src.title = title.and_then(support::title);
             }
@@ -460,8 +486,8 @@ impl Parser {
             src.metadata
                 .insert(k.to_string(), Value::String(v.to_string()));
         }
-        let i = self.sources.len();
-        self.sources.push(DraftSource {
+        let i = self.draft.sources.len();
+        self.draft.sources.push(DraftSource {
             source: src,
             keys: Vec::new(),
             given_number: None,
@@ -478,14 +504,14 @@ impl Parser {
         let url = match classify_link(raw_url) {
             Link::Url(u) => u,
             Link::Empty => {
-                self.diags.push(
+                self.draft.diagnostics.push(
                     Diagnostic::warning("wrong-type", format!("`{path}` is not a url; ignored"))
                         .at_path(path),
                 );
                 return None;
             }
             bad => {
-                self.diags.push(match bad {
+                self.draft.diagnostics.push(match bad {
                     Link::Unsafe(scheme) => support::unsafe_url(path, &scheme),
                     _ => Diagnostic::warning(
                         "wrong-type",
@@ -510,7 +536,7 @@ impl Parser {
         };
         let id = normalize_url(&url);
         if let Some(&i) = self.by_id.get(&id) {
-            let src = &mut self.sources[i].source;
+            let src = &mut self.draft.sources[i].source;
             if src.title.is_none() {
                 src.title = title.and_then(support::title);
             }
@@ -525,8 +551,8 @@ impl Parser {
             provider: Some(PROVIDER.to_string()),
             ..Source::default()
         };
-        let i = self.sources.len();
-        self.sources.push(DraftSource {
+        let i = self.draft.sources.len();
+        self.draft.sources.push(DraftSource {
             source: src,
             keys: Vec::new(),
             given_number: None,
@@ -536,7 +562,7 @@ impl Parser {
     }
 
     /// The results of a `web_search_tool_result` block become web sources.
-    fn search_results(&mut self, block: &Value, path: &str) {
+    pub(super) fn search_results(&mut self, block: &Value, path: &str) {
         let Some(Value::Array(results)) = block.get("content") else {
             // An error result (`web_search_tool_result_error`): no sources, and a
             // warning with its code (the answer may say it could not search).
@@ -545,7 +571,7 @@ impl Parser {
                 .and_then(|c| c.get("error_code"))
                 .and_then(Value::as_str)
             {
-                self.diags.push(
+                self.draft.diagnostics.push(
                     Diagnostic::warning(
                         "tool-error",
                         [
@@ -563,21 +589,23 @@ impl Parser {
         for (i, r) in results.iter().enumerate() {
             let rpath = format!("{path}.content[{i}]");
             let Value::Object(o) = r else {
-                self.diags.push(wrong_type(&rpath, "a search result", r));
+                self.draft
+                    .diagnostics
+                    .push(wrong_type(&rpath, "a search result", r));
                 continue;
             };
             let mut f = Fields::new(o, rpath.as_str());
             f.value("type");
-            let title = f.string("title", &mut self.diags);
-            let Some(url) = f.string("url", &mut self.diags) else {
-                self.diags.push(missing(&f.path_of("url")));
+            let title = f.string("title", &mut self.draft.diagnostics);
+            let Some(url) = f.string("url", &mut self.draft.diagnostics) else {
+                self.draft.diagnostics.push(missing(&f.path_of("url")));
                 continue;
             };
             let Some(idx) = self.web(&url, title.as_deref(), &f.path_of("url")) else {
                 continue;
             };
-            let page_age = f.string("page_age", &mut self.diags);
-            let src = &mut self.sources[idx].source;
+            let page_age = f.string("page_age", &mut self.draft.diagnostics);
+            let src = &mut self.draft.sources[idx].source;
             if src.published.is_none() {
                 src.published = page_age.as_deref().and_then(support::title);
             }

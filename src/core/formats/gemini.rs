@@ -233,7 +233,7 @@ pub fn parse(
         }
     }
     let mut draft = Draft::new(Format::Gemini, text);
-    draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
+    draft.grammar = grammar();
     draft.sources = draft_sources;
     draft.spans = spans;
     draft.diagnostics = diags;
@@ -244,6 +244,11 @@ pub fn parse(
     support::cap_sources(&mut draft);
     support::cap_spans(&mut draft);
     Ok(draft)
+}
+
+/// The marker grammar of gemini text (every marker form, in markdown).
+pub(super) fn grammar() -> Option<crate::core::markers::Grammar> {
+    Some(support::every_marker(TextSyntax::Markdown))
 }
 
 /// One grounding chunk as a source; `None` (with a diagnostic) when it has no

@@ -11,6 +11,8 @@ use serde_json::Value;
 pub mod ai_sdk;
 #[cfg(feature = "providers")]
 pub mod anthropic;
+#[cfg(feature = "providers")]
+pub mod anthropic_stream;
 #[cfg(feature = "platforms")]
 pub mod azure;
 #[cfg(feature = "platforms")]
@@ -22,6 +24,8 @@ pub mod cohere;
 mod detect_rag;
 #[cfg(feature = "providers")]
 pub mod gemini;
+#[cfg(feature = "providers")]
+pub mod gemini_stream;
 #[cfg(feature = "platforms")]
 pub mod langchain;
 #[cfg(feature = "platforms")]
@@ -239,6 +243,17 @@ pub fn parse_draft(
     // An empty answer is no answer: a stream starts with `answer: ""`, and an empty
     // text never blanks the text the data carries (nor the other way round).
     let answer = answer.filter(|a| !a.is_empty());
+    // A provider's own event stream, named by its format.
+    #[cfg(feature = "providers")]
+    if let (FormatChoice::Given(f), Data::Text(t)) = (options.format, data) {
+        if has_event_stream(f) && is_stream_text(t) {
+            return if f == Format::Anthropic {
+                anthropic_stream::parse_stream(t, options)
+            } else {
+                gemini_stream::parse_stream(t, options)
+            };
+        }
+    }
     let owned;
     let data = match data {
         Data::Text(t)
@@ -432,8 +447,27 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
         FormatChoice::Given(f) if is_platform(f) => !matches!(data, CiteData::Json(_)),
+        FormatChoice::Given(f) if has_event_stream(f) => {
+            matches!(data, CiteData::Text(t) if is_stream_text(t))
+        }
         _ => false,
     }
+}
+
+/// Whether `format` is a provider's whose own event stream is read as it comes
+/// (`anthropic`, `gemini`): given as text (an event stream, or empty at its start),
+/// such data is that stream; given as JSON, it is the final object.
+pub fn has_event_stream(format: Format) -> bool {
+    cfg!(feature = "providers") && matches!(format, Format::Anthropic | Format::Gemini)
+}
+
+/// Whether text data of a format with an event stream is that stream: anything but
+/// JSON (an object or array). Decided by the first character, so that a stream cut
+/// anywhere (`eve`) stays one as it grows.
+pub fn is_stream_text(t: &str) -> bool {
+    !t.trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with(['{', '['])
 }
 
 /// Whether text looks like a server-sent event stream (`data:` lines).
@@ -728,6 +762,37 @@ fn converse_blocks(a: &[Value]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A provider stream appended in a mounted view stopped being one once its first
+    /// chunk (`eve`) did not start with an SSE field: the next chunks went to the
+    /// answer as text. Text that is not JSON is the stream however it is cut.
+    #[cfg(feature = "providers")]
+    #[test]
+    fn a_provider_stream_cut_before_its_first_field_stays_a_stream() {
+        for f in [Format::Anthropic, Format::Gemini] {
+            let given = FormatChoice::Given(f);
+            for t in [
+                "",
+                "e",
+                "eve",
+                "event: mes",
+                "data: {\"candidates\"",
+                ": ping\n\n",
+            ] {
+                assert!(
+                    streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
+            }
+            for t in ["{\"content\": []}", " [1]"] {
+                assert!(
+                    !streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
+            }
+            assert!(!streams_events(given, &CiteData::Json(Value::Null)));
+        }
+    }
 
     /// A chat UI's starting value (`{}`, `[]`, `{"sources": []}`) is no data: read as
     /// markdown, not an `undetected-format` error; data that holds something is not.

@@ -800,7 +800,7 @@ mod tests {
             &Options::default(),
         )
         .unwrap();
-        assert_eq!(d.sources[1].source.id, "2");
+        assert_eq!(d.sources[1].source.id, "source-2");
         assert_eq!(d.sources[1].given_number, Some(2));
         assert_eq!(d.spans.len(), 2);
         assert_eq!(&ANSWER[d.spans[0].start..d.spans[0].end], "new Actions API");

@@ -1,15 +1,21 @@
 //! The reader of a raw event stream appended to a [`StreamParser`](super::StreamParser):
-//! a chat backend's `sse` stream, the Vercel AI SDK's UI message stream, or a platform's
-//! stream (Cohere's, Bedrock's). Which one it is, is decided by the first event whose
-//! data is a JSON object with a `type` (`text-delta`, `start`, `source-url`, ... are the
-//! AI SDK's; `message-start`, `content-delta`, ... Cohere's) or one of a Bedrock
-//! stream's members (`contentBlockDelta`, `output`, `citation`; docs/formats.md),
-//! however the stream is cut; until then nothing has been read either way.
+//! a chat backend's `sse` stream, the Vercel AI SDK's UI message stream, a provider's own
+//! stream (Anthropic Messages, Gemini `alt=sse`) or a platform's stream (Cohere's,
+//! Bedrock's). Which one it is, is decided by the first event whose data is a JSON
+//! object with a `type` (`text-delta`, `start`, `source-url`, ... are the AI SDK's;
+//! `message_start`, `content_block_*`, `ping`, ... Anthropic's; `message-start`,
+//! `content-delta`, ... Cohere's), with one of a Bedrock stream's members
+//! (`contentBlockDelta`, `output`, `citation`), or with no `type` but a Gemini chunk's
+//! fields (`candidates`, `usageMetadata`, `modelVersion`, `responseId`);
+//! docs/formats.md. However the stream is cut, until then nothing has been read either
+//! way.
 
 use crate::core::draft::Draft;
 use crate::core::formats::ai_sdk;
 use crate::core::formats::platform_stream::{self, PlatformStream};
 use crate::core::formats::sse::{SseAccumulator, SseEvent};
+#[cfg(feature = "providers")]
+use crate::core::formats::{anthropic_stream, gemini_stream};
 use crate::core::json::parse_json;
 use crate::core::model::Format;
 use crate::core::options::Options;
@@ -28,23 +34,38 @@ pub(super) enum EventAcc {
     },
     /// A UI message stream.
     AiSdk(Box<ai_sdk::StreamAccumulator>),
+    /// An Anthropic Messages stream.
+    #[cfg(feature = "providers")]
+    Anthropic(Box<anthropic_stream::StreamAccumulator>),
+    /// A Gemini `streamGenerateContent?alt=sse` stream.
+    #[cfg(feature = "providers")]
+    Gemini(Box<gemini_stream::StreamAccumulator>),
     /// A platform's stream (`cohere`, `bedrock`, `bedrock-kb`).
     Platform(Box<PlatformStream>),
 }
 
 impl EventAcc {
-    /// An accumulator for `format` (`ai-sdk`, else `sse` until a typed event says).
+    /// An accumulator for `format` (`ai-sdk`, `anthropic`, `gemini`, else `sse` until a
+    /// typed event says).
     pub(super) fn new(format: Format, options: &Options) -> Self {
-        if format == Format::AiSdk {
-            EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)))
-        } else if crate::core::formats::is_platform(format) {
-            EventAcc::Platform(Box::new(PlatformStream::new(format, options)))
-        } else {
-            EventAcc::Sse {
+        match format {
+            Format::AiSdk => EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options))),
+            #[cfg(feature = "providers")]
+            Format::Anthropic => {
+                EventAcc::Anthropic(Box::new(anthropic_stream::StreamAccumulator::new(options)))
+            }
+            #[cfg(feature = "providers")]
+            Format::Gemini => {
+                EventAcc::Gemini(Box::new(gemini_stream::StreamAccumulator::new(options)))
+            }
+            f if crate::core::formats::is_platform(f) => {
+                EventAcc::Platform(Box::new(PlatformStream::new(f, options)))
+            }
+            _ => EventAcc::Sse {
                 acc: Box::new(SseAccumulator::new()),
                 decided: false,
                 options: Box::new(options.clone()),
-            }
+            },
         }
     }
 
@@ -53,7 +74,23 @@ impl EventAcc {
         match self {
             EventAcc::Sse { .. } => Format::Sse,
             EventAcc::AiSdk(_) => Format::AiSdk,
+            #[cfg(feature = "providers")]
+            EventAcc::Anthropic(_) => Format::Anthropic,
+            #[cfg(feature = "providers")]
+            EventAcc::Gemini(_) => Format::Gemini,
             EventAcc::Platform(acc) => acc.format(),
+        }
+    }
+
+    /// For a provider's stream, the draft of the answer so far: what a one-shot read
+    /// of the stream gives (its events are not a format `parse` reads).
+    pub(super) fn provider_draft(&self) -> Option<&Draft> {
+        match self {
+            #[cfg(feature = "providers")]
+            EventAcc::Anthropic(acc) => Some(acc.draft_ref()),
+            #[cfg(feature = "providers")]
+            EventAcc::Gemini(acc) => Some(acc.draft_ref()),
+            _ => None,
         }
     }
 
@@ -62,6 +99,10 @@ impl EventAcc {
         match self {
             EventAcc::Sse { acc, .. } => acc.draft_ref(),
             EventAcc::AiSdk(acc) => acc.draft_ref(),
+            #[cfg(feature = "providers")]
+            EventAcc::Anthropic(acc) => acc.draft_ref(),
+            #[cfg(feature = "providers")]
+            EventAcc::Gemini(acc) => acc.draft_ref(),
             EventAcc::Platform(acc) => acc.draft_ref(),
         }
     }
@@ -75,24 +116,37 @@ impl EventAcc {
         } = self
         {
             let value = parse_json(ev.data.trim()).ok();
-            let platform = value.as_ref().and_then(platform_stream::event_format);
-            let ty = value.and_then(|v| match v {
-                Value::Object(o) => o.get("type").and_then(Value::as_str).map(str::to_string),
-                _ => None,
-            });
-            if let Some(f) = platform {
+            if let Some(f) = value.as_ref().and_then(platform_stream::event_format) {
                 *self = EventAcc::Platform(Box::new(PlatformStream::new(f, options)));
-            } else if let Some(t) = ty {
-                if ai_sdk::is_chunk_type(&t) {
-                    *self = EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)));
-                } else {
-                    *decided = true;
+            } else if let Some(Value::Object(o)) = value {
+                match o.get("type").and_then(Value::as_str) {
+                    Some(t) if ai_sdk::is_chunk_type(t) => {
+                        *self = EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)));
+                    }
+                    #[cfg(feature = "providers")]
+                    Some(t) if anthropic_stream::is_event_type(t) => {
+                        *self = EventAcc::Anthropic(Box::new(
+                            anthropic_stream::StreamAccumulator::new(options),
+                        ));
+                    }
+                    Some(_) => *decided = true,
+                    #[cfg(feature = "providers")]
+                    None if gemini_stream::is_chunk(&o) => {
+                        *self = EventAcc::Gemini(Box::new(gemini_stream::StreamAccumulator::new(
+                            options,
+                        )));
+                    }
+                    None => {}
                 }
             }
         }
         match self {
             EventAcc::Sse { acc, .. } => acc.event(ev),
             EventAcc::AiSdk(acc) => acc.event(ev),
+            #[cfg(feature = "providers")]
+            EventAcc::Anthropic(acc) => acc.event(ev),
+            #[cfg(feature = "providers")]
+            EventAcc::Gemini(acc) => acc.event(ev),
             EventAcc::Platform(acc) => acc.event(ev),
         }
     }
@@ -103,6 +157,10 @@ impl EventAcc {
         match self {
             EventAcc::Sse { .. } => false,
             EventAcc::AiSdk(acc) => acc.end(),
+            #[cfg(feature = "providers")]
+            EventAcc::Anthropic(acc) => acc.end(),
+            #[cfg(feature = "providers")]
+            EventAcc::Gemini(acc) => acc.end(),
             EventAcc::Platform(acc) => acc.end(),
         }
     }
