@@ -128,6 +128,10 @@ impl StreamParser {
             Data::Text(t)
                 if !t.trim().is_empty()
                     && match options.format {
+                        // OpenAI's and Perplexity's own streams stay text too.
+                        FormatChoice::Given(Format::Openai | Format::Perplexity) => {
+                            !formats::looks_like_sse(t)
+                        }
                         FormatChoice::Given(f) => f != Format::Sse,
                         FormatChoice::Auto => !formats::looks_like_sse(t),
                     } =>
@@ -137,6 +141,9 @@ impl StreamParser {
             }
             d => d,
         };
+        // Data given as text (`""` at the start, or more of a stream): for `openai` and
+        // `perplexity`, their own event stream.
+        let text_data = matches!(data, Data::Text(_));
         // Empty data (`{}`, `[]`, `{"sources": []}`) is data still to come.
         let data = match data {
             Data::Json(v) if auto && formats::is_empty_data(v) => Data::None,
@@ -153,8 +160,9 @@ impl StreamParser {
         };
         options.format = FormatChoice::Given(format);
         // An AI SDK stream is events too; a `UIMessage` (JSON) is data like any other.
-        let events =
-            format == Format::Sse || (format == Format::AiSdk && !matches!(data, Data::Json(_)));
+        let events = format == Format::Sse
+            || (format == Format::AiSdk && !matches!(data, Data::Json(_)))
+            || (matches!(format, Format::Openai | Format::Perplexity) && text_data);
         let data = if events {
             let mut s = Source_::Sse {
                 reader: SseReader::new(),
@@ -417,8 +425,16 @@ impl StreamParser {
     fn rebase(&mut self) -> Result<(), ParseError> {
         let draft = match &self.data {
             Source_::Sse { acc, .. } => {
-                let mut d = acc.draft_ref().clone();
-                d.text.clear();
+                // Everything but the text (which can be long, and is not read here).
+                let src = acc.draft_ref();
+                let mut d = Draft::new(src.format, "");
+                d.content_kind = src.content_kind;
+                d.grammar = src.grammar;
+                d.sources.clone_from(&src.sources);
+                d.spans.clone_from(&src.spans);
+                d.diagnostics.clone_from(&src.diagnostics);
+                d.used.clone_from(&src.used);
+                d.metadata.clone_from(&src.metadata);
                 d
             }
             Source_::Json(v) => {
@@ -472,6 +488,19 @@ impl StreamParser {
     fn pull_sse_text(&mut self) {
         if let Source_::Sse { acc, taken, .. } = &mut self.data {
             let text = &acc.draft_ref().text;
+            // A provider's final object is the last word: when its text is not the text
+            // streamed (an event was lost), the answer starts again from it.
+            let rewritten = acc.provider_draft().is_some()
+                && (text.len() < *taken
+                    || !text.is_char_boundary(*taken)
+                    || text[..*taken] != self.raw[self.raw.len() - *taken..]);
+            if rewritten {
+                self.raw.clear();
+                *taken = 0;
+                self.blocks.clear();
+                self.committed = 0;
+                self.in_place = false;
+            }
             if text.len() > *taken {
                 self.raw.push_str(&text[*taken..]);
                 *taken = text.len();
@@ -581,6 +610,9 @@ impl StreamParser {
     fn whole(&self) -> CitedAnswer {
         let data_owned;
         let (answer, data) = match &self.data {
+            Source_::Sse { acc, .. } if acc.provider_draft().is_some() => {
+                return self.provider_answer(false);
+            }
             Source_::Sse { .. } => {
                 data_owned = self.sse_stream_text();
                 (None, Data::Text(&data_owned))
@@ -604,6 +636,9 @@ impl StreamParser {
                 };
                 formats::parse_draft(Some(&self.raw), d, &self.options)
             }
+            Source_::Sse { acc, .. } if acc.provider_draft().is_some() => {
+                return self.provider_answer(true);
+            }
             Source_::Sse { .. } => {
                 let t = self.sse_stream_text();
                 formats::parse_draft(None, Data::Text(&t), &self.options)
@@ -621,6 +656,46 @@ impl StreamParser {
                 let (len, closer) = shown_part(&draft.text, &g);
                 cut_draft(&mut draft, len);
                 closer.filter(|_| draft.content_kind == ContentKind::Markdown)
+            }
+            _ => None,
+        };
+        if let Some(c) = &closer {
+            draft.text.push_str(c);
+        }
+        let mut a = resolve_pending(draft, &self.options);
+        strip_closer(&mut a, closer.as_deref());
+        a
+    }
+
+    /// A provider stream's answer from its reader's draft, which holds the whole
+    /// answer so far (no read of the stream again): as a one-shot parse gives it, or,
+    /// while it streams (`pending`), with unresolved markers pending and the end of the
+    /// text held back as [`whole_pending`](Self::whole_pending) does.
+    fn provider_answer(&self, pending: bool) -> CitedAnswer {
+        let Source_::Sse { acc, .. } = &self.data else {
+            return self.whole();
+        };
+        let Some(draft) = acc.provider_draft() else {
+            return self.whole();
+        };
+        let mut draft = draft.clone();
+        if !pending {
+            if draft.text.is_empty() && !draft.sources.is_empty() {
+                draft.diagnostics.push(crate::core::model::Diagnostic::warning(
+                    "no-answer",
+                    format!(
+                        "the answer is empty and the {} data holds no text: pass the answer's text as `answer`",
+                        draft.format.name()
+                    ),
+                ));
+            }
+            return resolve(draft, &self.options);
+        }
+        let closer = match draft.grammar {
+            Some(g) if !draft.text.is_empty() => {
+                let (len, closer) = shown_part(&draft.text, &g);
+                cut_draft(&mut draft, len);
+                closer
             }
             _ => None,
         };
@@ -708,13 +783,16 @@ fn looks_structured(raw: &str) -> bool {
 }
 
 /// Feeds events to the accumulator; true when any of them was not a text token (a
-/// source, a citation map, metadata: the sources must be read again).
+/// source, a citation map, metadata: the sources must be read again) or decided the
+/// stream's format.
 fn feed_events(acc: &mut EventAcc, events: Vec<crate::core::formats::sse::SseEvent>) -> bool {
     let mut other = false;
     for ev in events {
         let before = acc.draft_ref().text.len();
+        let format = acc.format();
         acc.event(&ev);
-        other |= acc.draft_ref().text.len() == before;
+        // The first event of a provider stream can bring text and decide the format.
+        other |= acc.draft_ref().text.len() == before || acc.format() != format;
     }
     other
 }

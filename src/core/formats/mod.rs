@@ -18,10 +18,14 @@ pub mod gemini;
 pub mod markdown;
 #[cfg(feature = "providers")]
 pub mod openai;
+#[cfg(feature = "providers")]
+pub mod openai_stream;
 #[cfg(feature = "payload")]
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
+#[cfg(feature = "providers")]
+pub mod perplexity_stream;
 #[cfg(feature = "posthoc")]
 pub mod posthoc;
 #[cfg(feature = "scintilla")]
@@ -186,6 +190,11 @@ pub fn parse_draft(
         {
             Format::AiSdk
         }
+        // So is OpenAI's or Perplexity's own stream.
+        #[cfg(feature = "providers")]
+        (FormatChoice::Given(Format::Sse), Data::Text(t)) if provider_stream_kind(t).is_some() => {
+            stream_format(t)
+        }
         (FormatChoice::Given(f), _) => f,
         (FormatChoice::Auto, _) => detect(answer, data)?,
     };
@@ -199,6 +208,20 @@ pub fn parse_draft(
             _ => Ok(()),
         }
     };
+    // OpenAI's and Perplexity's own streams, given as text.
+    #[cfg(feature = "providers")]
+    if let (Format::Openai | Format::Perplexity, Data::Text(t)) = (format, data) {
+        let kind = provider_stream_kind(t).unwrap_or(if format == Format::Perplexity {
+            openai_stream::StreamKind::Perplexity
+        } else {
+            openai_stream::StreamKind::Responses
+        });
+        let mut draft = openai_stream::parse_stream(t, kind, options)?;
+        if let Some(a) = answer {
+            support::use_caller_text(&mut draft, a);
+        }
+        return Ok(draft);
+    }
     if format != Format::Sse && format != Format::AiSdk {
         json(data)?;
     }
@@ -274,13 +297,38 @@ pub fn parse_draft(
     }
 }
 
-/// The format of an event stream: the AI SDK's UI message stream, or `sse`.
+/// The format of an event stream: the AI SDK's UI message stream, a provider's own
+/// stream (OpenAI's, Perplexity's), or `sse`.
 fn stream_format(t: &str) -> Format {
     if ai_sdk::is_ui_message_stream(t) {
-        Format::AiSdk
-    } else {
-        Format::Sse
+        return Format::AiSdk;
     }
+    #[cfg(feature = "providers")]
+    if let Some(kind) = provider_stream_kind(t) {
+        return match kind {
+            openai_stream::StreamKind::Perplexity => Format::Perplexity,
+            _ => Format::Openai,
+        };
+    }
+    Format::Sse
+}
+
+/// The kind of OpenAI or Perplexity stream `t` is, told by its first event whose data
+/// is a JSON object with a `type` or an `object` (within its first 16 KB).
+#[cfg(feature = "providers")]
+fn provider_stream_kind(t: &str) -> Option<openai_stream::StreamKind> {
+    let head = &t[..crate::core::offsets::floor_boundary(t, 16 * 1024)];
+    let mut reader = sse::SseReader::new();
+    let mut events = reader.push(head);
+    events.extend(reader.finish());
+    events.iter().find_map(|ev| {
+        let v = parse_json(ev.data.trim()).ok()?;
+        let o = v.as_object()?;
+        if !o.contains_key("type") && !o.contains_key("object") {
+            return None;
+        }
+        Some(openai_stream::stream_kind(&v))
+    })?
 }
 
 /// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
@@ -289,6 +337,10 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
+        // OpenAI's and Perplexity's own streams: data given as text (`""` at the start).
+        FormatChoice::Given(Format::Openai | Format::Perplexity) => {
+            matches!(data, CiteData::Text(t) if t.trim().is_empty() || looks_like_sse(t))
+        }
         _ => false,
     }
 }

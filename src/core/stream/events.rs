@@ -1,11 +1,17 @@
 //! The reader of a raw event stream appended to a [`StreamParser`](super::StreamParser):
-//! a chat backend's `sse` stream, or the Vercel AI SDK's UI message stream. Which one
-//! it is, is decided by the first event whose data is a JSON object with a `type`
-//! (`text-delta`, `start`, `source-url`, ... are the AI SDK's; docs/formats.md), however
-//! the stream is cut; until then nothing has been read either way.
+//! a chat backend's `sse` stream, the Vercel AI SDK's UI message stream, or a
+//! provider's own stream (OpenAI Responses, Chat Completions, Perplexity). Which one it
+//! is, is decided by the first event whose data is a JSON object with a `type`
+//! (`text-delta`, `start`, `source-url`, ... are the AI SDK's; `response.*` OpenAI's
+//! Responses) or an `object` (`chat.completion.chunk`; docs/formats.md), however the
+//! stream is cut; until then nothing has been read either way.
 
 use crate::core::draft::Draft;
 use crate::core::formats::ai_sdk;
+#[cfg(feature = "providers")]
+use crate::core::formats::openai_stream::{
+    self, ChatAccumulator, ResponsesAccumulator, StreamKind,
+};
 use crate::core::formats::sse::{SseAccumulator, SseEvent};
 use crate::core::json::parse_json;
 use crate::core::model::Format;
@@ -22,9 +28,17 @@ pub(super) enum EventAcc {
         decided: bool,
         /// For the AI SDK reader, should the stream turn out to be one.
         options: Box<Options>,
+        /// The format given (`openai`, `perplexity`: their streams are waited for).
+        given: Format,
     },
     /// A UI message stream.
     AiSdk(Box<ai_sdk::StreamAccumulator>),
+    /// OpenAI's Responses stream.
+    #[cfg(feature = "providers")]
+    Responses(Box<ResponsesAccumulator>),
+    /// A Chat Completions stream, OpenAI's or Perplexity's.
+    #[cfg(feature = "providers")]
+    Chat(Box<ChatAccumulator>),
 }
 
 impl EventAcc {
@@ -37,6 +51,7 @@ impl EventAcc {
                 acc: Box::new(SseAccumulator::new()),
                 decided: false,
                 options: Box::new(options.clone()),
+                given: format,
             }
         }
     }
@@ -44,8 +59,16 @@ impl EventAcc {
     /// The format the events read as.
     pub(super) fn format(&self) -> Format {
         match self {
+            EventAcc::Sse {
+                given: f @ (Format::Openai | Format::Perplexity),
+                ..
+            } => *f,
             EventAcc::Sse { .. } => Format::Sse,
             EventAcc::AiSdk(_) => Format::AiSdk,
+            #[cfg(feature = "providers")]
+            EventAcc::Responses(_) => Format::Openai,
+            #[cfg(feature = "providers")]
+            EventAcc::Chat(acc) => acc.draft_ref().format,
         }
     }
 
@@ -54,6 +77,20 @@ impl EventAcc {
         match self {
             EventAcc::Sse { acc, .. } => acc.draft_ref(),
             EventAcc::AiSdk(acc) => acc.draft_ref(),
+            #[cfg(feature = "providers")]
+            EventAcc::Responses(acc) => acc.draft_ref(),
+            #[cfg(feature = "providers")]
+            EventAcc::Chat(acc) => acc.draft_ref(),
+        }
+    }
+
+    /// A provider stream's draft, which is the whole answer so far (the stream need
+    /// not be read again to parse it); `None` for `sse` and the AI SDK's.
+    pub(super) fn provider_draft(&self) -> Option<&Draft> {
+        match self {
+            #[cfg(feature = "providers")]
+            EventAcc::Responses(_) | EventAcc::Chat(_) => Some(self.draft_ref()),
+            _ => None,
         }
     }
 
@@ -62,17 +99,22 @@ impl EventAcc {
         if let EventAcc::Sse {
             decided: decided @ false,
             options,
+            given,
             ..
         } = self
         {
-            let ty = parse_json(ev.data.trim()).ok().and_then(|v| match v {
-                Value::Object(o) => o.get("type").and_then(Value::as_str).map(str::to_string),
-                _ => None,
-            });
-            if let Some(t) = ty {
-                if ai_sdk::is_chunk_type(&t) {
+            let v = parse_json(ev.data.trim()).ok();
+            let ty = v
+                .as_ref()
+                .and_then(|v| v.get("type"))
+                .and_then(Value::as_str);
+            let object = v.as_ref().and_then(|v| v.get("object")).is_some();
+            if ty.is_some() || object {
+                if ty.is_some_and(ai_sdk::is_chunk_type) {
                     *self = EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)));
-                } else {
+                } else if let Some(acc) = v.as_ref().and_then(|v| provider(v, *given, options)) {
+                    *self = acc;
+                } else if ty.is_some() {
                     *decided = true;
                 }
             }
@@ -80,6 +122,10 @@ impl EventAcc {
         match self {
             EventAcc::Sse { acc, .. } => acc.event(ev),
             EventAcc::AiSdk(acc) => acc.event(ev),
+            #[cfg(feature = "providers")]
+            EventAcc::Responses(acc) => acc.event(ev),
+            #[cfg(feature = "providers")]
+            EventAcc::Chat(acc) => acc.event(ev),
         }
     }
 
@@ -89,6 +135,27 @@ impl EventAcc {
         match self {
             EventAcc::Sse { .. } => false,
             EventAcc::AiSdk(acc) => acc.end(),
+            #[cfg(feature = "providers")]
+            EventAcc::Responses(acc) => acc.end(),
+            #[cfg(feature = "providers")]
+            EventAcc::Chat(acc) => acc.end(),
         }
     }
+}
+
+/// The reader of the provider stream whose first event is `v`, if it is one.
+#[cfg(feature = "providers")]
+fn provider(v: &Value, given: Format, options: &Options) -> Option<EventAcc> {
+    let kind = openai_stream::stream_kind(v)?;
+    let format = matches!(given, Format::Openai | Format::Perplexity).then_some(given);
+    Some(match kind {
+        StreamKind::Responses => EventAcc::Responses(Box::new(ResponsesAccumulator::new(options))),
+        k => EventAcc::Chat(Box::new(ChatAccumulator::new(options, k, format))),
+    })
+}
+
+/// Without the provider formats their streams are read as `sse`.
+#[cfg(not(feature = "providers"))]
+fn provider(_: &Value, _: Format, _: &Options) -> Option<EventAcc> {
+    None
 }
