@@ -79,3 +79,74 @@ fn chat_completions_citations_show_before_done() {
         assert_eq!(s.citations, whole.citations, "{}", r.name);
     }
 }
+
+/// A text delta lost on the way (a proxy dropped an event): `response.completed` is the
+/// last word, and the answer after it is `parse` of the final response, not the text
+/// that streamed.
+#[test]
+fn a_responses_stream_that_lost_a_delta_ends_as_its_final_response() {
+    for r in recorded("openai", "responses-") {
+        let whole = parse_final(&r, Format::Openai);
+        let mut events: Vec<&str> = r.stream.split_inclusive("\n\n").collect();
+        let lost = (0..events.len())
+            .filter(|&k| events[k].contains("response.output_text.delta"))
+            .nth(2)
+            .unwrap();
+        events.remove(lost);
+        check_lost_delta(&r.name, &events, &whole);
+        // Without annotations the answer is read block by block (blocks shown kept):
+        // the final response's text replaces the blocks read from the streamed text.
+        let mut last = r.last.clone();
+        for item in last["output"].as_array_mut().unwrap() {
+            for part in item["content"].as_array_mut().into_iter().flatten() {
+                part["annotations"] = serde_json::json!([]);
+            }
+        }
+        let plain: Vec<String> = events
+            .iter()
+            .filter(|e| !e.contains("annotation.added"))
+            .map(|e| match e.find("data: {\"type\":\"response.completed\"") {
+                Some(at) => {
+                    let mut v: serde_json::Value =
+                        serde_json::from_str(e[at + 6..].trim()).unwrap();
+                    v["response"] = last.clone();
+                    format!("{}data: {v}\n\n", &e[..at])
+                }
+                None => e.to_string(),
+            })
+            .collect();
+        let whole = citekit::parse(
+            None,
+            citekit::core::formats::Data::Json(&last),
+            &options("auto"),
+        )
+        .unwrap();
+        assert!(whole.citations.is_empty());
+        let plain: Vec<&str> = plain.iter().map(String::as_str).collect();
+        check_lost_delta(&format!("{} without annotations", r.name), &plain, &whole);
+    }
+}
+
+fn check_lost_delta(name: &str, events: &[&str], whole: &citekit::CitedAnswer) {
+    use citekit::core::formats::Data;
+    use citekit::core::stream::StreamParser;
+    let mut p = StreamParser::new(Data::Text(""), &options("openai")).unwrap();
+    let mut before_end = None;
+    for e in events {
+        if e.contains("event: response.completed") {
+            before_end = Some(p.snapshot().text.clone());
+        }
+        p.push(e);
+    }
+    let shown_before = before_end.unwrap();
+    assert!(
+        !whole.text.starts_with(&shown_before),
+        "{name}: no delta was lost"
+    );
+    assert_eq!(
+        shown(p.snapshot()),
+        shown(whole),
+        "{name}: at response.completed"
+    );
+    assert_eq!(shown(p.finish()), shown(whole), "{name}: finished");
+}

@@ -489,8 +489,9 @@ impl StreamParser {
         if let Source_::Sse { acc, taken, .. } = &mut self.data {
             let text = &acc.draft_ref().text;
             // A provider's final object is the last word: when its text is not the text
-            // streamed (an event was lost), the answer starts again from it.
-            let rewritten = acc.provider_draft().is_some()
+            // streamed (an event was lost), the answer starts again from it (compared
+            // once the stream ended, not on every chunk).
+            let rewritten = acc.provider_ended()
                 && (text.len() < *taken
                     || !text.is_char_boundary(*taken)
                     || text[..*taken] != self.raw[self.raw.len() - *taken..]);

@@ -324,6 +324,11 @@ impl ResponsesAccumulator {
         self.close();
         true
     }
+
+    /// Whether the stream ended (its draft is then the final object's).
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
 }
 
 /// The final chat completion put together from its chunks, as the `openai` SDK's
@@ -605,6 +610,11 @@ impl ChatAccumulator {
         self.sync_diagnostics();
     }
 
+    /// Whether the stream ended (its draft is then the final object's).
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
     /// Ends the stream (`[DONE]`, or its reader's end): the answer becomes `parse` of
     /// the completion the chunks make. Whether this call ended it.
     pub fn end(&mut self) -> bool {
@@ -675,4 +685,108 @@ pub fn parse_stream(
         draft.diagnostics.insert(0, d);
     }
     Ok(draft)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn event(v: Value) -> SseEvent {
+        SseEvent {
+            event: v.get("type").and_then(Value::as_str).map(str::to_string),
+            data: v.to_string(),
+            id: None,
+        }
+    }
+
+    fn delta(text: &str) -> SseEvent {
+        event(
+            json!({"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": text}),
+        )
+    }
+
+    /// An annotation sent before the text it covers waits for that text, then shows.
+    #[test]
+    fn an_annotation_that_comes_before_its_text_waits_for_it() {
+        let mut acc = ResponsesAccumulator::new(&Options::default());
+        acc.event(&delta("Paris é "));
+        acc.event(&event(
+            json!({"type": "response.output_text.annotation.added", "output_index": 0,
+            "content_index": 0, "annotation_index": 0, "annotation": {"type": "url_citation",
+            "start_index": 0, "end_index": 12, "url": "https://p.example", "title": "P"}}),
+        ));
+        assert!(acc.draft_ref().spans.is_empty());
+        assert!(acc.draft_ref().diagnostics.is_empty());
+        acc.event(&delta("is old."));
+        let d = acc.draft_ref();
+        assert_eq!(d.spans.len(), 1);
+        // 12 UTF-16 units: `é` is one unit and two bytes.
+        assert_eq!(&d.text[d.spans[0].start..d.spans[0].end], "Paris é is o");
+        assert_eq!(
+            d.sources[0].source.url.as_deref(),
+            Some("https://p.example")
+        );
+    }
+
+    /// The text of a second output item starts after a blank line, as the parser joins
+    /// them; an `error` event is a warning, the text stays.
+    #[test]
+    fn parts_of_two_items_and_an_error_event() {
+        let mut acc = ResponsesAccumulator::new(&Options::default());
+        acc.event(&delta("One."));
+        acc.event(&event(json!({"type": "response.output_text.delta", "output_index": 2, "content_index": 0, "delta": "Two."})));
+        acc.event(&event(
+            json!({"type": "error", "code": "server_error", "message": "overloaded"}),
+        ));
+        assert_eq!(acc.draft_ref().text, "One.\n\nTwo.");
+        assert!(acc.end());
+        let d = acc.draft_ref();
+        assert_eq!(d.diagnostics.len(), 1, "{:?}", d.diagnostics);
+        assert_eq!(d.diagnostics[0].code, "stream-error");
+        assert!(d.diagnostics[0].message.contains("overloaded"));
+    }
+
+    /// Chat annotations in a chunk of their own after the text are added to the ones
+    /// before, and the end is `parse` of the completion the chunks make.
+    #[test]
+    fn chat_annotations_in_several_chunks_are_all_read() {
+        let chunk = |delta: Value, finish: Value| {
+            event(
+                json!({"id": "c1", "object": "chat.completion.chunk", "model": "gpt-4o-search-preview",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}),
+            )
+        };
+        let cite = |s: u64, e: u64, url: &str| json!({"type": "url_citation", "url_citation": {"start_index": s, "end_index": e, "url": url, "title": url}});
+        let mut acc = ChatAccumulator::new(&Options::default(), StreamKind::Chat, None);
+        acc.event(&chunk(
+            json!({"role": "assistant", "content": "Oslo is big. "}),
+            Value::Null,
+        ));
+        acc.event(&chunk(
+            json!({"content": "Bergen is wet.", "annotations": [cite(0, 12, "https://o.example")]}),
+            Value::Null,
+        ));
+        assert_eq!(acc.draft_ref().spans.len(), 1);
+        acc.event(&chunk(
+            json!({"annotations": [cite(13, 27, "https://b.example")]}),
+            json!("stop"),
+        ));
+        assert_eq!(acc.draft_ref().spans.len(), 2);
+        acc.event(&SseEvent {
+            data: "[DONE]".into(),
+            ..SseEvent::default()
+        });
+        let d = acc.draft_ref().clone();
+        let completion = acc.chunks.completion();
+        assert_eq!(
+            completion["choices"][0]["message"]["annotations"]
+                .as_array()
+                .map(Vec::len),
+            Some(2)
+        );
+        let whole = openai::parse(None, Some(&completion), &Options::default()).unwrap();
+        assert_eq!(d, whole);
+        assert_eq!(d.spans.len(), 2);
+    }
 }

@@ -84,6 +84,18 @@ impl EventAcc {
         }
     }
 
+    /// Whether a provider stream ended: its draft is then `parse` of its final object,
+    /// whose text may not be the text streamed.
+    pub(super) fn provider_ended(&self) -> bool {
+        match self {
+            #[cfg(feature = "providers")]
+            EventAcc::Responses(acc) => acc.is_ended(),
+            #[cfg(feature = "providers")]
+            EventAcc::Chat(acc) => acc.is_ended(),
+            _ => false,
+        }
+    }
+
     /// A provider stream's draft, which is the whole answer so far (the stream need
     /// not be read again to parse it); `None` for `sse` and the AI SDK's.
     pub(super) fn provider_draft(&self) -> Option<&Draft> {
