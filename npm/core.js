@@ -265,7 +265,10 @@ export class View {
     this.check();
   }
 
-  /** Adds streamed text (to the answer, or to the event stream for format `sse`). */
+  /**
+   * Adds streamed text (to the answer, or to the raw event stream for format `sse`,
+   * `ai-sdk`, and `openai` / `perplexity` mounted with `data: ''`).
+   */
   append(text) {
     this.inner.append(text);
     if (typeof text === 'string') this.record('append', text);
@@ -340,12 +343,19 @@ export function plainText(answer) {
 
 /**
  * Whether the answer is a raw event stream held in `data` (appended as it grows, not
- * the answer text): format `sse`, or format `ai-sdk` with `data` a string (the UI
- * message stream; a `UIMessage` or its parts are objects). The module's own rule
- * (`streams_events`), for the hosts that decide what to append before mounting.
+ * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
+ * message stream; a `UIMessage` or its parts are objects), or format `openai` or
+ * `perplexity` with `data` a string that is empty or an event stream (the provider's
+ * own stream). The module's own rule (`streams_events`), for the hosts that decide
+ * what to append before mounting.
  */
 export function streamsEvents(format, data) {
-  return format === 'sse' || (format === 'ai-sdk' && typeof data === 'string');
+  if (format === 'sse') return true;
+  if (typeof data !== 'string') return false;
+  if (format === 'ai-sdk') return true;
+  if (format !== 'openai' && format !== 'perplexity') return false;
+  const t = data.replace(/^\ufeff/, '').trimStart();
+  return t === '' || /^(?:data:|event:|:|id:)/.test(t);
 }
 
 /**
