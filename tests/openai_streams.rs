@@ -74,9 +74,11 @@ fn chat_completions_citations_show_before_done() {
     for r in recorded("openai", "chat-") {
         let whole = parse_final(&r, Format::Openai);
         assert_eq!(whole.citations.len(), 3, "{}", r.name);
-        let s = snapshot_before(&r, "\"finish_reason\":\"stop\"", "openai");
-        assert_eq!(s.text, whole.text, "{}", r.name);
-        assert_eq!(s.citations, whole.citations, "{}", r.name);
+        for given in ["openai", "sse"] {
+            let s = snapshot_before(&r, "\"finish_reason\":\"stop\"", given);
+            assert_eq!(s.text, whole.text, "{}", r.name);
+            assert_eq!(s.citations, whole.citations, "{} as {given}", r.name);
+        }
     }
 }
 

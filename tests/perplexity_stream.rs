@@ -33,18 +33,20 @@ fn a_perplexity_stream_byte_by_byte_never_shows_a_raw_marker_nor_rebuilds_stable
 fn perplexity_markers_are_live_while_the_answer_streams() {
     for r in recorded("perplexity", "") {
         let whole = parse_final(&r, Format::Perplexity);
-        let s = snapshot_before(&r, "\"finish_reason\":\"stop\"", "sse");
-        assert_eq!(s.format, Format::Perplexity, "{}", r.name);
-        assert_eq!(s.sources.len(), whole.sources.len(), "{}", r.name);
-        assert!(s.citations.len() >= 3, "{}: {:?}", r.name, s.citations);
-        assert!(
-            s.citations
-                .iter()
-                .all(|c| c.pending.is_empty() && !c.sources.is_empty()),
-            "{}: {:?}",
-            r.name,
-            s.citations
-        );
-        assert!(whole.text.starts_with(s.text.trim_end()), "{}", r.name);
+        for given in ["sse", "perplexity"] {
+            let s = snapshot_before(&r, "\"finish_reason\":\"stop\"", given);
+            assert_eq!(s.format, Format::Perplexity, "{}", r.name);
+            assert_eq!(s.sources.len(), whole.sources.len(), "{}", r.name);
+            assert!(s.citations.len() >= 3, "{}: {:?}", r.name, s.citations);
+            assert!(
+                s.citations
+                    .iter()
+                    .all(|c| c.pending.is_empty() && !c.sources.is_empty()),
+                "{}: {:?}",
+                r.name,
+                s.citations
+            );
+            assert!(whole.text.starts_with(s.text.trim_end()), "{}", r.name);
+        }
     }
 }

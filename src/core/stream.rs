@@ -784,16 +784,21 @@ fn looks_structured(raw: &str) -> bool {
 }
 
 /// Feeds events to the accumulator; true when any of them was not a text token (a
-/// source, a citation map, metadata: the sources must be read again) or decided the
-/// stream's format.
+/// source, a citation map, metadata: the sources must be read again), or brought
+/// sources, spans or diagnostics with its text, or decided the stream's format.
 fn feed_events(acc: &mut EventAcc, events: Vec<crate::core::formats::sse::SseEvent>) -> bool {
     let mut other = false;
+    let counts = |d: &Draft| (d.sources.len(), d.spans.len(), d.diagnostics.len());
     for ev in events {
         let before = acc.draft_ref().text.len();
-        let format = acc.format();
+        let (format, data) = (acc.format(), counts(acc.draft_ref()));
         acc.event(&ev);
-        // The first event of a provider stream can bring text and decide the format.
-        other |= acc.draft_ref().text.len() == before || acc.format() != format;
+        // A provider stream's event can bring text together with its format (the first
+        // one), sources (a Perplexity chunk's `citations`) or spans (a Chat Completions
+        // chunk's `annotations`).
+        other |= acc.draft_ref().text.len() == before
+            || acc.format() != format
+            || counts(acc.draft_ref()) != data;
     }
     other
 }

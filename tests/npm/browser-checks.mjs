@@ -4,6 +4,7 @@
 // of it (host-checks.mjs: growing answers, moves, server-rendered markup, themes), and
 // that no partial marker shows while any format's data streams (partial-markers.mjs).
 import { uiStreamChecks } from './ui-stream-checks.mjs';
+import { providerStreamChecks } from './provider-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
 import { assert, eq, resolveDev } from './lib.mjs';
 import { partialMarkerChecks } from './partial-markers.mjs';
@@ -1209,6 +1210,7 @@ export async function browserChecks(tally, context, url, label) {
 
   await hostChecks(t, page);
   await uiStreamChecks(t, page);
+  await providerStreamChecks(t, page);
 
   // Posthoc data and canonical HTML, JSON and YAML answers are in the full module
   // (citekit_full): not fetched until such data comes; the providers' formats are in

@@ -346,12 +346,14 @@ pub fn byte_by_byte_shows_nothing_raw(
     snapshots
 }
 
-/// The stream appended up to (not including) the first line holding `before`: the
-/// snapshot then.
+/// The stream appended one event at a time up to (not including) the first line holding
+/// `before`: the snapshot then.
 pub fn snapshot_before(r: &Recording, before: &str, given: &str) -> CitedAnswer {
     let at = r.stream.find(before).expect("the marker event");
     let at = r.stream[..at].rfind('\n').map_or(0, |n| n + 1);
     let mut p = StreamParser::new(Data::Text(""), &options(given)).unwrap();
-    p.push(&r.stream[..at]);
+    for event in r.stream[..at].split_inclusive("\n\n") {
+        p.push(event);
+    }
     p.snapshot().clone()
 }
