@@ -425,16 +425,8 @@ impl StreamParser {
     fn rebase(&mut self) -> Result<(), ParseError> {
         let draft = match &self.data {
             Source_::Sse { acc, .. } => {
-                // Everything but the text (which can be long, and is not read here).
-                let src = acc.draft_ref();
-                let mut d = Draft::new(src.format, "");
-                d.content_kind = src.content_kind;
-                d.grammar = src.grammar;
-                d.sources.clone_from(&src.sources);
-                d.spans.clone_from(&src.spans);
-                d.diagnostics.clone_from(&src.diagnostics);
-                d.used.clone_from(&src.used);
-                d.metadata.clone_from(&src.metadata);
+                let mut d = acc.draft_ref().clone();
+                d.text.clear();
                 d
             }
             Source_::Json(v) => {
@@ -455,6 +447,7 @@ impl StreamParser {
             }
         };
         let answer_from_data = !draft.text.is_empty();
+        let was_incremental = self.incremental;
         self.incremental = draft.spans.is_empty()
             && draft.content_kind == ContentKind::Markdown
             && draft
@@ -473,6 +466,14 @@ impl StreamParser {
                     | Format::Anthropic
                     | Format::Gemini
             );
+        if was_incremental && !self.incremental {
+            // Spans came after blocks were read (a provider stream's annotations): the
+            // answer is read whole from now on, and no block counts as stable any more,
+            // so that a view renders the blocks again with their citations (keeping the
+            // nodes that did not change).
+            self.blocks.clear();
+            self.committed = 0;
+        }
         let mut for_base = draft.clone();
         for_base.text.clear();
         self.base_resolved = resolve(for_base, &self.options);
