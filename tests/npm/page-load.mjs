@@ -42,13 +42,15 @@ const RARE_OVER =
  * KB at ca532a9 (docs/size.md, "The first module against the 220 KB budget"; the levers
  * left are structural). Until a design fits, such a page passes while it stays under
  * this ceiling, a ratchet to lower as the module shrinks; it fails once the page fits
- * the budget, so that the mark goes.
+ * the budget, so that the mark goes. Raised by 6.6 KB (230 -> 236.6 KB) for OpenAI's and
+ * Perplexity's own streams read in the first module (issue 29): the page measured 229.0
+ * KB before them and 235.6 KB with them.
  */
 const COMMON_OVER = {
-  ceiling: 230 * 1024,
+  ceiling: 236.6 * 1024,
   why:
-    'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9); ' +
-    'docs/size.md, "The first module against the 220 KB budget"',
+    'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9), then OpenAI\'s and ' +
+    'Perplexity\'s own streams (235.6 KB); docs/size.md, "The first module against the 220 KB budget"',
 };
 
 /**
