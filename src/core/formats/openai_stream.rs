@@ -23,9 +23,9 @@
 //! is text, `delta.annotations` (web search `url_citation`, nested as in the completion)
 //! are read as the parser reads the completion's (`openai::flat_chat_annotation`), over
 //! the text so far. The chunks are put together into the final completion as the
-//! `openai` SDK's `finalChatCompletion()` does (content and refusal concatenated,
-//! annotations appended, the other fields of the latest chunk), and at `[DONE]` (or the
-//! end) the answer becomes `parse` of it.
+//! `openai` SDK's `finalChatCompletion()` does (content and refusal concatenated, the
+//! other fields of the latest chunk; annotations appended, where the SDK keeps the last
+//! delta's), and at `[DONE]` (or the end) the answer becomes `parse` of it.
 
 use super::openai::{self, flat_chat_annotation};
 use super::perplexity_stream::PerplexitySources;
@@ -332,7 +332,8 @@ impl ResponsesAccumulator {
 }
 
 /// The final chat completion put together from its chunks, as the `openai` SDK's
-/// `ChatCompletionStream` does.
+/// `ChatCompletionStream` does, but for `delta.annotations`: appended here, where the
+/// SDK keeps the last delta's (docs/formats.md, "openai streams").
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ChatChunks {
     /// The chunks' fields other than `choices` (a later chunk's win).
