@@ -9,6 +9,12 @@
 //     the container's innerHTML on every chunk (what most chat UIs do today);
 //   smd: streaming-markdown 0.2.15, which appends DOM nodes as characters arrive and
 //     never re-parses, with a citation wrapper (below).
+//   openai: citekit fed the same answer as OpenAI's Responses stream (format `openai`,
+//     appended raw): markers taken out, each one a `url_citation` annotation over the
+//     sentence before it (UTF-16 offsets), one `response.output_text.delta` event per
+//     4 characters of text, each annotation's event right after the text it covers, the
+//     `response.completed` event with the whole response at the end (in `finish`).
+//     What one chunk costs there against a plain answer's append (the `citekit` row).
 // Every side draws the same things: one <sup><a> per source reference, a footnote list
 // of the cited sources (with their citation counts) and a source list of every source
 // (cited ones marked, with counts). The baselines keep the data's numbers; citekit
@@ -46,7 +52,7 @@
 //
 // Needs the built package in pkg/ (`npm run build`), marked and streaming-markdown in
 // node_modules (`npm install`).
-// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,smd,marked]
+// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,openai,smd,marked]
 //          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N] [--pkg pkg]
 //        node bench/stream.mjs --profile [--sizes 20,200] [--profile-seconds 20] [--top 25]
 //   --runs: best of N full runs (only for a size streamed whole within the budget; a cut
@@ -78,7 +84,7 @@ const arg = (name, dflt) => {
 const CHUNK = Number(arg('--chunk', 4));
 const RUNS = Number(arg('--runs', 3));
 const SIZES = String(arg('--sizes', '20,200')).split(',').map(Number);
-const RENDERERS = String(arg('--renderers', args.includes('--profile') ? 'citekit' : 'citekit,smd,marked')).split(',');
+const RENDERERS = String(arg('--renderers', args.includes('--profile') ? 'citekit' : 'citekit,openai,smd,marked')).split(',');
 const MAX_SECONDS = Number(arg('--max-seconds', 45));
 const LIMIT_BYTES = Number(arg('--limit-bytes', Infinity));
 const PROFILE = args.includes('--profile');
@@ -160,6 +166,35 @@ const CASES = {
 for (const c of Object.values(CASES)) {
   const prose = c.answer.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '');
   c.refs = (prose.match(/\[\d+\]/g) || []).length;
+  c.openai = openaiAnswer(c.answer, c.data);
+}
+
+// The answer as an OpenAI Responses output text: the markers (outside code) taken out,
+// each one a `url_citation` over the sentence before it (start and end in UTF-16 code
+// units, JavaScript's string indices, as OpenAI gives them).
+function openaiAnswer(answer, data) {
+  let text = '';
+  const annotations = [];
+  const pieces = answer.split(/(```[\s\S]*?```|`[^`]*`)/);
+  for (const [k, piece] of pieces.entries()) {
+    if (k % 2 === 1) {
+      text += piece;
+      continue;
+    }
+    let from = 0;
+    for (const m of piece.matchAll(/ ?((?:\[\d+\])+)/g)) {
+      text += piece.slice(from, m.index);
+      from = m.index + m[0].length;
+      const end = text.length;
+      const start = Math.max(text.lastIndexOf('. ', end) + 2, text.lastIndexOf('\n', end) + 1, 0);
+      for (const n of m[1].match(/\d+/g)) {
+        const src = data[n];
+        annotations.push({ type: 'url_citation', start_index: start, end_index: end, url: src.source, title: src.title });
+      }
+    }
+    text += piece.slice(from);
+  }
+  return { text, annotations };
 }
 
 if (args.includes('--dump')) {
@@ -317,7 +352,46 @@ function citeRenderer(root, refs) {
 
 // One side, fed ANSWER from byte 'from' (the part before it in 4 KB chunks, not
 // timed), timed per chunk until the end, 'maxMs' or 'limitBytes'.
+/// One Responses stream event, as the API writes it.
+const sse = (e) => 'event: ' + e.type + '\\ndata: ' + JSON.stringify(e) + '\\n\\n';
+
 function makeSide(kind, c, el) {
+  if (kind === 'openai') {
+    // The Responses stream: its opening events at the mount, then one delta event per
+    // chunk of text with the annotations whose text is in, the final response at the end.
+    const { text, annotations } = c.openai;
+    const resp = (status, output) => ({ id: 'resp_bench', object: 'response', created_at: 1764964102, status, model: 'gpt-5-mini', output, usage: null });
+    const item = 'msg_bench';
+    const view = mount(el, { answer: null, data: '', format: 'openai', panel: true, footnotes: true });
+    let seq = 0;
+    const ev = (e) => sse({ ...e, sequence_number: seq++ });
+    view.append(ev({ type: 'response.created', response: resp('in_progress', []) }) +
+      ev({ type: 'response.output_item.added', output_index: 0, item: { id: item, type: 'message', status: 'in_progress', content: [], role: 'assistant' } }) +
+      ev({ type: 'response.content_part.added', item_id: item, output_index: 0, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } }));
+    let pos = 0;
+    let next = 0;
+    return {
+      text,
+      append: (s) => {
+        pos += s.length;
+        let out = ev({ type: 'response.output_text.delta', item_id: item, output_index: 0, content_index: 0, delta: s, logprobs: [] });
+        while (next < annotations.length && annotations[next].end_index <= pos) {
+          out += ev({ type: 'response.output_text.annotation.added', item_id: item, output_index: 0, content_index: 0, annotation_index: next, annotation: annotations[next] });
+          next++;
+        }
+        view.append(out);
+      },
+      finish: () => {
+        const part = { type: 'output_text', annotations, text };
+        view.append(ev({ type: 'response.completed', response: resp('completed', [{ id: item, type: 'message', status: 'completed', content: [part], role: 'assistant' }]) }));
+        view.finish();
+      },
+      markers: () => el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      literal: () => false,
+      footnotes: () => el.querySelectorAll('.cite-footnotes li').length,
+      destroy: () => view.destroy(),
+    };
+  }
   if (kind === 'citekit') {
     const view = mount(el, { answer: '', data: c.data, panel: true, footnotes: true });
     return {
@@ -363,7 +437,7 @@ window.prepareSide = async (kind, size, from) => {
   const el = document.createElement('div');
   host.appendChild(el);
   const side = makeSide(kind, c, el);
-  const A = c.answer;
+  const A = side.text ?? c.answer;
   let pos = 0;
   while (pos < from) {
     const next = Math.min(from, pos + 4096);
@@ -548,6 +622,8 @@ try {
       const rows = {};
       for (const kind of RENDERERS) {
         const t0 = Date.now();
+        // The openai side streams the answer without its markers.
+        const len = kind === 'openai' ? c.openai.text.length : c.answer.length;
         let head = await run(kind, size, 0, MAX_SECONDS * 1000, LIMIT_BYTES);
         let s;
         if (head.cut) {

@@ -266,7 +266,10 @@ export class View {
     this.check();
   }
 
-  /** Adds streamed text (to the answer, or to the event stream for format `sse`). */
+  /**
+   * Adds streamed text (to the answer, or to the raw event stream for format `sse`,
+   * `ai-sdk`, and `openai` / `perplexity` mounted with `data: ''`).
+   */
   append(text) {
     this.inner.append(text);
     if (typeof text === 'string') this.record('append', text);
@@ -342,15 +345,19 @@ export function plainText(answer) {
 /**
  * Whether the answer is a raw event stream held in `data` (appended as it grows, not
  * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
- * message stream; a `UIMessage` or its parts are objects), or format `anthropic` or
- * `gemini` with `data` a string that is not JSON (the provider's own stream). The
- * module's own rule
+ * message stream; a `UIMessage` or its parts are objects), a platform's stream (format
+ * `cohere`, `bedrock` or `bedrock-kb` with `data` a string), or a provider's own stream
+ * (format `anthropic`, `gemini`, `openai` or `perplexity` with `data` a string that is
+ * not JSON: empty at the start, or the events). The module's own rule
  * (`streams_events`), for the hosts that decide what to append before mounting.
  */
 export function streamsEvents(format, data) {
-  if (format === 'sse' || (format === 'ai-sdk' && typeof data === 'string')) return true;
-  // A provider's own stream: text data that is not JSON (`isStreamText`).
-  return (format === 'anthropic' || format === 'gemini') && typeof data === 'string' && !/^\ufeff?\s*[[{]/.test(data);
+  if (format === 'sse') return true;
+  if (typeof data !== 'string') return false;
+  if (format === 'ai-sdk' || format === 'cohere' || format === 'bedrock' || format === 'bedrock-kb') return true;
+  const provider = format === 'anthropic' || format === 'gemini' || format === 'openai' || format === 'perplexity';
+  // A provider's own stream: text data that is not JSON (`is_stream_text`).
+  return provider && !/^\ufeff?\s*[[{]/.test(data);
 }
 
 /**

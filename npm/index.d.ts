@@ -233,7 +233,11 @@ export type CitationMapData =
   | { [marker: string]: CitationMapEntry }
   | { answer?: string; citation_map: { [marker: string]: CitationMapEntry }; [key: string]: unknown };
 
-/** sse: the raw event stream text (`data: {...}` lines), cut anywhere when streaming. */
+/**
+ * sse: the raw event stream text (`data: {...}` lines), cut anywhere when streaming.
+ * Also a provider's own stream (OpenAI Responses or Chat Completions, Perplexity) as
+ * the `openai` / `perplexity` formats' data: mount with `data: ''` and append it raw.
+ */
 export type SseStream = string;
 
 /** scintilla: the numbered array of tool metadata. */
@@ -542,7 +546,12 @@ export class View {
   update(props: MountProps): void;
   /** Replaces every option (absent ones go back to their defaults). */
   setOptions(options: Options & DisplayOptions): void;
-  /** Adds streamed text (to the answer, or to the event stream for format `sse`, and for `anthropic` and `gemini` mounted with text data: the provider's own stream). */
+  /**
+   * Adds streamed text (to the answer, or to the raw event stream for format `sse`,
+   * `ai-sdk`, a platform's (`cohere`, `bedrock`, `bedrock-kb`), and a provider's own
+   * stream: `anthropic`, `gemini`, `openai` or `perplexity` mounted with text data,
+   * `data: ''` at the start).
+   */
   append(text: string): void;
   /** Ends the stream. */
   finish(): void;

@@ -455,6 +455,7 @@ impl StreamParser {
             }
         };
         let answer_from_data = !draft.text.is_empty();
+        let was_incremental = self.incremental;
         self.incremental = draft.spans.is_empty()
             && draft.content_kind == ContentKind::Markdown
             && draft
@@ -473,6 +474,14 @@ impl StreamParser {
                     | Format::Anthropic
                     | Format::Gemini
             );
+        if was_incremental && !self.incremental {
+            // Spans came after blocks were read (a provider stream's annotations): the
+            // answer is read whole from now on, and no block counts as stable any more,
+            // so that a view renders the blocks again with their citations (keeping the
+            // nodes that did not change).
+            self.blocks.clear();
+            self.committed = 0;
+        }
         let mut for_base = draft.clone();
         for_base.text.clear();
         self.base_resolved = resolve(for_base, &self.options);
@@ -488,6 +497,20 @@ impl StreamParser {
     fn pull_sse_text(&mut self) {
         if let Source_::Sse { acc, taken, .. } = &mut self.data {
             let text = &acc.draft_ref().text;
+            // A provider's final object is the last word: when its text is not the text
+            // streamed (an event was lost), the answer starts again from it (compared
+            // once the stream ended, not on every chunk).
+            let rewritten = acc.provider_ended()
+                && (text.len() < *taken
+                    || !text.is_char_boundary(*taken)
+                    || text[..*taken] != self.raw[self.raw.len() - *taken..]);
+            if rewritten {
+                self.raw.clear();
+                *taken = 0;
+                self.blocks.clear();
+                self.committed = 0;
+                self.in_place = false;
+            }
             if text.len() > *taken {
                 self.raw.push_str(&text[*taken..]);
                 *taken = text.len();
@@ -597,10 +620,10 @@ impl StreamParser {
     fn whole(&self) -> CitedAnswer {
         let data_owned;
         let (answer, data) = match &self.data {
-            Source_::Sse { acc, .. } => {
-                if let Some(d) = acc.provider_draft() {
-                    return crate::core::resolve_parsed(d.clone(), None, &self.options);
-                }
+            Source_::Sse { acc, .. } if acc.provider_draft().is_some() => {
+                return self.provider_answer(false);
+            }
+            Source_::Sse { .. } => {
                 data_owned = self.sse_stream_text();
                 (None, Data::Text(&data_owned))
             }
@@ -623,15 +646,13 @@ impl StreamParser {
                 };
                 formats::parse_draft(Some(&self.raw), d, &self.options)
             }
-            Source_::Sse { acc, .. } => match acc.provider_draft() {
-                // A provider's stream: its accumulator's draft, not a new read of the
-                // events.
-                Some(d) => Ok(d.clone()),
-                None => {
-                    let t = self.sse_stream_text();
-                    formats::parse_draft(None, Data::Text(&t), &self.options)
-                }
-            },
+            Source_::Sse { acc, .. } if acc.provider_draft().is_some() => {
+                return self.provider_answer(true);
+            }
+            Source_::Sse { .. } => {
+                let t = self.sse_stream_text();
+                formats::parse_draft(None, Data::Text(&t), &self.options)
+            }
         };
         let Ok(mut draft) = draft else {
             return self.whole();
@@ -645,6 +666,46 @@ impl StreamParser {
                 let (len, closer) = shown_part(&draft.text, &g);
                 cut_draft(&mut draft, len);
                 closer.filter(|_| draft.content_kind == ContentKind::Markdown)
+            }
+            _ => None,
+        };
+        if let Some(c) = &closer {
+            draft.text.push_str(c);
+        }
+        let mut a = resolve_pending(draft, &self.options);
+        strip_closer(&mut a, closer.as_deref());
+        a
+    }
+
+    /// A provider stream's answer from its reader's draft, which holds the whole
+    /// answer so far (no read of the stream again): as a one-shot parse gives it, or,
+    /// while it streams (`pending`), with unresolved markers pending and the end of the
+    /// text held back as [`whole_pending`](Self::whole_pending) does.
+    fn provider_answer(&self, pending: bool) -> CitedAnswer {
+        let Source_::Sse { acc, .. } = &self.data else {
+            return self.whole();
+        };
+        let Some(draft) = acc.provider_draft() else {
+            return self.whole();
+        };
+        let mut draft = draft.clone();
+        if !pending {
+            if draft.text.is_empty() && !draft.sources.is_empty() {
+                draft.diagnostics.push(crate::core::model::Diagnostic::warning(
+                    "no-answer",
+                    format!(
+                        "the answer is empty and the {} data holds no text: pass the answer's text as `answer`",
+                        draft.format.name()
+                    ),
+                ));
+            }
+            return resolve(draft, &self.options);
+        }
+        let closer = match draft.grammar {
+            Some(g) if !draft.text.is_empty() => {
+                let (len, closer) = shown_part(&draft.text, &g);
+                cut_draft(&mut draft, len);
+                closer
             }
             _ => None,
         };
@@ -732,13 +793,21 @@ fn looks_structured(raw: &str) -> bool {
 }
 
 /// Feeds events to the accumulator; true when any of them was not a text token (a
-/// source, a citation map, metadata: the sources must be read again).
+/// source, a citation map, metadata: the sources must be read again), or brought
+/// sources, spans or diagnostics with its text, or decided the stream's format.
 fn feed_events(acc: &mut EventAcc, events: Vec<crate::core::formats::sse::SseEvent>) -> bool {
     let mut other = false;
+    let counts = |d: &Draft| (d.sources.len(), d.spans.len(), d.diagnostics.len());
     for ev in events {
         let before = acc.draft_ref().text.len();
+        let (format, data) = (acc.format(), counts(acc.draft_ref()));
         acc.event(&ev);
-        other |= acc.draft_ref().text.len() == before;
+        // A provider stream's event can bring text together with its format (the first
+        // one), sources (a Perplexity chunk's `citations`) or spans (a Chat Completions
+        // chunk's `annotations`).
+        other |= acc.draft_ref().text.len() == before
+            || acc.format() != format
+            || counts(acc.draft_ref()) != data;
     }
     other
 }

@@ -5,6 +5,7 @@
 // that no partial marker shows while any format's data streams (partial-markers.mjs).
 import { uiStreamChecks } from './ui-stream-checks.mjs';
 import { providerStreamChecks } from './anthropic-gemini-stream-checks.mjs';
+import { providerStreamChecks as openaiStreamChecks } from './provider-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -1296,6 +1297,7 @@ export async function browserChecks(tally, context, url, label) {
   await hostChecks(t, page);
   await uiStreamChecks(t, page);
   await providerStreamChecks(t, page);
+  await openaiStreamChecks(t, page);
 
   // Posthoc data and canonical HTML, JSON and YAML answers are in the full module
   // (citekit_full): not fetched until such data comes; the providers' formats are in

@@ -35,11 +35,15 @@ pub mod markdown;
 pub mod mistral;
 #[cfg(feature = "providers")]
 pub mod openai;
+#[cfg(feature = "providers")]
+pub mod openai_stream;
 #[cfg(feature = "payload")]
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
 pub mod platform_stream;
+#[cfg(feature = "providers")]
+pub mod perplexity_stream;
 #[cfg(feature = "posthoc")]
 pub mod posthoc;
 #[cfg(feature = "platforms")]
@@ -247,10 +251,21 @@ pub fn parse_draft(
     #[cfg(feature = "providers")]
     if let (FormatChoice::Given(f), Data::Text(t)) = (options.format, data) {
         if has_event_stream(f) && is_stream_text(t) {
-            return if f == Format::Anthropic {
-                anthropic_stream::parse_stream(t, options)
-            } else {
-                gemini_stream::parse_stream(t, options)
+            return match f {
+                Format::Anthropic => anthropic_stream::parse_stream(t, options),
+                Format::Gemini => gemini_stream::parse_stream(t, options),
+                _ => {
+                    let kind = provider_stream_kind(t).unwrap_or(if f == Format::Perplexity {
+                        openai_stream::StreamKind::Perplexity
+                    } else {
+                        openai_stream::StreamKind::Responses
+                    });
+                    let mut draft = openai_stream::parse_stream(t, kind, options)?;
+                    if let Some(a) = answer {
+                        support::use_caller_text(&mut draft, a);
+                    }
+                    Ok(draft)
+                }
             };
         }
     }
@@ -289,6 +304,20 @@ pub fn parse_draft(
             _ => Ok(()),
         }
     };
+    // OpenAI's and Perplexity's own streams, given as text.
+    #[cfg(feature = "providers")]
+    if let (Format::Openai | Format::Perplexity, Data::Text(t)) = (format, data) {
+        let kind = provider_stream_kind(t).unwrap_or(if format == Format::Perplexity {
+            openai_stream::StreamKind::Perplexity
+        } else {
+            openai_stream::StreamKind::Responses
+        });
+        let mut draft = openai_stream::parse_stream(t, kind, options)?;
+        if let Some(a) = answer {
+            support::use_caller_text(&mut draft, a);
+        }
+        return Ok(draft);
+    }
     if format != Format::Sse && format != Format::AiSdk && !is_platform(format) {
         json(data)?;
     }
@@ -414,9 +443,9 @@ pub fn is_platform(format: Format) -> bool {
 }
 
 /// The format of an event stream: a platform's (by its first event), the AI SDK's UI
-/// message stream, or `sse`.
-/// One pass over the first 16 KB: the first event whose data is JSON and a platform's
-/// event, or has a `type` (a UI message stream chunk's, or another), decides.
+/// message stream, OpenAI's or Perplexity's own stream, or `sse`. One pass over the
+/// first 16 KB: the first event whose data is JSON and a platform's event, or has a
+/// `type` or an `object` (a UI message stream chunk's, OpenAI's, or another), decides.
 fn stream_format(t: &str) -> Format {
     let head = &t[..crate::core::offsets::floor_boundary(t, 16 * 1024)];
     let mut reader = sse::SseReader::new();
@@ -429,15 +458,42 @@ fn stream_format(t: &str) -> Format {
         if let Some(f) = platform_stream::event_format(&v) {
             return f;
         }
-        if let Some(ty) = v.get("type").and_then(Value::as_str) {
-            return if ai_sdk::is_chunk_type(ty) {
-                Format::AiSdk
-            } else {
-                Format::Sse
-            };
+        let ty = v.get("type").and_then(Value::as_str);
+        if ty.is_some_and(ai_sdk::is_chunk_type) {
+            return Format::AiSdk;
+        }
+        if ty.is_some() || v.get("object").is_some() {
+            #[cfg(feature = "providers")]
+            if let Some(kind) = openai_stream::stream_kind(&v) {
+                return match kind {
+                    openai_stream::StreamKind::Perplexity => Format::Perplexity,
+                    _ => Format::Openai,
+                };
+            }
+            if ty.is_some() {
+                return Format::Sse;
+            }
         }
     }
     Format::Sse
+}
+
+/// The kind of OpenAI or Perplexity stream `t` is, told by its first event whose data
+/// is a JSON object with a `type` or an `object` (within its first 16 KB).
+#[cfg(feature = "providers")]
+fn provider_stream_kind(t: &str) -> Option<openai_stream::StreamKind> {
+    let head = &t[..crate::core::offsets::floor_boundary(t, 16 * 1024)];
+    let mut reader = sse::SseReader::new();
+    let mut events = reader.push(head);
+    events.extend(reader.finish());
+    events.iter().find_map(|ev| {
+        let v = parse_json(ev.data.trim()).ok()?;
+        let o = v.as_object()?;
+        if !o.contains_key("type") && !o.contains_key("object") {
+            return None;
+        }
+        Some(openai_stream::stream_kind(&v))
+    })?
 }
 
 /// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
@@ -455,10 +511,14 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
 }
 
 /// Whether `format` is a provider's whose own event stream is read as it comes
-/// (`anthropic`, `gemini`): given as text (an event stream, or empty at its start),
+/// (`anthropic`, `gemini`, `openai`, `perplexity`): given as text (an event stream, or empty at its start),
 /// such data is that stream; given as JSON, it is the final object.
 pub fn has_event_stream(format: Format) -> bool {
-    cfg!(feature = "providers") && matches!(format, Format::Anthropic | Format::Gemini)
+    cfg!(feature = "providers")
+        && matches!(
+            format,
+            Format::Anthropic | Format::Gemini | Format::Openai | Format::Perplexity
+        )
 }
 
 /// Whether text data of a format with an event stream is that stream: anything but

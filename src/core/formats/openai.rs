@@ -124,28 +124,7 @@ fn chat_as_responses(data: &Value) -> Option<Value> {
     };
     let text = message.get("content").and_then(Value::as_str).unwrap_or("");
     let annotations: Vec<Value> = match message.get("annotations") {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|ann| match ann {
-                Value::Object(a) => {
-                    let mut flat = Map::new();
-                    for (k, v) in a {
-                        match v {
-                            Value::Object(inner) if k.as_str() == "url_citation" => {
-                                for (ik, iv) in inner {
-                                    flat.insert(ik.clone(), iv.clone());
-                                }
-                            }
-                            _ => {
-                                flat.insert(k.clone(), v.clone());
-                            }
-                        }
-                    }
-                    Value::Object(flat)
-                }
-                other => other.clone(),
-            })
-            .collect(),
+        Some(Value::Array(a)) => a.iter().map(flat_chat_annotation).collect(),
         _ => Vec::new(),
     };
     for (k, v) in message {
@@ -162,6 +141,31 @@ fn chat_as_responses(data: &Value) -> Option<Value> {
     item.insert("content".into(), Value::Array(vec![Value::Object(part)]));
     meta.insert("output".into(), Value::Array(vec![Value::Object(item)]));
     Some(Value::Object(meta))
+}
+
+/// A Chat Completions annotation in the Responses shape: `{type, url_citation: {start_index,
+/// end_index, url, title}}` with the inner object's fields lifted to the top (the
+/// completion's `message.annotations`, and a streamed chunk's `delta.annotations`).
+pub(crate) fn flat_chat_annotation(ann: &Value) -> Value {
+    match ann {
+        Value::Object(a) => {
+            let mut flat = Map::new();
+            for (k, v) in a {
+                match v {
+                    Value::Object(inner) if k.as_str() == "url_citation" => {
+                        for (ik, iv) in inner {
+                            flat.insert(ik.clone(), iv.clone());
+                        }
+                    }
+                    _ => {
+                        flat.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            Value::Object(flat)
+        }
+        other => other.clone(),
+    }
 }
 
 /// An Assistants API message (`{object: "thread.message", content: [{type: "text",
@@ -356,40 +360,7 @@ fn responses(data: &Value, answer: Option<&str>, encoding: PositionEncoding) -> 
         let ix = OffsetIndex::new(part.text, encoding);
         for (k, a) in anns.iter().enumerate() {
             let path = format!("{}[{k}]", join(&part.path, "annotations"));
-            let mut local = Vec::new();
-            if let Some(mut span) = b.annotation(a, &path, &ix, encoding, &mut local) {
-                span.start += base;
-                span.end += base;
-                // Annotations over the same range are one citation with every source.
-                let range = (span.start, span.end);
-                match b.span_at.get(&range).copied() {
-                    Some(at) => {
-                        for r in span.sources {
-                            let SourceRef::Index(i) = r else { continue };
-                            if b.span_refs.insert((at, i)) {
-                                if let Some(same) = b.spans.get_mut(at) {
-                                    same.sources.push(r);
-                                }
-                            }
-                        }
-                    }
-                    None => {
-                        let at = b.spans.len();
-                        for r in &span.sources {
-                            if let SourceRef::Index(i) = r {
-                                b.span_refs.insert((at, *i));
-                            }
-                        }
-                        b.span_at.insert(range, at);
-                        b.spans.push(span);
-                    }
-                }
-            }
-            for mut d in local {
-                d.start = d.start.map(|s| s + base);
-                d.end = d.end.map(|s| s + base);
-                diags.push(d);
-            }
+            b.add_annotation(a, &path, &ix, base, encoding, &mut diags);
         }
     }
     let mut draft = Draft::new(Format::Openai, text);
@@ -527,8 +498,8 @@ fn text_part<'a>(
 }
 
 /// Sources and spans being built, sources deduplicated by id.
-#[derive(Default)]
-struct Builder {
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Builder {
     sources: Vec<DraftSource>,
     spans: Vec<DraftSpan>,
     by_id: HMap<String, usize>,
@@ -544,6 +515,65 @@ struct Builder {
 }
 
 impl Builder {
+    /// One annotation of a part whose text starts at byte `base` of the answer (`ix`
+    /// indexes the part's text): its source added, its span placed (annotations over
+    /// the same range are one citation with every source), its diagnostics shifted to
+    /// the answer. The Responses parser and its event stream
+    /// ([`openai_stream`](super::openai_stream)) both read annotations here.
+    pub(crate) fn add_annotation(
+        &mut self,
+        a: &Value,
+        path: &str,
+        ix: &OffsetIndex<'_>,
+        base: usize,
+        encoding: PositionEncoding,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let mut local = Vec::new();
+        if let Some(mut span) = self.annotation(a, path, ix, encoding, &mut local) {
+            span.start += base;
+            span.end += base;
+            let range = (span.start, span.end);
+            match self.span_at.get(&range).copied() {
+                Some(at) => {
+                    for r in span.sources {
+                        let SourceRef::Index(i) = r else { continue };
+                        if self.span_refs.insert((at, i)) {
+                            if let Some(same) = self.spans.get_mut(at) {
+                                same.sources.push(r);
+                            }
+                        }
+                    }
+                }
+                None => {
+                    let at = self.spans.len();
+                    for r in &span.sources {
+                        if let SourceRef::Index(i) = r {
+                            self.span_refs.insert((at, *i));
+                        }
+                    }
+                    self.span_at.insert(range, at);
+                    self.spans.push(span);
+                }
+            }
+        }
+        for mut d in local {
+            d.start = d.start.map(|s| s + base);
+            d.end = d.end.map(|s| s + base);
+            diags.push(d);
+        }
+    }
+
+    /// The sources so far, in the order they came.
+    pub(crate) fn sources(&self) -> &[DraftSource] {
+        &self.sources
+    }
+
+    /// The spans so far.
+    pub(crate) fn spans(&self) -> &[DraftSpan] {
+        &self.spans
+    }
+
     /// The index of the source `src` (merged into an earlier one with the same id or
     /// url), with `keys` added.
     fn add(&mut self, src: Source, keys: Vec<SourceKey>) -> usize {

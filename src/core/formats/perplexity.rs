@@ -317,7 +317,7 @@ fn take_content(choice: &mut Map<String, Value>, diags: &mut Vec<Diagnostic>) ->
 }
 
 /// `<think>...</think>` at the start of the text: (its inside, the text after it).
-fn split_think(text: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_think(text: &str) -> Option<(&str, &str)> {
     let t = text.trim_start();
     let inner = t.strip_prefix("<think>")?;
     let close = crate::core::bytes::find_str(inner, "</think>")?;

@@ -1,0 +1,98 @@
+// OpenAI's and Perplexity's own streams through the package (run on the plain page and
+// on the Vite build by browser-checks.mjs): a recorded stream (tests/recorded/openai/,
+// made with the real `openai` SDK) appended raw to a mounted view a few characters at
+// a time (cutting UTF-16 surrogate pairs and CRLF line ends), every render on the way
+// watched, ending as a one-shot mount of the SDK's final object.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RAW_MARKER } from './host-checks.mjs';
+import { ROOT, assert, eq } from './lib.mjs';
+
+const recorded = (provider, name) => ({
+  stream: readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.stream.txt`), 'utf8'),
+  last: JSON.parse(readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.final.json`), 'utf8')),
+});
+
+/// In the page: the answer's prose (code taken out) and its live markers, as shown.
+const SHOWN = `(el) => {
+  const body = el.querySelector('.cite-answer__body');
+  if (!body) return { prose: '', text: '', links: 0 };
+  const copy = body.cloneNode(true);
+  for (const c of copy.querySelectorAll('pre, code')) c.remove();
+  return {
+    prose: copy.textContent,
+    text: body.textContent,
+    links: body.querySelectorAll('.cite-marker__link').length,
+  };
+}`;
+
+export async function providerStreamChecks(t, page) {
+  // [provider, recording, format given, markers at the end, whether a citation shows
+  // before the text is complete (the chat stream's annotations come with its last text)]
+  const cases = [
+    ['openai', 'responses-web-search', 'openai', 3, true],
+    ['openai', 'responses-file-citations', 'openai', 3, true],
+    ['openai', 'chat-web-search', 'sse', 3, false],
+    ['perplexity', 'chat-citations', 'perplexity', 5, true],
+  ];
+  for (const [provider, name, format, markers, early] of cases) {
+    await t(`mount: the ${provider} ${name} stream appended raw as format ${format}, every render watched, ends as a mount of the SDK's final object`, async () => {
+      const { stream, last } = recorded(provider, name);
+      const r = await page.evaluate(async ({ stream, last, format, SHOWN }) => {
+        const shownOf = eval(SHOWN);
+        const { mount } = window.citekit;
+        const el = document.createElement('div');
+        document.body.append(el);
+        const view = mount(el, { answer: null, data: '', format });
+        const renders = [];
+        const observer = new MutationObserver(() => renders.push(shownOf(el)));
+        observer.observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
+        let root = null;
+        let rebuilt = false;
+        for (let i = 0; i < stream.length; i += 7) {
+          view.append(stream.slice(i, i + 7));
+          await new Promise((res) => setTimeout(res, 0));
+          renders.push(shownOf(el));
+          const now = el.querySelector('.cite-answer__body > *');
+          if (root === null) root = now;
+          else if (root && !root.isConnected) rebuilt = true;
+        }
+        const beforeFinish = shownOf(el);
+        view.finish();
+        await new Promise((res) => setTimeout(res, 30));
+        observer.disconnect();
+        const body = (e) => ({
+          text: e.querySelector('.cite-answer__body').textContent,
+          links: [...e.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => a.textContent),
+          notes: [...e.querySelectorAll('.cite-footnotes__list > li')].map((li) => li.textContent),
+        });
+        const streamed = body(el);
+        const el2 = document.createElement('div');
+        document.body.append(el2);
+        const once = mount(el2, { answer: null, data: last });
+        await new Promise((res) => setTimeout(res, 30));
+        const whole = body(el2);
+        view.destroy();
+        once.destroy();
+        el.remove();
+        el2.remove();
+        return { renders, beforeFinish, streamed, whole, rebuilt };
+      }, { stream, last, format, SHOWN });
+      assert(r.renders.length > 20, `only ${r.renders.length} renders watched`);
+      for (const [i, s] of r.renders.entries()) {
+        assert(!RAW_MARKER.test(s.prose), `render ${i}: a raw marker shows: ${JSON.stringify(s.prose)}`);
+        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '\ufffd']) {
+          assert(!s.text.includes(raw), `render ${i}: ${JSON.stringify(raw)} shows: ${JSON.stringify(s.text)}`);
+        }
+      }
+      assert(r.renders.some((s) => s.text.length > 0 && s.links === 0), 'the text never showed before its first citation');
+      if (early) {
+        assert(r.renders.some((s) => s.links > 0 && s.text.length < r.whole.text.length), 'no citation showed while the answer streamed');
+      }
+      eq(r.beforeFinish.links, markers, 'citations shown before finish()');
+      assert(!r.rebuilt, 'a block already shown was rebuilt');
+      eq(r.whole.links.length, markers, 'markers of the one-shot mount');
+      eq(r.streamed, r.whole, 'the streamed answer equals the one-shot mount of the final object');
+    });
+  }
+}
