@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the server-rendering example (examples/ssr/, an axum + leptos_axum app) as
-# `cargo leptos build` does in its dev mode, without needing cargo-leptos, and serves it:
+# Builds the server-rendering example (examples/ssr/, an axum + leptos_axum app) with the
+# two builds `cargo leptos build` makes (without its dev-mode `--cfg erase_components`),
+# without needing cargo-leptos, and serves it:
 #   1. the server: the binary with feature `ssr` (target/debug/citekit-ssr-example);
 #   2. the browser build: the library for wasm32 with feature `hydrate`, then
 #      `wasm-bindgen --target web` into the site root's pkg/ (target/ssr-example/pkg,
@@ -22,7 +23,7 @@ for arg in "$@"; do
   case $arg in
     --build-only) serve=0 ;;
     -h | --help)
-      sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
