@@ -23,7 +23,7 @@ for arg in "$@"; do
   case $arg in
     --build-only) serve=0 ;;
     -h | --help)
-      sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
