@@ -23,9 +23,9 @@ const MANIFEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
 
 #[tokio::main]
 async fn main() {
-    // cargo-leptos sets LEPTOS_OUTPUT_NAME (at build and run time) with the rest.
-    let from_cargo_leptos = std::env::var_os("LEPTOS_OUTPUT_NAME").is_some()
-        || option_env!("LEPTOS_OUTPUT_NAME").is_some();
+    // cargo-leptos sets LEPTOS_OUTPUT_NAME with the rest when it runs the server; a
+    // binary it built, run by hand, reads the manifest like any other.
+    let from_cargo_leptos = std::env::var_os("LEPTOS_OUTPUT_NAME").is_some();
     let conf = match get_configuration((!from_cargo_leptos).then_some(MANIFEST)) {
         Ok(conf) => conf,
         Err(e) => {
