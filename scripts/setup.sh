@@ -180,6 +180,13 @@ main() {
     ensure_rust_toolchain nightly || return 1
     ensure_cargo_tool cargo-fuzz 0.13.2 cargo-fuzz --locked || return 1
   fi
+  # cargo-leptos is opt-in: the SSR example's test builds it with cargo and the
+  # wasm-bindgen CLI above (scripts/ssr-example.sh), as `cargo leptos build` does, and
+  # installing cargo-leptos takes long (see README, "Using it from Leptos"). 0.3.10 is
+  # the newest whose locked dependencies build with Rust 1.95 (0.3.11 needs 1.96).
+  if [[ ${CITEKIT_INSTALL_CARGO_LEPTOS:-} == 1 ]]; then
+    ensure_cargo_tool cargo-leptos 0.3.10 cargo-leptos --locked || return 1
+  fi
   say "ok ($(rustc --version), node $(node --version))"
 }
 

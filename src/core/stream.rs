@@ -164,7 +164,9 @@ impl StreamParser {
         let events = format == Format::Sse
             || ((format == Format::AiSdk || formats::is_platform(format))
                 && !matches!(data, Data::Json(_)))
-            || provider_stream;
+            || provider_stream
+            // A provider's own stream detected from the text (no format given).
+            || (formats::has_event_stream(format) && matches!(data, Data::Text(_)));
         let data = if events {
             let mut s = Source_::Sse {
                 reader: SseReader::new(),

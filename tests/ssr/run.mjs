@@ -1,10 +1,14 @@
-// The SSR example (examples/ssr) end to end: its server renders a cited answer with
-// Leptos's `ssr` renderer, its browser build (feature `hydrate`) hydrates it.
-//   1. build: the server binary (host, feature ssr) and the browser build (wasm32,
-//      feature hydrate, then wasm-bindgen --target web) into target/ssr-example/pkg;
-//   2. with JavaScript disabled, the page already holds the markers, the footnotes and
+// The SSR example (examples/ssr) end to end: an axum + leptos_axum app as cargo-leptos's
+// start-axum template lays it out. Its server renders a cited answer with Leptos's `ssr`
+// renderer, its browser build (feature `hydrate`) hydrates it.
+//   1. build: `scripts/ssr-example.sh --build-only` (the server binary, feature ssr; the
+//      browser build, wasm32 with feature hydrate, then wasm-bindgen --target web into
+//      the site root's pkg/, target/ssr-example/pkg), as `cargo leptos build` does;
+//   2. the server, on a free port (LEPTOS_SITE_ADDR=127.0.0.1:0), answers as
+//      leptos_axum does: the page, the browser build from /pkg/, the app's 404 page;
+//   3. with JavaScript disabled, the page already holds the markers, the footnotes and
 //      the source panel (what search engines and readers without JavaScript see);
-//   3. with JavaScript, the page hydrates without a hydration error or any console
+//   4. with JavaScript, the page hydrates without a hydration error or any console
 //      error, keeps the server's nodes, and then works as a client-side app: hover and
 //      focus open a card, a marker click selects its source in the panel, and a
 //      follow-up answer streams in.
@@ -13,6 +17,7 @@
 // Ends with `N passed, N failed`; exits non-zero when anything failed.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, Tally, assert, eq, launch, runShown } from '../npm/lib.mjs';
 
@@ -20,18 +25,23 @@ const args = new Set(process.argv.slice(2));
 const tally = new Tally();
 const PKG = join(ROOT, 'target', 'ssr-example', 'pkg');
 const SERVER = join(ROOT, 'target', 'debug', 'citekit-ssr-example');
-const WASM = join(ROOT, 'target', 'wasm32-unknown-unknown', 'debug', 'citekit_ssr_example.wasm');
 
 function build() {
-  runShown('cargo', ['build', '-p', 'citekit-ssr-example', '--features', 'ssr', '--bin', 'citekit-ssr-example'], { cwd: ROOT });
-  runShown('cargo', ['build', '-p', 'citekit-ssr-example', '--lib', '--target', 'wasm32-unknown-unknown', '--features', 'hydrate'], { cwd: ROOT });
-  runShown('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', PKG, WASM], { cwd: ROOT });
+  runShown('bash', [join(ROOT, 'scripts', 'ssr-example.sh'), '--build-only'], { cwd: ROOT });
 }
 
-/** Starts the example's server on a free port; resolves to {url, stop}. */
+/**
+ * Starts the example's server on a free port, from the workspace root as cargo-leptos
+ * runs it (the site root in its [package.metadata.leptos] is relative to it); resolves
+ * to {url, stop}.
+ */
 function startServer() {
   return new Promise((ok, fail) => {
-    const child = spawn(SERVER, ['--port', '0', '--pkg', PKG], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(SERVER, [], {
+      cwd: ROOT,
+      env: { ...process.env, LEPTOS_SITE_ADDR: '127.0.0.1:0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -61,6 +71,45 @@ async function main() {
   const server = await startServer();
   const browser = await launch();
   try {
+    console.log('\n==> the server (axum, leptos_axum)');
+    await tally.test('the page streams from leptos_axum with the app\'s title and hydration script', async () => {
+      const res = await fetch(server.url + '/');
+      eq(res.status, 200, 'status of /');
+      assert(/^text\/html/.test(res.headers.get('content-type') ?? ''), `content-type ${res.headers.get('content-type')}`);
+      // leptos_axum sends the rendered page as a stream: no length known up front.
+      eq(res.headers.get('transfer-encoding'), 'chunked', 'transfer-encoding');
+      eq(res.headers.get('content-length'), null, 'content-length');
+      const html = await res.text();
+      assert(html.startsWith('<!DOCTYPE html>'), `page starts with ${html.slice(0, 40)}`);
+      // leptos_meta's <Title/>, written into the head by <MetaTags/> in the shell.
+      assert(/<head>[^]*<title>citekit: server-rendered answer<\/title>[^]*<\/head>/.test(html), 'title in the head');
+      assert(html.includes('/pkg/citekit_ssr_example.js'), 'hydration script of the output name');
+    });
+    await tally.test('the browser build and the 404 page come from leptos_axum\'s file and error handler', async () => {
+      const res = await fetch(server.url + '/pkg/citekit_ssr_example_bg.wasm');
+      eq(res.status, 200, 'status of the wasm');
+      eq(res.headers.get('content-type'), 'application/wasm', 'content-type of the wasm');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      eq([...bytes.slice(0, 4)], [0, 0x61, 0x73, 0x6d], 'wasm magic');
+      const missing = await fetch(server.url + '/no/such/page');
+      eq(missing.status, 404, 'status of an unknown path');
+      const html = await missing.text();
+      // The app rendered in its shell, with the router's fallback.
+      assert(html.startsWith('<!DOCTYPE html>') && html.includes('Page not found.'), `404 page: ${html.slice(0, 200)}`);
+    });
+    await tally.test('an idle connection does not hold up the page (tokio serves connections at once)', async () => {
+      const { port } = new URL(server.url);
+      const idle = connect({ host: '127.0.0.1', port: Number(port) });
+      await new Promise((ok, fail) => { idle.once('connect', ok); idle.once('error', fail); });
+      try {
+        const res = await fetch(server.url + '/', { signal: AbortSignal.timeout(5000) });
+        eq(res.status, 200, 'status of / while another connection is open and silent');
+        await res.text();
+      } finally {
+        idle.destroy();
+      }
+    });
+
     console.log('\n==> without JavaScript');
     {
       // A persistent context cannot turn JavaScript off per page: a browser of its own.

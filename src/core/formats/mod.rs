@@ -41,9 +41,9 @@ pub mod openai_stream;
 pub mod payload;
 #[cfg(feature = "providers")]
 pub mod perplexity;
-pub mod platform_stream;
 #[cfg(feature = "providers")]
 pub mod perplexity_stream;
+pub mod platform_stream;
 #[cfg(feature = "posthoc")]
 pub mod posthoc;
 #[cfg(feature = "platforms")]
