@@ -8,7 +8,7 @@
 //!   different output items are separated by a blank line, as the parser joins them.
 //! - `response.output_text.annotation.added` `{output_index, content_index,
 //!   annotation_index, annotation}`: read by the parser's own annotation reader
-//!   ([`openai::Builder::add_annotation`]) against the part's text so far, with the
+//!   (`openai::Builder::add_annotation`) against the part's text so far, with the
 //!   parser's path (`output[i].content[j].annotations[k]`). An annotation whose offset
 //!   lies past the part's text so far waits for that text (or for the part's
 //!   `response.output_text.done`).
