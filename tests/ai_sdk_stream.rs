@@ -12,6 +12,9 @@ use citekit::core::stream::StreamParser;
 use citekit::{CitedAnswer, Format};
 use serde_json::Value;
 use std::path::Path;
+#[path = "support/utf8_chunks.rs"]
+mod utf8_chunks;
+use utf8_chunks::decode_chunks;
 
 fn recorded() -> Vec<(String, String, Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recorded/ai-sdk");
@@ -63,26 +66,6 @@ fn shown(a: &CitedAnswer) -> Value {
         .map(|c| serde_json::json!([c.start, c.end, c.sources, c.cited_text, c.pending]))
         .collect();
     serde_json::json!({"format": a.format.name(), "text": a.text, "sources": sources, "citations": citations})
-}
-
-/// Splits `bytes` at `cuts` into the strings a streaming UTF-8 decoder gives: the
-/// bytes of a character cut in two wait for the next chunk.
-fn decode_chunks(bytes: &[u8], cuts: &[usize]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut held: Vec<u8> = Vec::new();
-    let mut from = 0;
-    for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
-        held.extend_from_slice(&bytes[from..cut]);
-        from = cut;
-        let valid = match std::str::from_utf8(&held) {
-            Ok(_) => held.len(),
-            Err(e) => e.valid_up_to(),
-        };
-        out.push(String::from_utf8(held[..valid].to_vec()).unwrap());
-        held.drain(..valid);
-    }
-    assert!(held.is_empty());
-    out
 }
 
 fn options(format: &str) -> Options {
