@@ -313,6 +313,23 @@ impl Source {
     }
 }
 
+/// What a location inside a request's document counts: characters, pages or content
+/// blocks (Anthropic's `char_location`, `page_location`, `content_block_location`, and
+/// Bedrock's `documentChar`, `documentPage`, `documentChunk`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DocumentUnit {
+    /// Characters.
+    Char,
+    /// Pages.
+    Page,
+    /// Content blocks (chunks). Read only by the providers' and platforms' parsers.
+    #[cfg_attr(
+        not(any(feature = "providers", feature = "platforms")),
+        allow(dead_code)
+    )]
+    Block,
+}
+
 /// Provider-specific location of a citation inside its source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -366,6 +383,34 @@ pub enum Location {
         /// The pointer, e.g. `/some/nested/field`.
         path: String,
     },
+}
+
+impl Location {
+    /// The location `start..end` in `unit` of the request's document `document_index`.
+    pub(crate) fn in_document(
+        unit: DocumentUnit,
+        start: u64,
+        end: u64,
+        document_index: Option<u64>,
+    ) -> Self {
+        match unit {
+            DocumentUnit::Char => Location::CharLocation {
+                start,
+                end,
+                document_index,
+            },
+            DocumentUnit::Page => Location::PageLocation {
+                start,
+                end,
+                document_index,
+            },
+            DocumentUnit::Block => Location::ContentBlockLocation {
+                start,
+                end,
+                document_index,
+            },
+        }
+    }
 }
 
 /// How a citation was written in the input.

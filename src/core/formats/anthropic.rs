@@ -30,7 +30,7 @@ use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
 use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::TextSyntax;
-use crate::core::model::{Diagnostic, Format, Location, Source};
+use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::options::Options;
 use crate::core::sanitize::{domain_of, excerpt200, normalize_url};
 use serde_json::{Map, Value};
@@ -314,33 +314,16 @@ impl Parser {
                     return None;
                 };
                 let title = f.string("document_title", &mut self.draft.diagnostics);
-                let (sk, ek) = match ty {
-                    "char_location" => ("start_char_index", "end_char_index"),
-                    "page_location" => ("start_page_number", "end_page_number"),
-                    _ => ("start_block_index", "end_block_index"),
+                let (unit, sk, ek) = match ty {
+                    "char_location" => (DocumentUnit::Char, "start_char_index", "end_char_index"),
+                    "page_location" => (DocumentUnit::Page, "start_page_number", "end_page_number"),
+                    _ => (DocumentUnit::Block, "start_block_index", "end_block_index"),
                 };
                 let s = f.uint(sk, &mut self.draft.diagnostics);
                 let e = f.uint(ek, &mut self.draft.diagnostics);
-                let location = match (s, e) {
-                    (Some(start), Some(end)) => Some(match ty {
-                        "char_location" => Location::CharLocation {
-                            start,
-                            end,
-                            document_index: Some(doc),
-                        },
-                        "page_location" => Location::PageLocation {
-                            start,
-                            end,
-                            document_index: Some(doc),
-                        },
-                        _ => Location::ContentBlockLocation {
-                            start,
-                            end,
-                            document_index: Some(doc),
-                        },
-                    }),
-                    _ => None,
-                };
+                let location = s
+                    .zip(e)
+                    .map(|(start, end)| Location::in_document(unit, start, end, Some(doc)));
                 let idx = self.document(doc, title.as_deref());
                 // A page citation gives the document its page (the first one cited),
                 // which its card and panel entry show.

@@ -49,7 +49,7 @@ use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{as_uint, type_name, wrong_type};
 use crate::core::map::Map as HMap;
 use crate::core::markers::TextSyntax;
-use crate::core::model::{Diagnostic, Format, Location, Source};
+use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::offsets::PositionEncoding;
 use crate::core::options::Options;
 use crate::core::sanitize::{excerpt200, normalize_url};
@@ -309,26 +309,14 @@ fn converse_citation(
             if sources.list[idx].source.title.is_none() {
                 sources.list[idx].source.title = title.clone();
             }
-            let location = match (s, e) {
-                (Some(start), Some(end)) => Some(match k {
-                    "documentChar" => Location::CharLocation {
-                        start,
-                        end,
-                        document_index: Some(doc),
-                    },
-                    "documentPage" => Location::PageLocation {
-                        start,
-                        end,
-                        document_index: Some(doc),
-                    },
-                    _ => Location::ContentBlockLocation {
-                        start,
-                        end,
-                        document_index: Some(doc),
-                    },
-                }),
-                _ => None,
+            let unit = match k {
+                "documentChar" => DocumentUnit::Char,
+                "documentPage" => DocumentUnit::Page,
+                _ => DocumentUnit::Block,
             };
+            let location = s
+                .zip(e)
+                .map(|(start, end)| Location::in_document(unit, start, end, Some(doc)));
             if let (Some(Location::PageLocation { start, .. }), None) =
                 (&location, sources.list[idx].source.page)
             {

@@ -62,7 +62,9 @@ use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{parse_json, type_name, wrong_type, Fields};
 use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
-use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source, SourceScope};
+use crate::core::model::{
+    Diagnostic, DocumentUnit, Format, Location, MergeWins, Source, SourceScope,
+};
 use crate::core::offsets::{floor_boundary, OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::sanitize::{excerpt200, normalize_url};
@@ -1120,16 +1122,12 @@ fn anthropic_document_citation(m: &Value) -> Option<DocumentCitation> {
         uint("startPageNumber"),
         uint("endPageNumber"),
     ) {
-        (Some(start), Some(end), _, _) => Some(Location::CharLocation {
-            start,
-            end,
-            document_index: None,
-        }),
-        (_, _, Some(start), Some(end)) => Some(Location::PageLocation {
-            start,
-            end,
-            document_index: None,
-        }),
+        (Some(start), Some(end), _, _) => {
+            Some(Location::in_document(DocumentUnit::Char, start, end, None))
+        }
+        (_, _, Some(start), Some(end)) => {
+            Some(Location::in_document(DocumentUnit::Page, start, end, None))
+        }
         _ => None,
     };
     (cited_text.is_some() || location.is_some()).then_some(DocumentCitation {
