@@ -28,6 +28,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createPerplexity } from '@ai-sdk/perplexity';
 import { z } from 'zod';
+import { anthropicStream, geminiStream, recordingFetch } from './lib/wire.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'tests/recorded/ai-sdk');
@@ -42,59 +43,7 @@ Math.random = () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-const enc = new TextEncoder();
 const utf16Len = (s) => s.length;
-const utf8Len = (s) => enc.encode(s).length;
-
-/// Cuts `bytes` into network chunks of uneven sizes; the first multi-byte UTF-8
-/// character is split between two chunks.
-function cutIntoChunks(bytes) {
-  const cuts = new Set();
-  const multibyte = bytes.findIndex((b) => b >= 0xc0);
-  if (multibyte >= 0) cuts.add(multibyte + 1);
-  const sizes = [7, 93, 1, 250, 31, 2, 512, 64, 3, 129];
-  for (let at = 0, k = 0; at < bytes.length; k += 1) {
-    at += sizes[k % sizes.length];
-    if (at < bytes.length) cuts.add(at);
-  }
-  const points = [0, ...[...cuts].sort((a, b) => a - b), bytes.length];
-  const chunks = [];
-  for (let i = 1; i < points.length; i += 1) {
-    if (points[i] > points[i - 1]) chunks.push(bytes.slice(points[i - 1], points[i]));
-  }
-  return chunks;
-}
-
-function sseResponse(text) {
-  const chunks = cutIntoChunks(enc.encode(text));
-  const body = new ReadableStream({
-    async pull(controller) {
-      const next = chunks.shift();
-      if (next === undefined) controller.close();
-      else {
-        await new Promise((r) => setTimeout(r, 0));
-        controller.enqueue(next);
-      }
-    },
-  });
-  return new Response(body, {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
-  });
-}
-
-/// A `fetch` answering the n-th request with the n-th SSE body of `bodies`,
-/// keeping the request bodies for checks.
-function recordingFetch(bodies) {
-  const requests = [];
-  const fetch = async (url, init) => {
-    requests.push({ url: String(url), body: init?.body ? JSON.parse(init.body) : null });
-    const body = bodies[requests.length - 1];
-    if (body === undefined) throw new Error(`unexpected request ${requests.length} to ${url}`);
-    return sseResponse(body);
-  };
-  return { fetch, requests };
-}
 
 // ---------------------------------------------------------------- OpenAI Responses
 // Wire format: `event: <type>` + `data: <json>` per event, as the Responses API
@@ -211,92 +160,8 @@ function openaiStream({ respId, reasoning, webSearch, functionCall, deltas, cite
   return openaiEvents(events);
 }
 
-// ---------------------------------------------------------------- Anthropic Messages
-// Wire format: `event: <type>` + `data: <json>`, as the Messages API streams
-// (https://docs.anthropic.com/en/docs/build-with-claude/streaming); web search
-// blocks and `citations_delta` follow vercel/ai
-// packages/anthropic/src/__fixtures__/anthropic-web-search-tool.1.chunks.txt and
-// https://docs.anthropic.com/en/docs/build-with-claude/citations.
-
-function anthropicEvents(events) {
-  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-}
-
-/// `blocks`: { search: {id, query, results:[{url,title}]} } or
-/// { text: [deltas], citations: [citation objects sent before the text] }.
-function anthropicStream({ msgId, blocks, model = 'claude-sonnet-4-5-20250929' }) {
-  const events = [{
-    type: 'message_start',
-    message: { id: msgId, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 2037, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1, service_tier: 'standard' } },
-  }];
-  blocks.forEach((block, index) => {
-    if (block.search) {
-      const { id, query } = block.search;
-      events.push({ type: 'content_block_start', index, content_block: { type: 'server_tool_use', id, name: 'web_search', input: {} } });
-      const json = JSON.stringify({ query });
-      for (const piece of ['', json.slice(0, 11), json.slice(11)]) {
-        events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
-      }
-      events.push({ type: 'content_block_stop', index });
-    } else if (block.searchResult) {
-      const { toolUseId, results } = block.searchResult;
-      const content = results.map((r, k) => ({ type: 'web_search_result', title: r.title, url: r.url, encrypted_content: `EqgfCioIARgBIiQ${k}ZjA3`, page_age: r.pageAge ?? null }));
-      events.push({ type: 'content_block_start', index, content_block: { type: 'web_search_tool_result', tool_use_id: toolUseId, content } });
-      events.push({ type: 'content_block_stop', index });
-    } else {
-      const start = block.citations ? { citations: [], type: 'text', text: '' } : { type: 'text', text: '' };
-      events.push({ type: 'content_block_start', index, content_block: start });
-      for (const citation of block.citations ?? []) {
-        events.push({ type: 'content_block_delta', index, delta: { type: 'citations_delta', citation } });
-      }
-      for (const text of block.text) {
-        events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-      }
-      events.push({ type: 'content_block_stop', index });
-    }
-  });
-  events.push({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { input_tokens: 9120, output_tokens: 318, server_tool_use: { web_search_requests: 1 } } });
-  events.push({ type: 'message_stop' });
-  return anthropicEvents(events);
-}
-
-// ---------------------------------------------------------------- Gemini
-// Wire format: `streamGenerateContent?alt=sse`, one `data: <GenerateContentResponse>`
-// per event separated by CRLF CRLF
-// (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent);
-// `groundingMetadata` (groundingChunks, groundingSupports with `segment`
-// startIndex/endIndex in UTF-8 bytes of the response text, zero fields omitted as
-// proto3 JSON does) follows https://ai.google.dev/gemini-api/docs/google-search
-// and vercel/ai packages/google/src/__fixtures__/google-text.chunks.txt.
-
-function geminiStream({ deltas, chunks, supports, queries, model = 'gemini-2.5-flash' }) {
-  const text = deltas.join('');
-  const groundingSupports = supports.map(({ phrase, nth = 0, chunkIndices, scores }) => {
-    let at = -1;
-    for (let k = 0; k <= nth; k += 1) at = text.indexOf(phrase, at + 1);
-    if (at < 0) throw new Error(`phrase not in text: ${phrase}`);
-    const startIndex = utf8Len(text.slice(0, at));
-    const segment = { ...(startIndex ? { startIndex } : {}), endIndex: startIndex + utf8Len(phrase), text: phrase };
-    return { segment, groundingChunkIndices: chunkIndices, confidenceScores: scores };
-  });
-  const usage = (n) => ({ promptTokenCount: 14, candidatesTokenCount: n, totalTokenCount: 14 + n, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 14 }] });
-  const events = deltas.map((d, i) => {
-    const last = i === deltas.length - 1;
-    const candidate = { content: { parts: [{ text: d }], role: 'model' }, index: 0 };
-    if (last) {
-      candidate.finishReason = 'STOP';
-      candidate.groundingMetadata = {
-        searchEntryPoint: { renderedContent: '<style>.container{}</style><div class="container">…</div>' },
-        groundingChunks: chunks.map((c) => ({ web: { uri: c.uri, title: c.title } })),
-        groundingSupports,
-        retrievalMetadata: {},
-        webSearchQueries: queries,
-      };
-    }
-    return { candidates: [candidate], usageMetadata: usage(20 * (i + 1)), modelVersion: model, responseId: 'bH6LaZW8Fp_3nsEPqtaSwQ4' };
-  });
-  return events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`).join('');
-}
+// The Anthropic and Gemini streams are built by scripts/lib/wire.mjs (wire formats
+// and sources there).
 
 // ---------------------------------------------------------------- Perplexity
 // Wire format: OpenAI-style chat completion chunks, `data: <json>` per event; every
@@ -481,6 +346,7 @@ const cases = [];
     { uri: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQKp3', title: 'britannica.com' },
   ];
   const body = geminiStream({
+    promptTokens: 14, tokensPerChunk: 20, responseId: 'bH6LaZW8Fp_3nsEPqtaSwQ4',
     deltas, chunks, queries: ['altitude Mont Blanc', 'première ascension Mont Blanc'],
     supports: [
       { phrase: 'Le **Mont Blanc** culmine à 4 805 m ; c’est le plus haut sommet des Alpes.', chunkIndices: [0, 1], scores: [0.93, 0.88] },

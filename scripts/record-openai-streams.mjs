@@ -23,73 +23,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
+import { deltas, rangeOf, streamingFetch } from './lib/wire.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const enc = new TextEncoder();
-
-/// Cuts `bytes` into network chunks of uneven sizes; the first multi-byte UTF-8
-/// character is split between two chunks.
-function cutIntoChunks(bytes) {
-  const cuts = new Set();
-  const multibyte = bytes.findIndex((b) => b >= 0xc0);
-  if (multibyte >= 0) cuts.add(multibyte + 1);
-  const sizes = [7, 93, 1, 250, 31, 2, 512, 64, 3, 129];
-  for (let at = 0, k = 0; at < bytes.length; k += 1) {
-    at += sizes[k % sizes.length];
-    if (at < bytes.length) cuts.add(at);
-  }
-  const points = [0, ...[...cuts].sort((a, b) => a - b), bytes.length];
-  const chunks = [];
-  for (let i = 1; i < points.length; i += 1) {
-    if (points[i] > points[i - 1]) chunks.push(bytes.slice(points[i - 1], points[i]));
-  }
-  return chunks;
-}
-
-/// A `fetch` answering one request with `body` as an event stream.
-function streamingFetch(body, seen) {
-  return async (url, init) => {
-    seen.push({ url: String(url), body: init?.body ? JSON.parse(init.body) : null });
-    const chunks = cutIntoChunks(enc.encode(body));
-    const stream = new ReadableStream({
-      async pull(controller) {
-        const next = chunks.shift();
-        if (next === undefined) controller.close();
-        else {
-          await new Promise((r) => setTimeout(r, 0));
-          controller.enqueue(next);
-        }
-      },
-    });
-    return new Response(stream, {
-      status: 200,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
-    });
-  };
-}
-
-/// Splits `text` into deltas of a few words, as a model streams (a word may be cut).
-function deltas(text) {
-  const out = [];
-  const sizes = [6, 19, 11, 2, 27, 14, 8, 23, 4, 16];
-  let at = 0;
-  for (let k = 0; at < text.length; k += 1) {
-    let end = Math.min(text.length, at + sizes[k % sizes.length]);
-    // Never inside a UTF-16 surrogate pair: a delta is a JSON string of whole characters.
-    if (end < text.length && /[\udc00-\udfff]/.test(text[end])) end += 1;
-    out.push(text.slice(at, end));
-    at = end;
-  }
-  return out;
-}
-
-/// The UTF-16 range of the `nth` (0-based) occurrence of `phrase` in `text`.
-function rangeOf(text, phrase, nth = 0) {
-  let at = -1;
-  for (let k = 0; k <= nth; k += 1) at = text.indexOf(phrase, at + 1);
-  if (at < 0) throw new Error(`phrase not in text: ${phrase}`);
-  return [at, at + phrase.length];
-}
 
 // ------------------------------------------------------------------ OpenAI Responses
 // Wire format: `event: <type>` and `data: <json>` per event, each with a

@@ -33,27 +33,16 @@ import {
 } from '@aws-sdk/client-bedrock-agent-runtime';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { cutIntoChunks, enc } from './lib/wire.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const enc = new TextEncoder();
 /** Unicode code points before `needle` in `text` (Python string indices). */
 const cp = (text, needle) => [...text.slice(0, text.indexOf(needle))].length;
 /** UTF-16 code units before `needle` (JavaScript, Java string indices). */
 const u16 = (text, needle) => text.indexOf(needle);
 
-/** Cuts bytes into uneven network chunks; the first multi-byte character is split. */
-function chunks(bytes) {
-  const cuts = new Set();
-  const mb = bytes.findIndex((b) => b >= 0xc0);
-  if (mb >= 0) cuts.add(mb + 1);
-  const sizes = [5, 61, 1, 200, 17, 3, 400];
-  for (let at = 0, k = 0; at < bytes.length; k += 1) {
-    at += sizes[k % sizes.length];
-    if (at < bytes.length) cuts.add(at);
-  }
-  const points = [0, ...[...cuts].sort((a, b) => a - b), bytes.length];
-  return points.slice(1).map((p, i) => bytes.slice(points[i], p));
-}
+/** The network chunk sizes of these recordings (the first multi-byte character split). */
+const chunks = (bytes) => cutIntoChunks(bytes, [5, 61, 1, 200, 17, 3, 400]);
 
 /** The SSE a backend sends for an SDK's stream events. */
 async function forward(events) {

@@ -23,95 +23,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import { anthropicStream, geminiStream, streamingFetch, utf8Len } from './lib/wire.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'tests/recorded/provider-streams');
-const enc = new TextEncoder();
-const utf8Len = (s) => enc.encode(s).length;
-
-/// Cuts `bytes` into network chunks of uneven sizes; the first multi-byte UTF-8
-/// character is split between two chunks.
-function cutIntoChunks(bytes) {
-  const cuts = new Set();
-  const multibyte = bytes.findIndex((b) => b >= 0xc0);
-  if (multibyte >= 0) cuts.add(multibyte + 1);
-  const sizes = [7, 93, 1, 250, 31, 2, 512, 64, 3, 129];
-  for (let at = 0, k = 0; at < bytes.length; k += 1) {
-    at += sizes[k % sizes.length];
-    if (at < bytes.length) cuts.add(at);
-  }
-  const points = [0, ...[...cuts].sort((a, b) => a - b), bytes.length];
-  const chunks = [];
-  for (let i = 1; i < points.length; i += 1) chunks.push(bytes.slice(points[i - 1], points[i]));
-  return chunks;
-}
-
-/// A `fetch` that answers every request with `body` as a server-sent event stream.
-function sseFetch(body, seen) {
-  return async (url, init) => {
-    seen.push({ url: String(url), body: init?.body ? JSON.parse(init.body) : null });
-    const chunks = cutIntoChunks(enc.encode(body));
-    const stream = new ReadableStream({
-      async pull(controller) {
-        const next = chunks.shift();
-        if (next === undefined) controller.close();
-        else {
-          await new Promise((r) => setTimeout(r, 0));
-          controller.enqueue(next);
-        }
-      },
-    });
-    return new Response(stream, {
-      status: 200,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': 'req_recorded' },
-    });
-  };
-}
 
 // ---------------------------------------------------------------- Anthropic Messages
-// Wire format: `event: <type>` + `data: <json>` + blank line per event, as the
-// Messages API streams (https://docs.anthropic.com/en/api/messages-streaming), with a
-// `ping` after `message_start`. Web search blocks (`server_tool_use` with
-// `input_json_delta`, `web_search_tool_result` whole in its `content_block_start`) and
-// `citations_delta` before the cited block's `text_delta`s follow vercel/ai
-// packages/anthropic/src/__fixtures__/anthropic-web-search-tool.1.chunks.txt (a
-// recorded response) and https://docs.anthropic.com/en/docs/build-with-claude/citations.
-
-function anthropicStream({ msgId, blocks, model = 'claude-sonnet-4-5-20250929' }) {
-  const events = [{
-    type: 'message_start',
-    message: { id: msgId, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 2113, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 3, service_tier: 'standard' } },
-  }, { type: 'ping' }];
-  blocks.forEach((block, index) => {
-    if (block.search) {
-      const { id, query } = block.search;
-      events.push({ type: 'content_block_start', index, content_block: { type: 'server_tool_use', id, name: 'web_search', input: {} } });
-      const json = JSON.stringify({ query });
-      for (const piece of ['', json.slice(0, 12), json.slice(12)]) {
-        events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
-      }
-      events.push({ type: 'content_block_stop', index });
-    } else if (block.searchResult) {
-      const { toolUseId, results } = block.searchResult;
-      const content = results.map((r, k) => ({ type: 'web_search_result', title: r.title, url: r.url, encrypted_content: `EqgfCioIARgBIiQ${k}ZjA3`, page_age: r.pageAge ?? null }));
-      events.push({ type: 'content_block_start', index, content_block: { type: 'web_search_tool_result', tool_use_id: toolUseId, content } });
-      events.push({ type: 'content_block_stop', index });
-    } else {
-      const start = block.citations ? { citations: [], type: 'text', text: '' } : { type: 'text', text: '' };
-      events.push({ type: 'content_block_start', index, content_block: start });
-      for (const citation of block.citations ?? []) {
-        events.push({ type: 'content_block_delta', index, delta: { type: 'citations_delta', citation } });
-      }
-      for (const text of block.text) {
-        events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-      }
-      events.push({ type: 'content_block_stop', index });
-    }
-  });
-  events.push({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { input_tokens: 9120, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 318, server_tool_use: { web_search_requests: 1 } } });
-  events.push({ type: 'message_stop' });
-  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-}
+// The stream is built by scripts/lib/wire.mjs (wire format and sources there), with
+// a `ping` after `message_start`.
 
 async function anthropicCase() {
   const toolUseId = 'srvtoolu_01Xq7bT3mZ9wK2pR4sV6yH8c';
@@ -122,6 +41,10 @@ async function anthropicCase() {
   const louvreTitle = 'Hours, admission & directions | Louvre Museum';
   const body = anthropicStream({
     msgId: 'msg_01Vn3sFq8Yw2Lc5Pd7Rk9Tb4',
+    usage: { input: 2113, output: 3 },
+    ping: true,
+    queryCut: 12,
+    cacheFields: true,
     blocks: [
       { search: { id: toolUseId, query: 'Louvre opening hours Tuesday' } },
       { searchResult: { toolUseId, results: [
@@ -138,7 +61,7 @@ async function anthropicCase() {
     ],
   });
   const seen = [];
-  const client = new Anthropic({ apiKey: 'sk-ant-recorded', fetch: sseFetch(body, seen), maxRetries: 0 });
+  const client = new Anthropic({ apiKey: 'sk-ant-recorded', fetch: streamingFetch(body, seen, { 'request-id': 'req_recorded' }), maxRetries: 0 });
   const stream = client.messages.stream({
     model: 'claude-sonnet-4-5',
     max_tokens: 1024,
@@ -154,43 +77,8 @@ async function anthropicCase() {
 }
 
 // ---------------------------------------------------------------- Gemini
-// Wire format: `streamGenerateContent?alt=sse`, one `data: <GenerateContentResponse>`
-// per event, events separated by CRLF CRLF
-// (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
-// `groundingMetadata` (groundingChunks, groundingSupports whose `segment`
-// startIndex/endIndex are UTF-8 byte offsets of the response text, a zero
-// `startIndex` omitted as proto3 JSON does) rides on the last chunk, with its
-// `finishReason`, per https://ai.google.dev/gemini-api/docs/google-search and the
-// chunk shape of vercel/ai packages/google/src/__fixtures__/google-text.chunks.txt.
-
-function geminiStream({ deltas, chunks, supports, queries, model = 'gemini-2.5-flash' }) {
-  const text = deltas.join('');
-  const groundingSupports = supports.map(({ phrase, nth = 0, chunkIndices, scores }) => {
-    let at = -1;
-    for (let k = 0; k <= nth; k += 1) at = text.indexOf(phrase, at + 1);
-    if (at < 0) throw new Error(`phrase not in text: ${phrase}`);
-    const startIndex = utf8Len(text.slice(0, at));
-    const segment = { ...(startIndex ? { startIndex } : {}), endIndex: startIndex + utf8Len(phrase), text: phrase };
-    return { segment, groundingChunkIndices: chunkIndices, confidenceScores: scores };
-  });
-  const usage = (n) => ({ promptTokenCount: 16, candidatesTokenCount: n, totalTokenCount: 16 + n, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 16 }] });
-  const events = deltas.map((d, i) => {
-    const last = i === deltas.length - 1;
-    const candidate = { content: { parts: [{ text: d }], role: 'model' }, index: 0 };
-    if (last) {
-      candidate.finishReason = 'STOP';
-      candidate.groundingMetadata = {
-        searchEntryPoint: { renderedContent: '<style>.container{}</style><div class="container">…</div>' },
-        groundingChunks: chunks.map((c) => ({ web: { uri: c.uri, title: c.title } })),
-        groundingSupports,
-        retrievalMetadata: {},
-        webSearchQueries: queries,
-      };
-    }
-    return { candidates: [candidate], usageMetadata: usage(18 * (i + 1)), modelVersion: model, responseId: 'pQ2LaYb7Cs_xnsEP8eGQgQk' };
-  });
-  return events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`).join('');
-}
+// The stream is built by scripts/lib/wire.mjs (wire format and sources there);
+// `groundingMetadata` rides on the last chunk, with its `finishReason`.
 
 /// What an app holds once the chunks are in (see the top of this file).
 function geminiFinal(chunks) {
@@ -222,6 +110,7 @@ async function geminiCase() {
     { uri: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQKp3', title: 'britannica.com' },
   ];
   const body = geminiStream({
+    promptTokens: 16, tokensPerChunk: 18, responseId: 'pQ2LaYb7Cs_xnsEP8eGQgQk',
     deltas, chunks, queries: ['altitude Mont Blanc', 'première ascension Mont Blanc'],
     supports: [
       { phrase: 'Le **Mont Blanc** culmine à 4 805 m ; c’est le plus haut sommet des Alpes.', chunkIndices: [0, 1], scores: [0.93, 0.88] },
@@ -230,7 +119,7 @@ async function geminiCase() {
     ],
   });
   const seen = [];
-  const ai = new GoogleGenAI({ apiKey: 'recorded', httpOptions: { fetch: sseFetch(body, seen) } });
+  const ai = new GoogleGenAI({ apiKey: 'recorded', httpOptions: { fetch: streamingFetch(body, seen, { 'request-id': 'req_recorded' }) } });
   const response = await ai.models.generateContentStream({
     model: 'gemini-2.5-flash',
     contents: 'Quelle est l’altitude du Mont Blanc ?',
