@@ -7,73 +7,34 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use citekit::core::formats::Data;
-use citekit::core::options::{FormatChoice, Options};
+use citekit::core::options::Options;
 use citekit::core::stream::StreamParser;
 use citekit::{CitedAnswer, Format};
 use serde_json::Value;
-use std::path::Path;
-#[path = "support/utf8_chunks.rs"]
-mod utf8_chunks;
-use utf8_chunks::decode_chunks;
+#[path = "support/recorded_stream.rs"]
+#[allow(dead_code)]
+mod recorded_stream;
+use recorded_stream::{decode_chunks, options};
 
+/// Every recording of the AI SDK: its name, stream text and final `UIMessage`.
 fn recorded() -> Vec<(String, String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recorded/ai-sdk");
-    let mut out = Vec::new();
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/recorded/ai-sdk")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".stream.txt"))
+    let out: Vec<_> = recorded_stream::recorded("ai-sdk", "")
+        .into_iter()
+        .map(|r| (r.name, r.stream, r.last))
         .collect();
-    names.sort();
-    for p in names {
-        let name = p
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .replace(".stream.txt", "");
-        let stream = std::fs::read_to_string(&p).unwrap();
-        let message: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("{name}.message.json"))).unwrap(),
-        )
-        .unwrap();
-        out.push((name, stream, message));
-    }
     assert!(out.len() >= 8, "{} recordings", out.len());
     out
 }
 
-/// What must be equal: the text, and each source's and citation's fields that show.
+/// What must be equal ([`recorded_stream::shown`]), a diagnostic by its code and range:
+/// its message names where the data said it, a stream event (`events[3].url`) or the
+/// final message's part (`parts[2].url`).
 fn shown(a: &CitedAnswer) -> Value {
-    let sources: Vec<Value> = a
-        .sources
-        .iter()
-        .map(|s| {
-            serde_json::json!([
-                s.id,
-                s.number,
-                s.url,
-                s.title,
-                s.kind,
-                s.snippet,
-                s.cited,
-                s.cite_count
-            ])
-        })
-        .collect();
-    let citations: Vec<Value> = a
-        .citations
-        .iter()
-        .map(|c| serde_json::json!([c.start, c.end, c.sources, c.cited_text, c.pending]))
-        .collect();
-    serde_json::json!({"format": a.format.name(), "text": a.text, "sources": sources, "citations": citations})
-}
-
-fn options(format: &str) -> Options {
-    let mut o = Options::default();
-    if let Some(f) = Format::from_name(format) {
-        o.format = FormatChoice::Given(f);
+    let mut v = recorded_stream::shown(a);
+    for d in v["diagnostics"].as_array_mut().unwrap() {
+        d[1] = Value::Null;
     }
-    o
+    v
 }
 
 /// A stream as a view starts it: no data yet, then every chunk appended raw.

@@ -13,7 +13,8 @@ use std::path::Path;
 mod utf8_chunks;
 pub use utf8_chunks::decode_chunks;
 
-/// One recording: its name, the stream text and the SDK's final object.
+/// One recording: its name, the stream text and the SDK's final object (`.final.json`;
+/// for the AI SDK, the final `UIMessage`, `.message.json`).
 pub struct Recording {
     pub name: String,
     pub stream: String,
@@ -42,10 +43,14 @@ pub fn recorded(provider: &str, prefix: &str) -> Vec<Recording> {
             continue;
         }
         let stream = std::fs::read_to_string(&p).unwrap();
-        let last: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("{name}.final.json"))).unwrap(),
-        )
-        .unwrap();
+        // The provider SDKs' final object, or the AI SDK's final `UIMessage`.
+        let final_file = ["final", "message"]
+            .map(|kind| dir.join(format!("{name}.{kind}.json")))
+            .into_iter()
+            .find(|f| f.exists())
+            .unwrap_or_else(|| panic!("{}: no {name}.final.json", dir.display()));
+        let last: Value =
+            serde_json::from_str(&std::fs::read_to_string(final_file).unwrap()).unwrap();
         out.push(Recording { name, stream, last });
     }
     assert!(!out.is_empty(), "no recording {provider}/{prefix}*");
