@@ -281,12 +281,12 @@ fn note_surrogates(model: &mut Model, answer_bad: bool, data_bad: bool) {
 
 /// The model as a plain JS value: its JSON text (written by
 /// [`to_json_text`](crate::core::output::to_json_text), without serde) through
-/// `JSON.parse`. Session 5 had measured serde-wasm-bindgen 1.8x faster than
-/// serde_json's text and `JSON.parse`; this writer goes straight from the model to the
-/// text (no `Value` in between), is faster, and takes about 10 KB less wasm (2.8 KB
-/// gzip; docs/size.md). (Data coming in also goes through `JSON.stringify`, which
-/// reports cycles and too deep nesting as errors where walking the object from Rust
-/// overflows the stack.)
+/// `JSON.parse`. serde-wasm-bindgen is 1.8x faster than serde_json's text and
+/// `JSON.parse`, but this writer goes straight from the model to the text (no `Value` in
+/// between), is faster than either, and takes about 10 KB less wasm (2.8 KB gzip;
+/// docs/size.md, "The JS boundary"). (Data coming in also goes through
+/// `JSON.stringify`, which reports cycles and too deep nesting as errors where walking
+/// the object from Rust overflows the stack.)
 fn model_to_js(text: &str) -> JsResult<JsValue> {
     JSON::parse(text).map_err(|_| js_error("parse: the model's JSON did not parse"))
 }

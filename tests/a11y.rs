@@ -266,7 +266,8 @@ async fn every_component_passes_axe() {
     sleep(20).await;
     assert!(!all(&d, ".cite-active").is_empty());
     // Text spans are a CSS Custom Highlight: no elements, so axe cannot check their
-    // colours (`--cite-highlight`, the values checked here when spans were elements).
+    // colours (`--cite-highlight`: the values axe passed on span elements, before
+    // b3c0819 drew spans as a highlight).
     let css = js_sys::Reflect::get(&js_sys::global(), &"CSS".into()).unwrap();
     let reg = js_sys::Reflect::get(&css, &"highlights".into()).unwrap();
     let has: js_sys::Function = js_sys::Reflect::get(&reg, &"has".into())

@@ -66,7 +66,7 @@ fn spec_text() -> String {
         .unwrap_or_else(|e| panic!("cannot read {} ({e})", spec::SPEC_PATH))
 }
 
-/// Issue 25: `cargo test` failed in a fresh clone until `npm install` had run, because
+/// Regression: `cargo test` failed in a fresh clone until `npm install` had run, because
 /// the CommonMark spec was read from the npm package `commonmark-spec` in
 /// `node_modules`. The spec is kept in the repository, with its licence note beside
 /// it, and no Rust test reads the CommonMark spec from `node_modules`, nor does any

@@ -637,7 +637,7 @@ fn last_block_text(root: &Element) -> String {
         .to_string()
 }
 
-/// Issue 25: streaming into a view whose data is a provider's object (an OpenAI
+/// Regression: streaming into a view whose data is a provider's object (an OpenAI
 /// Responses output, a Perplexity completion passed early) showed a marker still
 /// arriving (`Paris is the capital of France [`), where a citation map held it back.
 /// Each format's fixtures are streamed into `<CitedAnswer>` with their data from the

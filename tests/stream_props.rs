@@ -411,7 +411,7 @@ fn partial_marker_oracle() {
     }
 }
 
-/// Issue 25: streaming into a view whose data is a provider's object (an OpenAI
+/// Regression: streaming into a view whose data is a provider's object (an OpenAI
 /// Responses output, a Perplexity completion passed early) showed a marker still
 /// arriving (`Paris is the capital of France [`): formats parsed whole on every chunk
 /// skipped the hold-back that citation maps get. Every fixture of every format is

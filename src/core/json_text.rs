@@ -1,6 +1,6 @@
 //! JSON text (RFC 8259) to `serde_json::Value`, read by hand: the npm package reads
 //! every data object and option value through here, and serde_json's own reader (its
-//! `Deserializer`, visitors, float tables and messages) was about 6 KB gzip of its wasm.
+//! `Deserializer`, visitors, float tables and messages) is about 6.5 KB gzip of its wasm.
 //! The values are serde_json's, so the rest of the crate and the public model are
 //! unchanged: objects keep their key order (a repeated key keeps its first place and
 //! its last value, as serde_json's map does), integers that fit are `u64`/`i64`, other
@@ -312,12 +312,13 @@ impl Reader<'_> {
 /// The value of a decimal number, `[+-]digits[.digits][(e|E)[+-]digits]` (digits on at
 /// least one side of the point); `None` for anything else or a value that is not finite.
 ///
-/// Read without core's `f64::from_str`, whose Eisel-Lemire tables were 14 KB gzip of the
-/// npm package's wasm. The result is correctly rounded (the same bits as
-/// `str::parse::<f64>`) when the number has at most 19 significant digits and at most
-/// 21 digits after the point once its exponent is applied: every number JavaScript
-/// writes for a value between 1e-5 and 1e21, scores, relevances and timestamps among
-/// them. Past that it is within a few units in the last place.
+/// Read without core's `f64::from_str`, whose Eisel-Lemire tables do not compress: with
+/// it the npm package's wasm is 12 KB gzip bigger (docs/size.md). The result is
+/// correctly rounded (the same bits as `str::parse::<f64>`) when the number has at most
+/// 19 significant digits and at most 21 digits after the point once its exponent is
+/// applied: every number JavaScript writes for a value between 1e-5 and 1e21, scores,
+/// relevances and timestamps among them. Past that it is within a few units in the last
+/// place.
 pub fn parse_f64(t: &str) -> Option<f64> {
     let b = t.as_bytes();
     let mut i = 0;

@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(info.prev_stable, 0);
     }
 
-    /// Issue 25: data the stream refuses (JSON that does not parse) left the answer to
+    /// Regression: data the stream refuses (JSON that does not parse) left the answer to
     /// a whole parse, which showed a marker still arriving (`Paris [`).
     #[test]
     fn refused_data_still_holds_back_a_marker_still_arriving() {

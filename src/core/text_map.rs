@@ -2,7 +2,7 @@
 //! the public API (a source's `identifiers`, the `labels` option).
 //!
 //! Why not `BTreeMap<String, String>`: its node code (insertion with splits, cloning and
-//! dropping subtrees, the iterators) was about 5 KB of the npm package's wasm, for maps
+//! dropping subtrees, the iterators) is about 5 KB of the npm package's wasm, for maps
 //! that hold a handful of entries. This is a sorted list searched by bisection, with the
 //! calls of a `BTreeMap` that citekit and its users make (`get`, `insert`, `iter`,
 //! `extend`, `collect`, `from([...])`), the same iteration order and the same JSON
@@ -120,7 +120,8 @@ impl<K: Into<String>, T: Into<String>, const N: usize> From<[(K, T); N]> for Tex
     }
 }
 
-/// From and to the `BTreeMap` these fields were before (same keys, same order).
+/// From and to a `BTreeMap` (same keys, same order), so code that builds one for these
+/// fields converts it with `.into()`.
 impl From<std::collections::BTreeMap<String, String>> for TextMap {
     fn from(m: std::collections::BTreeMap<String, String>) -> Self {
         TextMap(m.into_iter().collect())

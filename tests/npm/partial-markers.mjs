@@ -1,4 +1,4 @@
-// A marker still arriving never shows, whatever the data's format (issue 25): every
+// A marker still arriving never shows, whatever the data's format: every
 // fixture of every format folder (tests/fixtures/<format>/) is streamed in small chunks
 // into a mounted view that has its data from the start, and after every append the
 // text shown must not end in a partial marker. The host twin, over the stream core, is
