@@ -43,6 +43,8 @@ pub(crate) fn next_prefix() -> String {
 impl CiteContext {
     /// A fresh context with an empty answer and a unique id prefix.
     pub fn new() -> Self {
+        // Every component makes or finds a context before it parses.
+        crate::dom::use_browser_tables();
         let opts = RenderOptions {
             id_prefix: next_prefix(),
             ..RenderOptions::default()
