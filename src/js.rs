@@ -363,13 +363,17 @@ pub fn js_render_to_string(
     Ok(render::render_to_string(&model, &r, panel))
 }
 
-/// Runs when the module is loaded: a panic (a bug in citekit) is reported on the
-/// console with its message instead of a bare `RuntimeError: unreachable`. (Not in the
-/// npm package built on the pinned nightly by scripts/build-pkg.sh: its panics trap at
-/// once, without a message, which is what keeps the formatting code out of it; there
-/// the hook is left out, `cfg(trap_panics)` from build.rs.)
+/// Runs when the module is loaded, before anything is parsed: hands the browser's entity
+/// and Unicode answers to the parsers of a build without the tables
+/// (`dom::use_browser_tables`), and sets a panic hook, so that a panic (a bug in citekit)
+/// is reported on the console with its message instead of a bare `RuntimeError:
+/// unreachable`. (The hook is not in the npm package built on the pinned nightly by
+/// scripts/build-pkg.sh: its panics trap at once, without a message, which is what keeps
+/// the formatting code out of it; there the hook is left out, `cfg(trap_panics)` from
+/// build.rs.)
 #[wasm_bindgen(start)]
 pub fn js_start() {
+    crate::dom::use_browser_tables();
     #[cfg(not(trap_panics))]
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&JsValue::from_str(&format!(

@@ -11,17 +11,17 @@
 //! hold at most `limits::MAX_SOURCES` sources or an answer's words, and a crafted set of
 //! colliding keys costs time, not correctness.
 
-use super::markers::SourceKey;
 use std::borrow::Borrow;
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
-fn mix(h: u64, x: u64) -> u64 {
+/// One step of a hash: `x` mixed into `h` (for a [`Key`] written elsewhere).
+pub(crate) fn mix(h: u64, x: u64) -> u64 {
     (h.rotate_left(5) ^ x).wrapping_mul(SEED)
 }
 
 /// The hash of some bytes.
-fn hash_bytes(b: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     let mut h = b.len() as u64;
     let mut chunks = b.chunks_exact(8);
     for c in &mut chunks {
@@ -70,15 +70,6 @@ impl Key for usize {
         mix(0, *self as u64)
     }
 }
-impl Key for SourceKey {
-    fn hash(&self) -> u64 {
-        match self {
-            SourceKey::Num(n) => mix(1, *n),
-            SourceKey::Name(s) => mix(2, hash_bytes(s.as_bytes())),
-        }
-    }
-}
-
 impl<A: Key, B: Key> Key for (A, B) {
     fn hash(&self) -> u64 {
         mix(self.0.hash(), self.1.hash())
@@ -451,12 +442,6 @@ mod tests {
             nums.get(&5).map(Vec::len),
             Some((0..300).filter(|i| i % 37 == 5).count())
         );
-
-        let mut keys: Map<SourceKey, usize> = Map::new();
-        keys.or_insert(SourceKey::Num(3), 1);
-        keys.or_insert(SourceKey::Name("3".into()), 2);
-        assert_eq!(keys.or_insert(SourceKey::Num(3), 9), &mut 1);
-        assert_eq!(keys.get(&SourceKey::Name("3".into())), Some(&2));
 
         let mut set: Set<usize> = Set::new();
         assert!(set.insert(4) && !set.insert(4) && set.insert(0));

@@ -75,7 +75,7 @@
 //! linear.
 
 use crate::core::limits::{MAX_MARKERS, MAX_MARKERS_NAME, MAX_MARKER_NUMBER, MAX_RANGE_LEN};
-use crate::core::map::Set as HSet;
+use crate::core::map::{hash_bytes, mix, Key, Set as HSet};
 use crate::core::model::Diagnostic;
 use crate::core::sort;
 use std::ops::Range;
@@ -93,6 +93,17 @@ pub enum SourceKey {
     Num(u64),
     /// A name: an OpenAI ref id (`turn0search0`) or a footnote label (`^note`).
     Name(String),
+}
+
+/// A key of the crate's maps: a number and a name never hash alike (`Num(3)` and
+/// `Name("3")` are different sources).
+impl Key for SourceKey {
+    fn hash(&self) -> u64 {
+        match self {
+            SourceKey::Num(n) => mix(1, *n),
+            SourceKey::Name(s) => mix(2, hash_bytes(s.as_bytes())),
+        }
+    }
 }
 
 /// Which marker syntaxes a scan looks for, and how the text is structured.
@@ -641,6 +652,16 @@ fn standalone_line(b: &[u8], syntax: Range<usize>, floor: usize) -> Option<Range
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A number and a name with the same digits are two keys of a map.
+    #[test]
+    fn source_keys_as_map_keys() {
+        let mut keys: crate::core::map::Map<SourceKey, usize> = Default::default();
+        keys.or_insert(SourceKey::Num(3), 1);
+        keys.or_insert(SourceKey::Name("3".into()), 2);
+        assert_eq!(keys.or_insert(SourceKey::Num(3), 9), &mut 1);
+        assert_eq!(keys.get(&SourceKey::Name("3".into())), Some(&2));
+    }
 
     #[test]
     fn char_at_decodes_as_str_does() {

@@ -20,13 +20,33 @@ pub(crate) mod page;
 pub(crate) mod panel;
 pub mod state;
 #[cfg(browser_tables)]
-pub(crate) mod unicode;
+mod unicode;
 pub(crate) mod util;
 
 #[cfg(browser_tables)]
-pub(crate) use entity::entity;
+use entity::entity;
 pub use state::{Card, Highlight};
 pub use util::place_card;
+
+/// Hands the browser's answers to the core and the markdown parser in a build without
+/// the entity and Unicode tables (`cfg(browser_tables)`: src/core/unicode.rs says which
+/// builds), which ask for them instead of importing this layer. Called when the npm
+/// package's module loads and whenever a Leptos component makes its context, before
+/// anything is parsed; a later call hands in the same answers again. Does nothing in
+/// a build with the tables.
+pub(crate) fn use_browser_tables() {
+    #[cfg(browser_tables)]
+    crate::core::unicode::use_browser(&BROWSER_TABLES);
+}
+
+/// The browser's answers to the questions of `core::unicode::BrowserTables`.
+#[cfg(browser_tables)]
+static BROWSER_TABLES: crate::core::unicode::BrowserTables = crate::core::unicode::BrowserTables {
+    fold_case: unicode::fold_case,
+    is_alphanumeric: unicode::is_alphanumeric,
+    is_punct: unicode::is_punct,
+    entity,
+};
 
 /// The stylesheet of every answer (`--cite-*` custom properties, light and dark):
 /// style/citekit.css without comments and layout whitespace (build.rs).

@@ -43,6 +43,8 @@ pub(crate) fn next_prefix() -> String {
 impl CiteContext {
     /// A fresh context with an empty answer and a unique id prefix.
     pub fn new() -> Self {
+        // Every component makes or finds a context before it parses.
+        crate::dom::use_browser_tables();
         let opts = RenderOptions {
             id_prefix: next_prefix(),
             ..RenderOptions::default()
@@ -101,7 +103,7 @@ impl Host for CiteContext {
         self.selected.set(n);
     }
     fn select_in_place(&self, n: Option<u32>) {
-        crate::web::source_panel::select_quietly();
+        QUIET.with(|q| q.set(true));
         self.select(n);
     }
     fn selected(&self) -> Option<u32> {
@@ -122,6 +124,19 @@ impl Host for CiteContext {
             emit_from(&root, name, detail);
         }
     }
+}
+
+thread_local! {
+    /// The next selection is made without scrolling the panel to it (a tap on a marker:
+    /// its card shows the source where the reader is; a scroll would close it). Set by
+    /// [`Host::select_in_place`], taken by the [`SourcePanel`](crate::web::SourcePanel).
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the selection just made is to be made without scrolling (see `QUIET`); the
+/// flag is cleared.
+pub(crate) fn take_quiet_selection() -> bool {
+    QUIET.with(|q| q.replace(false))
 }
 
 impl Default for CiteContext {

@@ -4,7 +4,7 @@ use crate::dom::events::{on_panel_click, on_panel_hover, on_panel_leave, source_
 use crate::dom::panel::{bring_into_view, set_expanded};
 use crate::render;
 use crate::render::class;
-use crate::web::context::CiteContext;
+use crate::web::context::{take_quiet_selection, CiteContext};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::RefCell;
@@ -49,7 +49,7 @@ pub fn SourcePanel() -> impl IntoView {
         if let Some(p) = prev.take() {
             set_expanded(&r, &a, p, false);
         }
-        let quiet = QUIET.with(|q| q.replace(false));
+        let quiet = take_quiet_selection();
         if let Some(n) = sel {
             ctx.emit("source-select", &source_detail(&ctx, n));
             set_expanded(&r, &a, n, true);
@@ -69,17 +69,6 @@ pub fn SourcePanel() -> impl IntoView {
             inner_html=html>
         </aside>
     }
-}
-
-thread_local! {
-    /// The next selection is made without scrolling the panel (a tap on a marker: its
-    /// card shows the source where the reader is; a scroll would close it).
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Makes the next selection without scrolling the panel to it.
-pub(crate) fn select_quietly() {
-    QUIET.with(|q| q.set(true));
 }
 
 /// See [`sources_key`].

@@ -3,7 +3,7 @@
 //! leaf, lazily to a paragraph), then the events of that tree, inline content parsed
 //! by `inlines`.
 
-use super::inlines::{self, Defs};
+use super::inlines::{self, Defs, Line};
 use super::{Alignment, Event, RefDef, Tag, TagEnd};
 use crate::core::markers::block::{
     atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
@@ -15,14 +15,6 @@ use std::ops::Range;
 
 /// Deepest nesting of containers; deeper markers are text (keeps hostile input linear).
 const MAX_DEPTH: usize = 64;
-
-/// A line of a leaf: its content range, and columns of a partly consumed tab before it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Line {
-    pub s: usize,
-    pub e: usize,
-    pub pad: usize,
-}
 
 #[derive(Debug)]
 enum Kind {

@@ -5,9 +5,10 @@
 //!
 //! A browser carries the same list in its HTML parser, so a wasm build with the DOM layer
 //! and without the cargo feature `tables` (`cfg(browser_tables)`: the npm package's
-//! first module) leaves the table out (10 KB gzip) and asks the browser instead
-//! ([`crate::dom::entity`]). Every other build (the host, server rendering, the second
-//! module, Leptos apps with default features) keeps it.
+//! first module) leaves the table out (10 KB gzip) and asks the browser instead, through
+//! the answers the DOM layer hands in ([`crate::core::unicode`] says how).
+//! Every other build (the host, server rendering, the second module, Leptos apps with
+//! default features) keeps it.
 
 #[cfg(not(browser_tables))]
 /// The entries (generated from the WHATWG list of named character references).
@@ -421,10 +422,10 @@ pub(super) fn entity(name: &str) -> Option<&'static str> {
 }
 
 /// The value of the character reference `&name;`, read by the browser's HTML parser
-/// (the same WHATWG list): see [`crate::dom::entity`].
+/// (the same WHATWG list), through the answers the DOM layer hands in.
 #[cfg(browser_tables)]
 pub(super) fn entity(name: &str) -> Option<&'static str> {
-    crate::dom::entity(name)
+    crate::core::unicode::browser().and_then(|b| (b.entity)(name))
 }
 
 #[cfg(test)]

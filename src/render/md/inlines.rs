@@ -3,13 +3,21 @@
 //! entities, escapes, breaks, emphasis delimiters, brackets), links and emphasis matched,
 //! then the events, each with its range in the answer text.
 
-use super::blocks::Line;
 use super::RefDef;
 use super::{Event, Tag, TagEnd};
 use crate::core::markers::inline::{autolink, html_tag, HtmlEnds, Ticks};
 use crate::core::markers::syntax::read_attrs;
 use std::borrow::Cow;
 use std::ops::Range;
+
+/// A line of a leaf, as the block pass hands it over: its content range, and columns
+/// of a partly consumed tab before it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Line {
+    pub s: usize,
+    pub e: usize,
+    pub pad: usize,
+}
 
 /// The reference definitions a leaf's links are looked up in: those of the blocks
 /// before the parsed text (a streaming view's earlier blocks, in runs in the order of

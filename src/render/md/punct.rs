@@ -1,8 +1,8 @@
 //! Unicode punctuation for CommonMark's flanking rules: the general categories P and S
 //! above ASCII, as a bit mask per block of 16 code points. Generated from Unicode 17.0
 //! (Node's `/[\p{P}\p{S}]/u` over every code point, 16 to a mask). A build with
-//! `cfg(browser_tables)` asks the browser the same question instead
-//! ([`crate::core::unicode`] says which builds).
+//! `cfg(browser_tables)` asks the browser the same question instead, through the
+//! answers the DOM layer hands in ([`crate::core::unicode`] says which builds and how).
 
 /// Blocks (code point / 16) that hold punctuation or symbols, ascending.
 #[cfg(not(browser_tables))]
@@ -153,7 +153,7 @@ pub(super) fn is_punct(c: char) -> bool {
         return c.is_ascii_punctuation();
     }
     #[cfg(browser_tables)]
-    return crate::dom::unicode::is_punct(c);
+    return crate::core::unicode::browser().is_some_and(|b| (b.is_punct)(c));
     #[cfg(not(browser_tables))]
     {
         let Ok(hi) = u16::try_from(cp >> 4) else {
