@@ -273,12 +273,15 @@ export class View {
   append(text) {
     this.inner.append(text);
     if (typeof text === 'string') this.record('append', text);
+    // A stream given as `sse` may turn out to be a platform's (its first events tell).
+    this.check();
   }
 
   /** Ends the stream. */
   finish() {
     this.inner.finish();
     this.record('finish');
+    this.check();
   }
 
   /** Listens to an event on the mounted element; returns the unsubscribe function. */

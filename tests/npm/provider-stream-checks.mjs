@@ -58,11 +58,17 @@ export async function providerStreamChecks(t, page) {
   for (const [provider, name, format, markers, early] of cases) {
     await t(`mount: the ${provider} ${name} stream appended raw as format ${format}, every render watched, ends as a mount of the SDK's final object`, async () => {
       const { stream, last } = recorded(provider, name);
-      // The platforms' formats are the full module's: loaded first, as a page showing
-      // them does with `loadFormats()`, so that what is watched is the stream's reading
-      // (the move from the first module while streaming is page-load.mjs's).
+      // The platforms' formats are the full module's: loaded first, on a page of their
+      // own (the checks after these count the modules fetched), as a page showing them
+      // does with `loadFormats()`, so that what is watched is the stream's reading (the
+      // move from the first module while streaming is browser-checks.mjs's).
       const full = !existsSync(join(ROOT, 'tests/recorded', provider));
-      const r = await page.evaluate(async ({ stream, last, format, SHOWN, full }) => {
+      const on = full ? await page.context().newPage() : page;
+      if (full) {
+        await on.goto(page.url());
+        await on.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
+      }
+      const r = await on.evaluate(async ({ stream, last, format, SHOWN, full }) => {
         const shownOf = eval(SHOWN);
         const { mount, loadFormats } = window.citekit;
         if (full) await loadFormats();
@@ -103,6 +109,7 @@ export async function providerStreamChecks(t, page) {
         el2.remove();
         return { renders, beforeFinish, streamed, whole, rebuilt };
       }, { stream, last, format, SHOWN, full });
+      if (full) await on.close();
       assert(r.renders.length > 20, `only ${r.renders.length} renders watched`);
       for (const [i, s] of r.renders.entries()) {
         assert(!RAW_MARKER.test(s.prose), `render ${i}: a raw marker shows: ${JSON.stringify(s.prose)}`);
