@@ -3,8 +3,8 @@
 //! events: one `data:` line of JSON per event. Their events are told apart by shape
 //! ([`event_format`]); each is applied to the response the same stream makes (the
 //! format's `apply_*event`; for the chat completions chunks of Azure, xAI and Mistral,
-//! [`ChatChunks`](super::openai_stream::ChatChunks), as the `openai` SDK puts them
-//! together), and the draft is that response parsed: text deltas at the end of the
+//! the OpenAI reader's `ChatChunks`, as the `openai` SDK puts them together), and the
+//! draft is that response parsed: text deltas at the end of the
 //! text are added to the draft as they come, anything else (a citation, a new block,
 //! text that may close an xAI `[[n]](url)` link) parses the rebuilt response again, and
 //! the end of the stream parses it once more, so that the end state equals `parse` of
