@@ -273,12 +273,15 @@ export class View {
   append(text) {
     this.inner.append(text);
     if (typeof text === 'string') this.record('append', text);
+    // A stream given as `sse` may turn out to be a platform's (its first events tell).
+    this.check();
   }
 
   /** Ends the stream. */
   finish() {
     this.inner.finish();
     this.record('finish');
+    this.check();
   }
 
   /** Listens to an event on the mounted element; returns the unsubscribe function. */
@@ -346,7 +349,8 @@ export function plainText(answer) {
  * Whether the answer is a raw event stream held in `data` (appended as it grows, not
  * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
  * message stream; a `UIMessage` or its parts are objects), a platform's stream (format
- * `cohere`, `bedrock` or `bedrock-kb` with `data` a string), or a provider's own stream
+ * `cohere`, `bedrock`, `bedrock-kb`, `azure`, `xai` or `mistral` with `data` a
+ * string), or a provider's own stream
  * (format `anthropic`, `gemini`, `openai` or `perplexity` with `data` a string that is
  * not JSON: empty at the start, or the events). The module's own rule
  * (`streams_events`), for the hosts that decide what to append before mounting.
@@ -354,7 +358,8 @@ export function plainText(answer) {
 export function streamsEvents(format, data) {
   if (format === 'sse') return true;
   if (typeof data !== 'string') return false;
-  if (format === 'ai-sdk' || format === 'cohere' || format === 'bedrock' || format === 'bedrock-kb') return true;
+  const platforms = ['ai-sdk', 'cohere', 'bedrock', 'bedrock-kb', 'azure', 'xai', 'mistral'];
+  if (platforms.includes(format)) return true;
   const provider = format === 'anthropic' || format === 'gemini' || format === 'openai' || format === 'perplexity';
   // A provider's own stream: text data that is not JSON (`is_stream_text`).
   return provider && !/^\ufeff?\s*[[{]/.test(data);

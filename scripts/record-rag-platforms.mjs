@@ -211,3 +211,217 @@ function write(format, name, description, shape, data) {
     'message.contentBlocks of the same @langchain/openai AIMessage (LangChain v1 standard content blocks)',
     message.contentBlocks);
 }
+
+// ---------------------------------------------------------------- streams
+// The same SDKs' streaming calls, over the same answers written as the platform's
+// server-sent events and served in uneven network chunks (one cut inside a UTF-8
+// character). Each event the SDK yields is forwarded as a backend does: one `data:`
+// line of JSON. Written to tests/fixtures/<format>/recorded.json beside the final
+// object the plain call returns (`stream_of` names it), keeping `expected`.
+
+/** Text cut into uneven deltas (whole code points), as a model streams it. */
+function deltas(text) {
+  const points = Array.from(text);
+  const sizes = [5, 13, 3, 21, 8, 2, 11];
+  const out = [];
+  for (let at = 0, k = 0; at < points.length; k += 1) {
+    out.push(points.slice(at, at + sizes[k % sizes.length]).join(''));
+    at += sizes[k % sizes.length];
+  }
+  return out;
+}
+
+/** A fetch answering with `sse` (server-sent events text) in uneven byte chunks. */
+function streaming(sse) {
+  return async () => {
+    const bytes = new TextEncoder().encode(sse);
+    const cuts = [0];
+    const mb = bytes.findIndex((b) => b >= 0xc0);
+    if (mb >= 0) cuts.push(mb + 1);
+    for (let at = 97; at < bytes.length; at += 173) cuts.push(at);
+    cuts.push(bytes.length);
+    cuts.sort((a, b) => a - b);
+    const body = new ReadableStream({
+      start(c) {
+        for (let i = 1; i < cuts.length; i += 1) if (cuts[i] > cuts[i - 1]) c.enqueue(bytes.slice(cuts[i - 1], cuts[i]));
+        c.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+
+/** Server-sent events, one per object (`[event, data]` pairs name the event). */
+const sseOf = (events) => events.map((e) => (Array.isArray(e) ? `event: ${e[0]}\ndata: ${JSON.stringify(e[1])}\n\n` : `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`)).join('');
+
+/** What a backend sends for the SDK's stream: one `data:` line per event it yields. */
+async function forward(events) {
+  let out = '';
+  for await (const ev of events) out += `data: ${JSON.stringify(ev)}\n\n`;
+  return out;
+}
+
+/** Writes tests/fixtures/<folder>/recorded.json, keeping each case's `expected`. */
+function writeRecorded(folder, cases) {
+  const file = join(root, 'tests/fixtures', folder, 'recorded.json');
+  const old = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).cases : [];
+  const out = cases.map((c) => {
+    const before = old.find((o) => o.description === c.description);
+    return { ...c, data: typeof c.data === 'string' ? c.data : JSON.parse(JSON.stringify(c.data)), expected: before?.expected ?? { format: folder } };
+  });
+  writeFileSync(file, `${JSON.stringify({ cases: out }, null, 2)}\n`);
+  console.log(`wrote tests/fixtures/${folder}/recorded.json: ${out.length} cases`);
+}
+
+const version = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+
+// --- Azure OpenAI On Your Data, streamed: the context (citations, intent) on the first
+// choice chunk's delta, then the content with its [docN] markers.
+{
+  const content = 'Der Kölner Dom ist 157 m hoch [doc1] und wurde 1880 vollendet [doc2][doc1]. ' +
+    'Seine Domschatzkammer zeigt Reliquiare 🏰 [doc3].';
+  const context = {
+    citations: [
+      { content: 'Der Kölner Dom ist mit 157,38 m die zweithöchste Kirche Europas.', title: 'Kölner Dom', url: 'https://de.wikipedia.org/wiki/K%C3%B6lner_Dom', filepath: null, chunk_id: '0' },
+      { content: 'Die Vollendung des Doms wurde am 15. Oktober 1880 gefeiert.', title: 'Baugeschichte', url: null, filepath: 'dom/baugeschichte.pdf', chunk_id: '4' },
+      { content: 'Die Domschatzkammer zeigt Reliquiare, liturgische Geräte und Gewänder.', title: null, url: null, filepath: 'dom/schatzkammer.md', chunk_id: '1' },
+    ],
+    intent: '["Wie hoch ist der Kölner Dom?", "Kölner Dom Höhe Vollendung"]',
+  };
+  const id = 'chatcmpl-AzK7q2Xb';
+  const head = { id, object: 'chat.completion.chunk', created: 1735689600, model: 'gpt-4o-2024-11-20', system_fingerprint: 'fp_b705f0c291' };
+  const filter = { choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false, severity: 'safe' }, self_harm: { filtered: false, severity: 'safe' }, sexual: { filtered: false, severity: 'safe' }, violence: { filtered: false, severity: 'safe' } } }] };
+  const sse = sseOf([
+    filter,
+    { ...head, choices: [{ index: 0, delta: { role: 'assistant', context }, end_turn: false, finish_reason: null }] },
+    ...deltas(content).map((d) => ({ ...head, choices: [{ index: 0, delta: { content: d }, end_turn: false, finish_reason: null }] })),
+    { ...head, choices: [{ index: 0, delta: {}, end_turn: true, finish_reason: 'stop' }] },
+    '[DONE]',
+  ]);
+  const final = {
+    id, object: 'chat.completion', created: 1735689600, model: 'gpt-4o-2024-11-20', system_fingerprint: 'fp_b705f0c291',
+    prompt_filter_results: filter.prompt_filter_results,
+    choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, end_turn: true, context } }],
+    usage: { prompt_tokens: 2877, completion_tokens: 44, total_tokens: 2921 },
+  };
+  const ask = {
+    model: 'gpt-4o', messages: [{ role: 'user', content: 'Wie hoch ist der Kölner Dom?' }],
+    data_sources: [{ type: 'azure_search', parameters: { endpoint: 'https://contoso.search.windows.net', index_name: 'dom', authentication: { type: 'api_key', key: 'x' } } }],
+  };
+  const azure = (fetch) => new AzureOpenAI({ endpoint: 'https://contoso.openai.azure.com', apiKey: 'x', apiVersion: '2024-10-21', deployment: 'gpt-4o', fetch });
+  const response = await azure(answering(final)).chat.completions.create(ask);
+  const stream = await forward(await azure(streaming(sse)).chat.completions.create({ ...ask, stream: true }));
+  writeRecorded('azure', [
+    { description: 'AzureOpenAI chat.completions.create response (On Your Data)',
+      source: `Azure OpenAI On Your Data API reference (2024-10-21): choices[0].message.content with [docN] markers, message.context {citations, intent}; answered by a custom fetch, read by openai ${version('openai')}`,
+      data: response },
+    { description: 'AzureOpenAI chat.completions.create stream (On Your Data) chunks forwarded as SSE',
+      source: 'Azure OpenAI chat completions with data_sources and stream: true: a first chunk with empty choices and prompt_filter_results, the first choice chunk\'s delta {role, context: {citations, intent}}, then delta.content (the [docN] markers cut across chunks), a last chunk with end_turn: true and finish_reason, data: [DONE]; the order of context and content as the Azure OpenAI samples read it (the REST reference shows no streamed example); each chunk the SDK yields forwarded as one data: line',
+      stream_of: 'AzureOpenAI chat.completions.create response (On Your Data)',
+      data: stream },
+  ]);
+}
+
+// --- xAI chat completions, streamed: inline [[n]](url) citations in the content, the
+// `citations` urls on the last chunk.
+{
+  const content = 'Die Ariane 6 startete am 9. Juli 2024 zum Erstflug [[1]](https://www.esa.int/Ariane_6) ' +
+    'von Kourou aus — über 4.000 km² Raumfahrtzentrum [[2]](https://de.wikipedia.org/wiki/Ariane_6).';
+  const citations = ['https://www.esa.int/Ariane_6', 'https://de.wikipedia.org/wiki/Ariane_6', 'https://www.arianespace.com/vehicle/ariane-6/'];
+  const id = 'a3c9e1f0-5b7d-4e2a-8f61-0d9c2b4e6a17';
+  const head = { id, object: 'chat.completion.chunk', created: 1750538302, model: 'grok-3', system_fingerprint: 'fp_13a6dc65a6' };
+  const usage = { prompt_tokens: 12, completion_tokens: 58, total_tokens: 70, num_sources_used: 3 };
+  const sse = sseOf([
+    ...deltas(content).map((d, i) => ({ ...head, choices: [{ index: 0, delta: i === 0 ? { content: d, role: 'assistant' } : { content: d } }] })),
+    { ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage, citations },
+    '[DONE]',
+  ]);
+  const final = { ...head, object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }], usage, citations };
+  const xai = (fetch) => new OpenAI({ apiKey: 'x', baseURL: 'https://api.x.ai/v1', fetch });
+  const ask = { model: 'grok-3', messages: [{ role: 'user', content: 'Wann startete die Ariane 6?' }], search_parameters: { mode: 'on', return_citations: true } };
+  const response = await xai(answering(final)).chat.completions.create(ask);
+  const stream = await forward(await xai(streaming(sse)).chat.completions.create({ ...ask, stream: true }));
+  writeRecorded('xai', [
+    { description: 'openai chat.completions.create response from xAI (Live Search)',
+      source: `xAI Chat Completions with search (docs.x.ai: inline citations [[N]](url); citations: [urls] beside choices); answered by a custom fetch, read by openai ${version('openai')} with baseURL https://api.x.ai/v1`,
+      data: response },
+    { description: 'openai chat.completions.create stream from xAI (Live Search) chunks forwarded as SSE',
+      source: 'xAI streamed chat completions: chat.completion.chunk with delta.content (inline [[N]](url) citations cut across chunks), the citations urls and usage on the last chunk (docs.x.ai: "citations are returned in the last chunk" when streaming), data: [DONE]; each chunk the SDK yields forwarded as one data: line',
+      stream_of: 'openai chat.completions.create response from xAI (Live Search)',
+      data: stream },
+  ]);
+}
+
+// --- Mistral chat, streamed (`chat.stream`): text deltas and reference chunks; and the
+// Conversations API (`beta.conversations.startStream`) with a web search tool.
+{
+  const head = { id: 'cmpl-4b2e9d', object: 'chat.completion.chunk', created: 1735689600, model: 'mistral-large-latest' };
+  const parts = [
+    { type: 'text', text: 'Den Friedensnobelpreis 2024 erhielt Nihon Hidankyō' },
+    { type: 'reference', reference_ids: [0] },
+    { type: 'text', text: ', eine Organisation der Überlebenden von Hiroshima und Nagasaki' },
+    { type: 'reference', reference_ids: [1, 0] },
+    { type: 'text', text: '.' },
+  ];
+  const chunks = [{ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
+  for (const p of parts) {
+    if (p.type === 'reference') chunks.push({ ...head, choices: [{ index: 0, delta: { content: [p] }, finish_reason: null }] });
+    // Text as strings and as text chunks: the DeltaMessage type allows both.
+    else deltas(p.text).forEach((d, i) => chunks.push({ ...head, choices: [{ index: 0, delta: { content: i % 2 ? [{ type: 'text', text: d }] : d }, finish_reason: null }] }));
+  }
+  chunks.push({ ...head, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], usage: { prompt_tokens: 412, completion_tokens: 40, total_tokens: 452 } });
+  const final = {
+    id: head.id, object: 'chat.completion', created: head.created, model: head.model,
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', tool_calls: null, prefix: false, content: parts } }],
+    usage: { prompt_tokens: 412, completion_tokens: 40, total_tokens: 452 },
+  };
+  const mistral = (fetcher) => new Mistral({ apiKey: 'x', httpClient: new HTTPClient({ fetcher }) });
+  const ask = { model: 'mistral-large-latest', messages: [{ role: 'user', content: 'Wer erhielt den Friedensnobelpreis 2024?' }] };
+  const response = await mistral(answering(final)).chat.complete(ask);
+  const stream = await forward(await mistral(streaming(sseOf([...chunks, '[DONE]']))).chat.stream(ask));
+
+  const convId = 'conv_0682c6a1e4ab7f2b8000cbe1a3d5e7f9';
+  const at = '2025-06-13T10:12:02.000Z';
+  const msg = { id: 'msg_0682c6a2', model: 'mistral-medium-2505', agent_id: null, role: 'assistant' };
+  const ref1 = { type: 'tool_reference', tool: 'web_search', title: 'The Nobel Peace Prize 2024 - NobelPrize.org', url: 'https://www.nobelprize.org/prizes/peace/2024/summary/', favicon: 'https://www.nobelprize.org/favicon.ico', description: null };
+  const ref2 = { type: 'tool_reference', tool: 'web_search', title: 'Nihon Hidankyo - Wikipedia', url: 'https://en.wikipedia.org/wiki/Nihon_Hidankyo', favicon: null, description: null };
+  const text1 = 'Le prix Nobel de la paix 2024 a été décerné à Nihon Hidankyō.';
+  const text2 = ' Ses membres ont survécu à Hiroshima et Nagasaki.';
+  let ci = 0;
+  const out = (content) => ['message.output.delta', { type: 'message.output.delta', created_at: at, output_index: 1, ...msg, content_index: ci++, content }];
+  const usage = { prompt_tokens: 2712, completion_tokens: 64, total_tokens: 2776, connector_tokens: 1500, connectors: { web_search: 1 } };
+  const convSse = sseOf([
+    ['conversation.response.started', { type: 'conversation.response.started', created_at: '2025-06-13T10:12:00.000Z', conversation_id: convId }],
+    ['tool.execution.started', { type: 'tool.execution.started', created_at: '2025-06-13T10:12:00.100Z', output_index: 0, id: 'tool_exec_0682c6a1', name: 'web_search', arguments: '{"query": "Nobel Peace Prize 2024"}' }],
+    ['tool.execution.done', { type: 'tool.execution.done', created_at: at, output_index: 0, id: 'tool_exec_0682c6a1', name: 'web_search', info: {} }],
+    ...deltas(text1).map(out), out(ref1), ...deltas(text2).map(out), out(ref2),
+    ['conversation.response.done', { type: 'conversation.response.done', created_at: '2025-06-13T10:12:04.000Z', usage }],
+  ]);
+  const convFinal = {
+    object: 'conversation.response', conversation_id: convId,
+    outputs: [
+      { object: 'entry', type: 'tool.execution', name: 'web_search', id: 'tool_exec_0682c6a1', created_at: '2025-06-13T10:12:00.100Z', completed_at: at, arguments: '{"query": "Nobel Peace Prize 2024"}' },
+      { object: 'entry', type: 'message.output', ...msg, created_at: at, completed_at: '2025-06-13T10:12:04.000Z', content: [{ type: 'text', text: text1 }, ref1, { type: 'text', text: text2 }, ref2] },
+    ],
+    usage,
+  };
+  const convAsk = { model: 'mistral-medium-latest', inputs: 'Qui a reçu le prix Nobel de la paix 2024 ?', tools: [{ type: 'web_search' }] };
+  const conversation = await mistral(answering(convFinal)).beta.conversations.start(convAsk);
+  const convStream = await forward(await mistral(streaming(convSse)).beta.conversations.startStream(convAsk));
+  writeRecorded('mistral', [
+    { description: '@mistralai/mistralai chat.complete response with reference chunks',
+      source: `docs.mistral.ai/capabilities/citations: the answer's content chunks {type: "text"} and {type: "reference", reference_ids}; the references themselves are in the app's tool message, not in the completion (each id is a bare source here); answered by a custom fetch, read by @mistralai/mistralai ${version('@mistralai/mistralai')}`,
+      data: response },
+    { description: '@mistralai/mistralai chat.stream events forwarded as SSE',
+      source: 'Mistral chat completions with stream: true (data-only server-sent events ending with data: [DONE]): chat.completion.chunk whose delta.content is a string or an array of content chunks (the SDK\'s DeltaMessage: string | ContentChunk[]), reference chunks as arrays; how a live stream splits text and reference chunks is not documented; each CompletionEvent {data} the SDK yields forwarded as one data: line',
+      stream_of: '@mistralai/mistralai chat.complete response with reference chunks',
+      data: stream },
+    { description: '@mistralai/mistralai beta.conversations.start response with tool_reference chunks',
+      source: `docs.mistral.ai agents / websearch: a conversation.response whose message.output content holds text and tool_reference chunks; answered by a custom fetch, read by @mistralai/mistralai ${version('@mistralai/mistralai')}`,
+      data: conversation },
+    { description: '@mistralai/mistralai beta.conversations.startStream events forwarded as SSE',
+      source: 'Mistral Conversations API with stream: true (the SDK\'s ConversationEvents / SSETypes): conversation.response.started, tool.execution.started, tool.execution.done, message.output.delta (content a string or an output chunk such as tool_reference, output_index naming the output), conversation.response.done with the usage; each {event, data} the SDK yields forwarded as one data: line',
+      stream_of: '@mistralai/mistralai beta.conversations.start response with tool_reference chunks',
+      data: convStream },
+  ]);
+}

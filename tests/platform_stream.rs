@@ -1,7 +1,9 @@
 //! The platforms' streams (Cohere's `chatStream`, Bedrock's ConverseStream and
-//! RetrieveAndGenerateStream), their SDK events forwarded as `data:` lines, appended
-//! raw to a stream as an app receives them: every recording in
-//! tests/fixtures/{cohere,bedrock,bedrock-kb}/recorded.json cut at every byte
+//! RetrieveAndGenerateStream, Azure On Your Data's and xAI's streamed chat completions,
+//! Mistral's `chat.stream` and `beta.conversations.startStream`), their SDK events
+//! forwarded as `data:` lines, appended raw to a stream as an app receives them: every
+//! recording in tests/fixtures/{cohere,bedrock,bedrock-kb,azure,xai,mistral}/recorded.json
+//! cut at every byte
 //! (inside UTF-8 characters too, decoded as a streaming `TextDecoder` does) ends as
 //! `parse` of the response the plain call returned: same text, sources, numbers and
 //! spans. While it runs, text already stable never changes.
@@ -20,7 +22,7 @@ use utf8_chunks::decode_chunks;
 /// `(name, format, stream text, response)` for every recorded stream.
 fn recorded() -> Vec<(String, Format, String, Value)> {
     let mut out = Vec::new();
-    for folder in ["cohere", "bedrock", "bedrock-kb"] {
+    for folder in ["cohere", "bedrock", "bedrock-kb", "azure", "xai", "mistral"] {
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures")
             .join(folder)
@@ -44,7 +46,11 @@ fn recorded() -> Vec<(String, Format, String, Value)> {
             ));
         }
     }
-    assert_eq!(out.len(), 3, "one recorded stream per platform format");
+    assert_eq!(
+        out.len(),
+        7,
+        "one recorded stream per platform format, two for Mistral"
+    );
     out
 }
 

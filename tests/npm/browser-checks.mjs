@@ -1478,6 +1478,44 @@ export async function browserChecks(tally, context, url, label) {
     }
   });
 
+  for (const [folder, index, text] of [
+    ['azure', 1, 'Der Kölner Dom ist 157 m hoch'],
+    ['mistral', 3, 'Le prix Nobel de la paix 2024'],
+  ]) {
+    await t(`a ${folder} stream appended as format sse on a fresh page: the first module tells it from its events and the view moves to the full module, which reads it`, async () => {
+      const recorded = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', folder, 'recorded.json'), 'utf8')).cases;
+      const stream = recorded[index].data;
+      const fresh = await context.newPage();
+      try {
+        await fresh.goto(url);
+        await fresh.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
+        await fresh.evaluate((stream) => {
+          const el = document.createElement('div');
+          el.id = 'platform-stream-host';
+          document.querySelector('main').append(el);
+          const view = window.citekit.mount(el, { answer: null, data: '', format: 'sse' });
+          for (let i = 0; i < stream.length; i += 13) view.append(stream.slice(i, i + 13));
+          view.finish();
+        }, stream);
+        await fresh.waitForFunction(() => document.querySelector('#platform-stream-host .cite-marker__link'), null, { timeout: 10000 });
+        const r = await fresh.evaluate(() => {
+          const el = document.getElementById('platform-stream-host');
+          return {
+            text: el.querySelector('.cite-answer__body').textContent,
+            busy: el.hasAttribute('aria-busy'),
+            wasm: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()).filter((n) => n.endsWith('.wasm')),
+          };
+        });
+        assert(r.text.startsWith(text), `text: ${r.text}`);
+        assert(!r.text.includes('data:') && !r.text.includes('[doc'), `raw stream text: ${r.text}`);
+        eq(r.busy, false, 'aria-busy removed');
+        eq(r.wasm.filter((n) => n.startsWith('citekit_full_bg')).length, 1, `full module fetched once: ${r.wasm}`);
+      } finally {
+        await fresh.close();
+      }
+    });
+  }
+
   await t('scintilla data (read by the second module): identifier links only at word edges', async () => {
     const r = await page.evaluate(() => {
       // Not after a letter beyond ASCII (éMKT-1); after a space or a non-letter (« MKT-1).

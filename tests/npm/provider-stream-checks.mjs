@@ -1,17 +1,27 @@
-// OpenAI's and Perplexity's own streams through the package (run on the plain page and
-// on the Vite build by browser-checks.mjs): a recorded stream (tests/recorded/openai/,
-// made with the real `openai` SDK) appended raw to a mounted view a few characters at
-// a time (cutting UTF-16 surrogate pairs and CRLF line ends), every render on the way
-// watched, ending as a one-shot mount of the SDK's final object.
-import { readFileSync } from 'node:fs';
+// OpenAI's and Perplexity's own streams, and the chat streams of Azure On Your Data,
+// xAI and Mistral (chat and Conversations), through the package (run on the plain page
+// and on the Vite build by browser-checks.mjs): a recorded stream (tests/recorded/openai/,
+// made with the real `openai` SDK; tests/fixtures/<format>/recorded.json, made with the
+// platform's SDK by scripts/record-rag-platforms.mjs) appended raw to a mounted view a
+// few characters at a time (cutting UTF-16 surrogate pairs and CRLF line ends), every
+// render on the way watched, ending as a one-shot mount of the SDK's final object.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RAW_MARKER } from './host-checks.mjs';
 import { ROOT, assert, eq } from './lib.mjs';
 
-const recorded = (provider, name) => ({
-  stream: readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.stream.txt`), 'utf8'),
-  last: JSON.parse(readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.final.json`), 'utf8')),
-});
+const recorded = (provider, name) => {
+  if (!existsSync(join(ROOT, 'tests/recorded', provider))) {
+    // A platform's recording: the stream case named `name` and the final object it is of.
+    const cases = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures', provider, 'recorded.json'), 'utf8')).cases;
+    const stream = cases.find((c) => c.description === name);
+    return { stream: stream.data, last: cases.find((c) => c.description === stream.stream_of).data };
+  }
+  return {
+    stream: readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.stream.txt`), 'utf8'),
+    last: JSON.parse(readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.final.json`), 'utf8')),
+  };
+};
 
 /// In the page: the answer's prose (code taken out) and its live markers, as shown.
 const SHOWN = `(el) => {
@@ -26,6 +36,10 @@ const SHOWN = `(el) => {
   };
 }`;
 
+/// The Mistral chat answer's reference chunks: `[0]`, then `[1, 0]` (a marker each
+/// source).
+const MISTRAL_CHAT_MARKERS = 3;
+
 export async function providerStreamChecks(t, page) {
   // [provider, recording, format given, markers at the end, whether a citation shows
   // before the text is complete (the chat stream's annotations come with its last text)]
@@ -34,13 +48,30 @@ export async function providerStreamChecks(t, page) {
     ['openai', 'responses-file-citations', 'openai', 3, true],
     ['openai', 'chat-web-search', 'sse', 3, false],
     ['perplexity', 'chat-citations', 'perplexity', 5, true],
+    // Detected from the first choice chunk's `context`.
+    ['azure', 'AzureOpenAI chat.completions.create stream (On Your Data) chunks forwarded as SSE', 'sse', 4, true],
+    ['xai', 'openai chat.completions.create stream from xAI (Live Search) chunks forwarded as SSE', 'xai', 2, true],
+    ['mistral', '@mistralai/mistralai chat.stream events forwarded as SSE', 'mistral', MISTRAL_CHAT_MARKERS, true],
+    // Detected from its `message.output.delta` events.
+    ['mistral', '@mistralai/mistralai beta.conversations.startStream events forwarded as SSE', 'sse', 2, true],
   ];
   for (const [provider, name, format, markers, early] of cases) {
     await t(`mount: the ${provider} ${name} stream appended raw as format ${format}, every render watched, ends as a mount of the SDK's final object`, async () => {
       const { stream, last } = recorded(provider, name);
-      const r = await page.evaluate(async ({ stream, last, format, SHOWN }) => {
+      // The platforms' formats are the full module's: loaded first, on a page of their
+      // own (the checks after these count the modules fetched), as a page showing them
+      // does with `loadFormats()`, so that what is watched is the stream's reading (the
+      // move from the first module while streaming is browser-checks.mjs's).
+      const full = !existsSync(join(ROOT, 'tests/recorded', provider));
+      const on = full ? await page.context().newPage() : page;
+      if (full) {
+        await on.goto(page.url());
+        await on.waitForFunction(() => window.citekitReady === true, null, { timeout: 15000 });
+      }
+      const r = await on.evaluate(async ({ stream, last, format, SHOWN, full }) => {
         const shownOf = eval(SHOWN);
-        const { mount } = window.citekit;
+        const { mount, loadFormats } = window.citekit;
+        if (full) await loadFormats();
         const el = document.createElement('div');
         document.body.append(el);
         const view = mount(el, { answer: null, data: '', format });
@@ -77,11 +108,12 @@ export async function providerStreamChecks(t, page) {
         el.remove();
         el2.remove();
         return { renders, beforeFinish, streamed, whole, rebuilt };
-      }, { stream, last, format, SHOWN });
+      }, { stream, last, format, SHOWN, full });
+      if (full) await on.close();
       assert(r.renders.length > 20, `only ${r.renders.length} renders watched`);
       for (const [i, s] of r.renders.entries()) {
         assert(!RAW_MARKER.test(s.prose), `render ${i}: a raw marker shows: ${JSON.stringify(s.prose)}`);
-        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '\ufffd']) {
+        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '[doc', '\ufffd']) {
           assert(!s.text.includes(raw), `render ${i}: ${JSON.stringify(raw)} shows: ${JSON.stringify(s.text)}`);
         }
       }

@@ -344,6 +344,112 @@ impl Reader<'_> {
     }
 }
 
+/// Applies one event of a Conversations stream (`beta.conversations.startStream`,
+/// wire snake_case or the SDK's camelCase) to the `conversation.response` it rebuilds:
+/// `conversation.response.started` gives its id, `message.output.delta` adds its
+/// `content` (text, or a chunk such as `tool_reference`) to the output at
+/// `output_index`, `tool.execution.*` and the other items' events are kept as those
+/// outputs, `conversation.response.done` gives the usage, `conversation.response.error`
+/// the error. The text the event appends at the end of the answer, when that is all
+/// it changes.
+pub(crate) fn apply_conversation_event(
+    response: &mut Value,
+    event: &Map<String, Value>,
+) -> Option<String> {
+    let Value::Object(r) = response else {
+        return None;
+    };
+    let ty = event.get("type").and_then(Value::as_str).unwrap_or("");
+    let field = |snake: &str, camel: &str| event.get(snake).or_else(|| event.get(camel));
+    r.insert("object".into(), "conversation.response".into());
+    match ty {
+        "conversation.response.started" => {
+            if let Some(id) = field("conversation_id", "conversationId") {
+                r.insert("conversation_id".into(), id.clone());
+            }
+            return None;
+        }
+        "conversation.response.done" => {
+            if let Some(u) = event.get("usage") {
+                r.insert("usage".into(), u.clone());
+            }
+            return None;
+        }
+        "conversation.response.error" => {
+            r.insert("error".into(), Value::Object(event.clone()));
+            return None;
+        }
+        _ => {}
+    }
+    let index = field("output_index", "outputIndex")
+        .and_then(crate::core::json::as_uint)
+        .unwrap_or(0);
+    // A bound on what a stream can make us allocate.
+    let index = usize::try_from(index).ok().filter(|i| *i < 1024)?;
+    let Value::Array(outputs) = r
+        .entry("outputs")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    else {
+        return None;
+    };
+    let last = index + 1 >= outputs.len();
+    while outputs.len() <= index {
+        outputs.push(Value::Object(Map::new()));
+    }
+    let Value::Object(item) = &mut outputs[index] else {
+        return None;
+    };
+    if ty != "message.output.delta" {
+        // A tool execution, a handoff, a function call: an output item of its own kind.
+        let kind = ty.rsplit_once('.').map_or(ty, |(k, _)| k);
+        item.insert("type".into(), kind.into());
+        for (k, v) in event {
+            if k != "type" {
+                item.insert(k.clone(), v.clone());
+            }
+        }
+        return None;
+    }
+    item.insert("type".into(), "message.output".into());
+    for k in ["id", "role", "model", "agent_id", "agentId"] {
+        if let Some(v) = event.get(k) {
+            item.insert(k.into(), v.clone());
+        }
+    }
+    let Value::Array(content) = item
+        .entry("content")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    else {
+        return None;
+    };
+    let had_text = !content.is_empty();
+    match event.get("content") {
+        Some(Value::String(s)) => {
+            match content.last_mut() {
+                Some(Value::Object(c)) if c.get("type").and_then(Value::as_str) == Some("text") => {
+                    match c.get_mut("text") {
+                        Some(Value::String(t)) => t.push_str(s),
+                        _ => return None,
+                    }
+                }
+                _ => content.push(serde_json::json!({"type": "text", "text": s})),
+            }
+            // Text after text already read of the last output: the answer's end (a
+            // new output's first text may start a paragraph instead).
+            (last && had_text).then(|| s.clone())
+        }
+        Some(Value::Array(chunks)) => {
+            content.extend(chunks.iter().cloned());
+            None
+        }
+        Some(c @ Value::Object(_)) => {
+            content.push(c.clone());
+            None
+        }
+        _ => None,
+    }
+}
+
 /// Every string in nested arrays (`snippets: [["a", "b"]]`), in order.
 fn flatten_strings(v: &Value, out: &mut Vec<String>) {
     match v {

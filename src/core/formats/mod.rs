@@ -390,7 +390,12 @@ pub fn parse_draft(
             Ok(draft)
         }
         #[cfg(feature = "platforms")]
-        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
+        Format::Cohere
+        | Format::BedrockConverse
+        | Format::BedrockKb
+        | Format::Azure
+        | Format::Mistral
+        | Format::Xai => {
             let stream = match data {
                 Data::Text(t) => Some(t),
                 Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
@@ -406,15 +411,12 @@ pub fn parse_draft(
             match format {
                 Format::Cohere => cohere::parse(answer, v, options),
                 Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
+                Format::Azure => azure::parse(answer, v, options),
+                Format::Mistral => mistral::parse(answer, v, options),
+                Format::Xai => xai::parse(answer, v, options),
                 _ => bedrock::parse_kb(answer, v, options),
             }
         }
-        #[cfg(feature = "platforms")]
-        Format::Azure => azure::parse(answer, v, options),
-        #[cfg(feature = "platforms")]
-        Format::Mistral => mistral::parse(answer, v, options),
-        #[cfg(feature = "platforms")]
-        Format::Xai => xai::parse(answer, v, options),
         #[cfg(feature = "platforms")]
         Format::Llamaindex => llamaindex::parse(answer, v, options),
         #[cfg(feature = "platforms")]
@@ -438,7 +440,12 @@ pub fn parse_draft(
 pub fn is_platform(format: Format) -> bool {
     matches!(
         format,
-        Format::Cohere | Format::BedrockConverse | Format::BedrockKb
+        Format::Cohere
+            | Format::BedrockConverse
+            | Format::BedrockKb
+            | Format::Azure
+            | Format::Mistral
+            | Format::Xai
     )
 }
 

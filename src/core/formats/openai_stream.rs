@@ -94,7 +94,7 @@ fn furthest(a: &Value) -> Option<u64> {
 }
 
 /// The `stream-error` warning of an `error` event (or a failed response).
-fn stream_error(message: &str, path: &str) -> Diagnostic {
+pub(crate) fn stream_error(message: &str, path: &str) -> Diagnostic {
     Diagnostic::warning(
         "stream-error",
         format!(
@@ -408,12 +408,43 @@ impl ChatChunks {
                     ("content" | "refusal", Value::String(s)) => {
                         match message.get_mut(k.as_str()) {
                             Some(Value::String(t)) => t.push_str(s),
+                            #[cfg(feature = "platforms")]
+                            Some(Value::Array(chunks)) => push_text_chunk(chunks, s),
                             _ => {
                                 message.insert(k.clone(), v.clone());
                             }
                         }
                         if index == 0 && k == "content" {
                             first.content = s;
+                        }
+                    }
+                    // Mistral's content chunks (`text`, `reference`): appended, a
+                    // text chunk's text to the text chunk before it.
+                    #[cfg(feature = "platforms")]
+                    ("content", Value::Array(a)) => {
+                        let chunks = match message.get_mut("content") {
+                            Some(Value::Array(chunks)) => chunks,
+                            _ => {
+                                let before = match message.remove("content") {
+                                    Some(Value::String(t)) if !t.is_empty() => {
+                                        vec![serde_json::json!({"type": "text", "text": t})]
+                                    }
+                                    _ => Vec::new(),
+                                };
+                                message.insert(k.clone(), Value::Array(before));
+                                match message.get_mut("content") {
+                                    Some(Value::Array(chunks)) => chunks,
+                                    _ => continue,
+                                }
+                            }
+                        };
+                        for c in a {
+                            match (c.get("type").and_then(Value::as_str), c.get("text")) {
+                                (Some("text"), Some(Value::String(t))) => {
+                                    push_text_chunk(chunks, t)
+                                }
+                                _ => chunks.push(c.clone()),
+                            }
                         }
                     }
                     ("annotations", Value::Array(a)) => {
@@ -447,6 +478,21 @@ impl ChatChunks {
         );
         Value::Object(o)
     }
+}
+
+/// Appends text to content chunks: to the last one when it is a text chunk, else as
+/// a new one.
+#[cfg(feature = "platforms")]
+fn push_text_chunk(chunks: &mut Vec<Value>, text: &str) {
+    if let Some(Value::Object(last)) = chunks.last_mut() {
+        if last.get("type").and_then(Value::as_str) == Some("text") {
+            if let Some(Value::String(t)) = last.get_mut("text") {
+                t.push_str(text);
+                return;
+            }
+        }
+    }
+    chunks.push(serde_json::json!({"type": "text", "text": text}));
 }
 
 /// Reads a streamed Chat Completion into a draft as it comes (module docs), OpenAI's or

@@ -1,11 +1,14 @@
 //! The event streams of the platform formats (`cohere`, `bedrock`,
-//! `bedrock-kb`), as a backend forwards the SDK's stream events: one `data:` line of
-//! JSON per event. Their events are told apart by shape ([`event_format`]); each is
-//! applied to the response the same stream makes (the format's `apply_*event`), and
-//! the draft is that response parsed: text deltas at the end of the text are added
-//! to the draft as they come, anything else (a citation, a new block) parses the
-//! rebuilt response again, and the end of the stream parses it once more, so that the
-//! end state equals `parse` of the final response.
+//! `bedrock-kb`, `azure`, `xai`, `mistral`), as a backend forwards the SDK's stream
+//! events: one `data:` line of JSON per event. Their events are told apart by shape
+//! ([`event_format`]); each is applied to the response the same stream makes (the
+//! format's `apply_*event`; for the chat completions chunks of Azure, xAI and Mistral,
+//! the OpenAI reader's `ChatChunks`, as the `openai` SDK puts them together), and the
+//! draft is that response parsed: text deltas at the end of the
+//! text are added to the draft as they come, anything else (a citation, a new block,
+//! text that may close an xAI `[[n]](url)` link) parses the rebuilt response again, and
+//! the end of the stream parses it once more, so that the end state equals `parse` of
+//! the final response.
 //!
 //! Without the `platforms` feature the events are recognized but not read: the draft
 //! is empty, with a `format-not-loaded` error (the npm package's first module then
@@ -13,13 +16,13 @@
 
 use crate::core::draft::Draft;
 #[cfg(feature = "platforms")]
+use crate::core::formats::openai_stream::ChatChunks;
+#[cfg(feature = "platforms")]
 use crate::core::formats::sse::event_json;
 use crate::core::formats::sse::SseEvent;
 use crate::core::model::Format;
 use crate::core::options::Options;
-#[cfg(feature = "platforms")]
-use serde_json::Map;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The members of a ConverseStream event (the SDK's union: one key per event).
 const CONVERSE_EVENTS: [&str; 5] = [
@@ -30,12 +33,36 @@ const CONVERSE_EVENTS: [&str; 5] = [
     "messageStop",
 ];
 
+/// The event types of Mistral's Conversations stream, by their prefix.
+const MISTRAL_EVENTS: [&str; 5] = [
+    "conversation.response.",
+    "message.output.",
+    "tool.execution.",
+    "agent.handoff.",
+    "function.call.",
+];
+
+/// The event itself, or the `data` of the Mistral SDK's event wrapper (`{data}` for a
+/// chat chunk, `{event, data}` for a Conversations event), as an app forwards what
+/// the SDK's stream yields.
+pub(crate) fn unwrap_event(o: &Map<String, Value>) -> &Map<String, Value> {
+    match o.get("data") {
+        Some(Value::Object(inner)) if o.keys().all(|k| k == "data" || k == "event") => inner,
+        _ => o,
+    }
+}
+
 /// The platform format one stream event belongs to, if any: a Cohere event by its
 /// `type`, a Bedrock event by its only member (`contentBlockDelta`, ... for Converse;
 /// `output` with `text`, or `citation` with `generatedResponsePart` /
-/// `retrievedReferences` / `citation`, for Knowledge Bases).
+/// `retrievedReferences` / `citation`, for Knowledge Bases), a Mistral Conversations
+/// event by its `type` (`message.output.delta`, ...); a chat completions chunk by its
+/// first choice's `delta` (Azure's `context`, Mistral's content chunks) or its model
+/// (`grok-*` for xAI, a name with `stral` for Mistral). Chunks without these (Azure's
+/// before its `context`, a Mistral model with another name) are not told from
+/// OpenAI's: the format is then named (docs/streaming.md).
 pub fn event_format(v: &Value) -> Option<Format> {
-    let o = v.as_object()?;
+    let o = unwrap_event(v.as_object()?);
     // Cohere's `message-start`, `content-delta`, `citation-start`, `tool-plan-delta`,
     // `tool-call-end`, ... (the AI SDK's chunks are `message-metadata`, `text-*`,
     // `tool-input-*`, `tool-output-*`, ...: none of these).
@@ -44,7 +71,25 @@ pub fn event_format(v: &Value) -> Option<Format> {
             || ["content-", "citation-", "tool-plan-", "tool-call-"]
                 .iter()
                 .any(|p| t.starts_with(p));
+        if MISTRAL_EVENTS.iter().any(|p| t.starts_with(p)) {
+            return Some(Format::Mistral);
+        }
         return cohere.then_some(Format::Cohere);
+    }
+    if let Some(choice) = o.get("choices").and_then(|c| c.get(0)) {
+        let delta = choice.get("delta")?;
+        let model = o.get("model").and_then(Value::as_str).unwrap_or("");
+        return if delta.get("context").is_some_and(Value::is_object) {
+            Some(Format::Azure)
+        } else if model.starts_with("grok") {
+            Some(Format::Xai)
+        } else if delta.get("content").is_some_and(Value::is_array)
+            || crate::core::bytes::has(model, "stral")
+        {
+            Some(Format::Mistral)
+        } else {
+            None
+        };
     }
     // The SDK's union: one member per event.
     let (key, body) = o.iter().next().filter(|_| o.len() == 1)?;
@@ -67,8 +112,11 @@ pub fn event_format(v: &Value) -> Option<Format> {
 #[derive(Debug, Clone)]
 pub struct PlatformStream {
     format: Format,
-    /// The response rebuilt from the events so far.
+    /// The response rebuilt from the events so far (not chat completions chunks).
     response: Value,
+    /// The completion rebuilt from chat completions chunks (Azure's, xAI's, Mistral's
+    /// chat stream), once one came.
+    chat: Option<Box<ChatChunks>>,
     draft: Draft,
     options: Options,
     /// Events read so far (for paths).
@@ -84,6 +132,7 @@ impl PlatformStream {
         let mut s = PlatformStream {
             format,
             response: Value::Object(Map::new()),
+            chat: None,
             draft: Draft::new(format, ""),
             options: options.clone(),
             count: 0,
@@ -120,7 +169,19 @@ impl PlatformStream {
         let Value::Object(o) = &value else {
             return;
         };
-        match apply(self.format, &mut self.response, o) {
+        let o = unwrap_event(o);
+        if o.get("type").and_then(Value::as_str) == Some("conversation.response.error") {
+            let message = o.get("message").and_then(Value::as_str).unwrap_or("");
+            let error = crate::core::formats::openai_stream::stream_error(message, &path);
+            self.draft.diagnostics.push(error);
+        }
+        let applied = if o.contains_key("choices") {
+            let chat = self.chat.get_or_insert_with(Box::default);
+            chat_chunk(self.format, chat, o)
+        } else {
+            apply(self.format, &mut self.response, o)
+        };
+        match applied {
             // Text at the end of the text: the parse would give the same draft with
             // it appended (spans index text before it).
             Some(t) => {
@@ -156,7 +217,10 @@ impl PlatformStream {
             .filter(|d| d.path.as_deref().is_some_and(|p| p.starts_with("events[")))
             .cloned()
             .collect();
-        self.draft = parse_response(self.format, &self.response, &self.options);
+        self.draft = match &self.chat {
+            Some(chat) => parse_response(self.format, &chat.completion(), &self.options),
+            None => parse_response(self.format, &self.response, &self.options),
+        };
         self.draft.diagnostics.splice(0..0, kept);
     }
 }
@@ -215,20 +279,70 @@ fn inert(event: &Map<String, Value>) -> bool {
 /// Applies one event to the rebuilt response (the format's rules).
 #[cfg(feature = "platforms")]
 fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
-    use crate::core::formats::{bedrock, cohere};
+    use crate::core::formats::{bedrock, cohere, mistral};
     match format {
         Format::Cohere => cohere::apply_event(response, event),
         Format::BedrockConverse => bedrock::apply_converse_event(response, event),
+        Format::Mistral => mistral::apply_conversation_event(response, event),
+        // Azure's and xAI's streams are chat completions chunks only.
+        Format::Azure | Format::Xai => None,
         _ => bedrock::apply_kb_event(response, event),
     }
+}
+
+/// Adds one chat completions chunk to the completion; the text it appends to the
+/// answer when that is all it changes: a string delta (or Mistral's text chunks) of
+/// the first choice and nothing else, and for xAI no `)` that could close an inline
+/// `[[n]](url)` citation (whose source the parse then reads).
+#[cfg(feature = "platforms")]
+fn chat_chunk(format: Format, chat: &mut ChatChunks, chunk: &Map<String, Value>) -> Option<String> {
+    chat.chunk(chunk);
+    let choices = chunk.get("choices")?.as_array()?;
+    let [choice] = choices.as_slice() else {
+        return None;
+    };
+    let only_delta = choice.as_object()?.iter().all(|(k, v)| {
+        matches!(k.as_str(), "delta" | "index") || v.is_null() || (k == "end_turn" && v == false)
+    });
+    let delta = choice.get("delta")?.as_object()?;
+    if !only_delta
+        || choice.get("index").and_then(Value::as_u64) != Some(0)
+        || chunk.get("citations").is_some_and(|c| !c.is_null())
+        || delta.keys().any(|k| k != "content" && k != "role")
+    {
+        return None;
+    }
+    let text = match delta.get("content")? {
+        Value::String(s) => s.clone(),
+        Value::Array(chunks) => {
+            let mut text = String::new();
+            for c in chunks {
+                match (c.get("type").and_then(Value::as_str), c.get("text")) {
+                    (Some("text"), Some(Value::String(t))) => text.push_str(t),
+                    _ => return None,
+                }
+            }
+            text
+        }
+        _ => return None,
+    };
+    (format != Format::Xai || !text.contains(')')).then_some(text)
 }
 
 /// The draft of a rebuilt response (an empty one before any event).
 #[cfg(feature = "platforms")]
 fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
     {
-        use crate::core::formats::{bedrock, cohere};
-        if response.as_object().is_some_and(Map::is_empty) {
+        use crate::core::formats::{azure, bedrock, cohere, mistral, xai};
+        // Nothing yet, or only chunks without a choice (Azure's first, with its
+        // `prompt_filter_results`).
+        let empty = response.as_object().is_some_and(|o| {
+            o.is_empty()
+                || o.get("choices")
+                    .and_then(Value::as_array)
+                    .is_some_and(Vec::is_empty)
+        });
+        if empty {
             let mut d = Draft::new(format, "");
             d.grammar = Some(crate::core::formats::support::every_marker(
                 crate::core::markers::TextSyntax::Markdown,
@@ -238,6 +352,9 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
         let parsed = match format {
             Format::Cohere => cohere::parse(None, Some(response), options),
             Format::BedrockConverse => bedrock::parse_converse(None, Some(response), options),
+            Format::Azure => azure::parse(None, Some(response), options),
+            Format::Xai => xai::parse(None, Some(response), options),
+            Format::Mistral => mistral::parse(None, Some(response), options),
             _ => bedrock::parse_kb(None, Some(response), options),
         };
         parsed.unwrap_or_else(|e| {
@@ -268,4 +385,99 @@ pub fn parse_stream(
         draft.diagnostics.insert(0, d);
     }
     Ok(draft)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Chat completions chunks are told apart by what only one platform sends; an
+    /// OpenAI, Perplexity or AI SDK chunk is none of them.
+    #[test]
+    fn event_format_tells_the_platforms_chat_chunks_apart() {
+        let chunk = |model: &str, delta: Value| json!({"object": "chat.completion.chunk", "model": model, "choices": [{"index": 0, "delta": delta}]});
+        let cases = [
+            (
+                chunk(
+                    "gpt-4o",
+                    json!({"role": "assistant", "context": {"citations": []}}),
+                ),
+                Some(Format::Azure),
+            ),
+            (
+                chunk("grok-3", json!({"content": "Die"})),
+                Some(Format::Xai),
+            ),
+            (
+                chunk("mistral-large-latest", json!({"content": ""})),
+                Some(Format::Mistral),
+            ),
+            (
+                chunk(
+                    "open-mixtral-8x22b",
+                    json!({"content": [{"type": "reference", "reference_ids": [0]}]}),
+                ),
+                Some(Format::Mistral),
+            ),
+            (
+                json!({"data": chunk("magistral-medium-latest", json!({"content": "A"}))}),
+                Some(Format::Mistral),
+            ),
+            (
+                json!({"event": "message.output.delta", "data": {"type": "message.output.delta", "content": "A"}}),
+                Some(Format::Mistral),
+            ),
+            (
+                json!({"type": "conversation.response.started", "conversation_id": "c"}),
+                Some(Format::Mistral),
+            ),
+            // Azure's first chunk, before any choice: not told yet.
+            (
+                json!({"choices": [], "object": "", "prompt_filter_results": []}),
+                None,
+            ),
+            (
+                chunk("gpt-4o", json!({"role": "assistant", "content": ""})),
+                None,
+            ),
+            (chunk("sonar-pro", json!({"content": "A [1]"})), None),
+            (json!({"type": "text-delta", "id": "0", "delta": "A"}), None),
+            (
+                json!({"type": "response.output_text.delta", "delta": "A"}),
+                None,
+            ),
+            (json!({"data": {"type": "text-delta"}, "id": "x"}), None),
+        ];
+        for (event, format) in cases {
+            assert_eq!(event_format(&event), format, "{event}");
+        }
+    }
+
+    /// A Conversations stream's error event is a `stream-error` warning that stays
+    /// through the parses after it; the text before it still shows.
+    #[cfg(feature = "platforms")]
+    #[test]
+    fn a_mistral_conversation_error_event_is_a_stream_error() {
+        let mut s = PlatformStream::new(Format::Mistral, &Options::default());
+        for data in [
+            json!({"type": "message.output.delta", "output_index": 0, "id": "m", "content": "Hallo"}),
+            json!({"type": "conversation.response.error", "message": "upstream timeout", "code": 3000}),
+            json!({"type": "message.output.delta", "output_index": 0, "id": "m", "content": " Welt"}),
+        ] {
+            s.event(&SseEvent {
+                data: data.to_string(),
+                ..SseEvent::default()
+            });
+        }
+        let d = s.finish();
+        assert_eq!(d.text, "Hallo Welt");
+        let errors: Vec<_> = d
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "stream-error")
+            .collect();
+        assert_eq!(errors.len(), 1, "{:?}", d.diagnostics);
+        assert!(errors[0].message.contains("upstream timeout"));
+    }
 }
