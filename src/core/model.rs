@@ -254,6 +254,32 @@ impl Source {
         !self.cited && self.scope == Some(SourceScope::Answer)
     }
 
+    /// The title every view shows (card, panel, footnotes, marker names, exports): the
+    /// source's title; for a source without one (or whose title is its url), a title
+    /// made from its url ([`title_from_url`](crate::core::sanitize::title_from_url):
+    /// `louvre.fr › hours admission`), else its domain. `None` when there is nothing a
+    /// reader could use: the views then show their `untitled` label.
+    pub fn display_title(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let given = self
+            .title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty() && Some(*t) != self.url.as_deref());
+        if let Some(t) = given {
+            return Some(t.into());
+        }
+        self.url
+            .as_deref()
+            .and_then(crate::core::sanitize::title_from_url)
+            .map(Into::into)
+            .or_else(|| self.domain.as_deref().map(Into::into))
+            .or_else(|| {
+                self.title
+                    .as_deref()
+                    .filter(|t| !t.trim().is_empty())
+                    .map(Into::into)
+            })
+    }
+
     /// Merges `other`, a record of the same source, into this one: every optional
     /// field, the kind, identifiers and metadata by the one rule `wins` says; `used`
     /// when either was used. The id, number and citation counts stay this record's.

@@ -75,6 +75,95 @@ pub fn domain_of(url: &str) -> Option<String> {
     Some(host.strip_prefix("www.").unwrap_or(&host).to_string())
 }
 
+/// A title for a source that has only a url (docs/rendering.md#titles): its domain
+/// ([`domain_of`]), then ` › ` and the url path's last segment when that segment reads
+/// as words (`louvre.fr › hours admission` for `https://www.louvre.fr/en/visit/hours-admission`):
+/// percent-decoded, `-`, `_` and `+` read as spaces, a web page's extension (`.html`,
+/// `.php`, ...) dropped, and left out when it is an id (`s41586-024-07421-0`,
+/// `e3052.html`), a hash, or a page name that says nothing (`index.html`). `None` for
+/// a url without an `http:`/`https:` host: a `javascript:` or `data:` url never shows.
+pub fn title_from_url(url: &str) -> Option<String> {
+    let safe = sanitize_url(url, UrlContext::Source)?;
+    let domain = domain_of(&safe)?;
+    let colon = crate::core::bytes::find_str(&safe, ":")?;
+    let after_scheme = safe[colon + 1..].trim_start_matches(['/', '\\']);
+    let path = &after_scheme[after_scheme
+        .find(['/', '\\', '?', '#'])
+        .unwrap_or(after_scheme.len())..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    let last = path
+        .rsplit(['/', '\\'])
+        .find(|segment| !segment.is_empty())
+        .unwrap_or("");
+    match readable_segment(last) {
+        Some(words) => Some(format!("{domain} › {words}")),
+        None => Some(domain),
+    }
+}
+
+/// The words of a url path segment, or `None` when it does not read as words.
+fn readable_segment(segment: &str) -> Option<String> {
+    let decoded = percent_decode(segment);
+    let mut name = decoded.as_str();
+    if let Some(dot) = crate::core::bytes::rfind_str(name, ".") {
+        let ext = name[dot + 1..].to_ascii_lowercase();
+        if matches!(
+            ext.as_str(),
+            "html" | "htm" | "shtml" | "xhtml" | "php" | "asp" | "aspx" | "jsp" | "cfm" | "cgi"
+        ) {
+            name = &name[..dot];
+        }
+    }
+    let words = clean_text(&name.replace(['-', '_', '+'], " "));
+    let lower = words.to_ascii_lowercase();
+    if matches!(lower.as_str(), "index" | "default" | "home" | "main" | "") {
+        return None;
+    }
+    // Letters outnumber digits, and a run of three letters makes a word: `e3052`,
+    // `s41586 024 07421 0` and hashes (`9f86d081884c7d65`) are ids.
+    let letters = words
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic() || !c.is_ascii())
+        .count();
+    let digits = words.chars().filter(char::is_ascii_digit).count();
+    let mut run = 0;
+    let mut longest = 0;
+    for c in words.chars() {
+        run = if c.is_ascii_alphabetic() || !c.is_ascii() {
+            run + 1
+        } else {
+            0
+        };
+        longest = longest.max(run);
+    }
+    let hash = words.len() >= 8 && digits > 0 && words.chars().all(|c| c.is_ascii_hexdigit());
+    (letters > digits && longest >= 3 && !hash).then(|| excerpt(&words, 60))
+}
+
+/// `%XX` escapes decoded when the result is UTF-8; the text as it is when it is not.
+fn percent_decode(s: &str) -> String {
+    if !crate::core::bytes::has_char(s, '%') {
+        return s.to_string();
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |k: usize| b.get(k).and_then(|c| (*c as char).to_digit(16));
+        match (b[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
 /// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
 pub fn normalize_url(url: &str) -> String {
     let no_fragment = crate::core::bytes::before(url, "#");
@@ -269,6 +358,61 @@ mod tests {
             "https://example.com/Path"
         );
         assert_eq!(normalize_url("https://example.com/"), "https://example.com");
+    }
+
+    #[test]
+    fn a_url_only_source_is_titled_by_its_domain_and_readable_path() {
+        let title = |u: &str| title_from_url(u);
+        assert_eq!(
+            title("https://www.louvre.fr/en/visit/hours-admission").as_deref(),
+            Some("louvre.fr › hours admission")
+        );
+        assert_eq!(
+            title("https://en.parisinfo.com/paris-museum-monument/71148/Musee-du-Louvre?x=1#top")
+                .as_deref(),
+            Some("en.parisinfo.com › Musee du Louvre")
+        );
+        assert_eq!(
+            title("https://de.wikipedia.org/wiki/K%C3%B6ln").as_deref(),
+            Some("de.wikipedia.org › Köln")
+        );
+        assert_eq!(
+            title("https://example.com/reports/annual_report_2024.html").as_deref(),
+            Some("example.com › annual report 2024")
+        );
+        // Ids, hashes, page names that say nothing and bare hosts: the domain alone.
+        for (u, d) in [
+            (
+                "https://www.nature.com/articles/s41586-024-07421-0",
+                "nature.com",
+            ),
+            (
+                "https://www.japan-guide.com/e/e3052.html",
+                "japan-guide.com",
+            ),
+            ("https://example.com/blob/9f86d081884c7d65", "example.com"),
+            ("https://example.com/docs/index.html", "example.com"),
+            ("https://Example.COM:8080/", "example.com"),
+            ("https://example.com?q=a/b-c-d", "example.com"),
+            (
+                "https://example.com/a/%E2%80%AEevil%0Aname",
+                "example.com › evil name",
+            ),
+        ] {
+            assert_eq!(title(u).as_deref(), Some(d), "{u}");
+        }
+        // A url that is not a link never shows.
+        for u in [
+            "javascript:alert(1)",
+            "data:text/html,<b>x</b>",
+            "/relative/path",
+            "",
+        ] {
+            assert_eq!(title(u), None, "{u}");
+        }
+        // A long slug is cut as an excerpt is.
+        let long = format!("https://example.com/{}", "word-".repeat(30));
+        assert!(title(&long).unwrap().ends_with('…'));
     }
 
     #[test]
