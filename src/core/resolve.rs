@@ -566,13 +566,15 @@ fn abbreviation_at(text: &str, dot: usize) -> bool {
             .chars()
             .next_back()
             .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '['));
-        let next_word = after
-            .split(|c: char| c.is_whitespace() || c.is_ascii_punctuation())
-            .next()
-            .unwrap_or("");
+        // Up to the next ASCII byte that is not a letter (month names hold `ä`).
+        let word_end = after
+            .bytes()
+            .position(|b| b.is_ascii() && !b.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let next_word = &after[..word_end];
         return number_alone
             && (next.is_some_and(|c| c.is_ascii_digit())
-                || digits <= 2 && GERMAN_MONTHS.contains(&next_word));
+                || digits <= 2 && listed(GERMAN_MONTHS, next_word));
     }
     // Letters and dots are ASCII: the word starts right after the last other byte.
     let word_start = before
@@ -599,46 +601,21 @@ fn abbreviation_at(text: &str, dot: usize) -> bool {
     if w.len() == 1 || w.len() > 1 && letters_and_dots {
         return true;
     }
-    const TITLES: [&str; 34] = [
-        "Mr", "Mrs", "Ms", "Dr", "Prof", "Sr", "Jr", "St", "Mt", "vs", "cf", "approx", "Fig",
-        "fig", "No", "no", "Vol", "vol", "pp", "Gen", "ca", "Nr", "nr", "Abb", "Abs", "Art", "Bd",
-        "Kap", "Tab", "bzw", "ggf", "vgl", "Vgl", "inkl",
-    ];
-    TITLES.contains(&word)
+    // Space-separated lists, not arrays of `&str`: no pointer table in the wasm.
+    const TITLES: &str = "Mr Mrs Ms Dr Prof Sr Jr St Mt vs cf approx Fig fig No no Vol vol pp \
+        Gen ca Nr nr Abb Abs Art Bd Kap Tab bzw ggf vgl Vgl inkl";
+    listed(TITLES, word)
 }
 
 /// German month names and their abbreviations, as they follow a day's ordinal
 /// (`9. Juli`, `3. Okt.`).
-const GERMAN_MONTHS: [&str; 28] = [
-    "Januar",
-    "Jänner",
-    "Februar",
-    "Feber",
-    "März",
-    "April",
-    "Mai",
-    "Juni",
-    "Juli",
-    "August",
-    "September",
-    "Oktober",
-    "November",
-    "Dezember",
-    "Jan",
-    "Feb",
-    "Mär",
-    "Mrz",
-    "Apr",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sep",
-    "Sept",
-    "Okt",
-    "Nov",
-    "Dez",
-    "Jän",
-];
+const GERMAN_MONTHS: &str = "Januar Jänner Februar Feber März April Mai Juni Juli August \
+    September Oktober November Dezember Jan Jän Feb Mär Mrz Apr Jun Jul Aug Sep Sept Okt Nov Dez";
+
+/// Whether `word` is one of the space-separated words of `list`.
+fn listed(list: &str, word: &str) -> bool {
+    !word.is_empty() && bytes::split(list, " ").any(|w| w == word)
+}
 
 /// Whether `c` is a lower-case letter of ASCII, Latin-1 or Latin Extended-A (the
 /// letters of the European languages that write ordinals with a dot: `9. července`).
