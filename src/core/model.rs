@@ -260,24 +260,16 @@ impl Source {
     /// `louvre.fr › hours admission`), else its domain. `None` when there is nothing a
     /// reader could use: the views then show their `untitled` label.
     pub fn display_title(&self) -> Option<std::borrow::Cow<'_, str>> {
-        let given = self
-            .title
-            .as_deref()
-            .filter(|t| !t.trim().is_empty() && Some(*t) != self.url.as_deref());
-        if let Some(t) = given {
+        // Titles come cleaned and trimmed (`support::title`): an empty one is none.
+        let title = self.title.as_deref().filter(|t| !t.is_empty());
+        if let Some(t) = title.filter(|t| Some(*t) != self.url.as_deref()) {
             return Some(t.into());
         }
         self.url
             .as_deref()
             .and_then(crate::core::sanitize::title_from_url)
             .map(Into::into)
-            .or_else(|| self.domain.as_deref().map(Into::into))
-            .or_else(|| {
-                self.title
-                    .as_deref()
-                    .filter(|t| !t.trim().is_empty())
-                    .map(Into::into)
-            })
+            .or_else(|| self.domain.as_deref().or(title).map(Into::into))
     }
 
     /// Merges `other`, a record of the same source, into this one: every optional

@@ -81,87 +81,84 @@ pub fn domain_of(url: &str) -> Option<String> {
 /// percent-decoded, `-`, `_` and `+` read as spaces, a web page's extension (`.html`,
 /// `.php`, ...) dropped, and left out when it is an id (`s41586-024-07421-0`,
 /// `e3052.html`), a hash, or a page name that says nothing (`index.html`). `None` for
-/// a url without an `http:`/`https:` host: a `javascript:` or `data:` url never shows.
+/// a url without a `scheme://host`: a `javascript:` or `data:` url never shows. Read
+/// byte by byte, without str's pattern searchers (the page-load budget, docs/size.md).
 pub fn title_from_url(url: &str) -> Option<String> {
-    let safe = sanitize_url(url, UrlContext::Source)?;
-    let domain = domain_of(&safe)?;
-    let colon = crate::core::bytes::find_str(&safe, ":")?;
-    let after_scheme = safe[colon + 1..].trim_start_matches(['/', '\\']);
-    let path = &after_scheme[after_scheme
-        .find(['/', '\\', '?', '#'])
-        .unwrap_or(after_scheme.len())..];
-    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
-    let last = path
-        .rsplit(['/', '\\'])
-        .find(|segment| !segment.is_empty())
-        .unwrap_or("");
-    match readable_segment(last) {
-        Some(words) => Some(format!("{domain} › {words}")),
-        None => Some(domain),
+    let domain = domain_of(url)?;
+    let after_scheme = &url[crate::core::bytes::find_str(url, "//")? + 2..];
+    let b = after_scheme.as_bytes();
+    let stop = |c: &u8| matches!(c, b'?' | b'#');
+    let path_start = b
+        .iter()
+        .position(|c| matches!(c, b'/' | b'\\') || stop(c))
+        .unwrap_or(b.len());
+    let path_end = path_start
+        + b[path_start..]
+            .iter()
+            .position(stop)
+            .unwrap_or(b.len() - path_start);
+    let path = &b[path_start..path_end];
+    let is_slash = |c: &u8| matches!(c, b'/' | b'\\');
+    let end = path.iter().rposition(|c| !is_slash(c)).map_or(0, |k| k + 1);
+    let start = path[..end].iter().rposition(is_slash).map_or(0, |k| k + 1);
+    let mut title = domain;
+    if let Some(words) = readable_segment(&path[start..end]) {
+        title.push_str(" › ");
+        title.push_str(&words);
     }
+    Some(title)
 }
 
 /// The words of a url path segment, or `None` when it does not read as words.
-fn readable_segment(segment: &str) -> Option<String> {
-    let decoded = percent_decode(segment);
-    let mut name = decoded.as_str();
-    if let Some(dot) = crate::core::bytes::rfind_str(name, ".") {
-        let ext = name[dot + 1..].to_ascii_lowercase();
-        if matches!(
-            ext.as_str(),
-            "html" | "htm" | "shtml" | "xhtml" | "php" | "asp" | "aspx" | "jsp" | "cfm" | "cgi"
-        ) {
-            name = &name[..dot];
+fn readable_segment(segment: &[u8]) -> Option<String> {
+    // `%XX` decoded, `-`, `_`, `+` as spaces; a web page's extension dropped.
+    let mut out = Vec::with_capacity(segment.len());
+    let mut i = 0;
+    while i < segment.len() {
+        let hex = |k: usize| segment.get(k).and_then(|c| (*c as char).to_digit(16));
+        match (segment[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+            (b'-' | b'_' | b'+', _, _) => out.push(b' '),
+            (c, _, _) => out.push(c),
+        }
+        i += 1;
+    }
+    if let Some(dot) = out.iter().rposition(|c| *c == b'.') {
+        const PAGES: [&[u8]; 8] = [
+            b"html", b"htm", b"shtml", b"php", b"asp", b"aspx", b"jsp", b"cfm",
+        ];
+        if PAGES
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(&out[dot + 1..]))
+        {
+            out.truncate(dot);
         }
     }
-    let words = clean_text(&name.replace(['-', '_', '+'], " "));
-    let lower = words.to_ascii_lowercase();
-    if matches!(lower.as_str(), "index" | "default" | "home" | "main" | "") {
+    let words = clean_text(&String::from_utf8(out).ok()?);
+    const NOTHING: [&str; 4] = ["index", "default", "home", "main"];
+    if NOTHING.iter().any(|n| n.eq_ignore_ascii_case(&words)) {
         return None;
     }
     // Letters outnumber digits, and a run of three letters makes a word: `e3052`,
     // `s41586 024 07421 0` and hashes (`9f86d081884c7d65`) are ids.
-    let letters = words
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic() || !c.is_ascii())
-        .count();
-    let digits = words.chars().filter(char::is_ascii_digit).count();
-    let mut run = 0;
-    let mut longest = 0;
-    for c in words.chars() {
-        run = if c.is_ascii_alphabetic() || !c.is_ascii() {
-            run + 1
-        } else {
-            0
-        };
+    let (mut letters, mut digits, mut run, mut longest, mut hex) = (0, 0, 0, 0, true);
+    for c in words.bytes() {
+        let letter = c.is_ascii_alphabetic() || !c.is_ascii();
+        letters += usize::from(letter);
+        digits += usize::from(c.is_ascii_digit());
+        run = if letter { run + 1 } else { 0 };
         longest = longest.max(run);
+        hex &= c.is_ascii_hexdigit();
     }
-    let hash = words.len() >= 8 && digits > 0 && words.chars().all(|c| c.is_ascii_hexdigit());
-    (letters > digits && longest >= 3 && !hash).then(|| excerpt(&words, 60))
-}
-
-/// `%XX` escapes decoded when the result is UTF-8; the text as it is when it is not.
-fn percent_decode(s: &str) -> String {
-    if !crate::core::bytes::has_char(s, '%') {
-        return s.to_string();
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |k: usize| b.get(k).and_then(|c| (*c as char).to_digit(16));
-        match (b[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(hi), Some(lo)) => {
-                out.push((hi * 16 + lo) as u8);
-                i += 3;
-            }
-            (c, _, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+    // Non-ASCII letters were counted per byte: enough to tell words from ids. A long
+    // run with no space is a token (a redirect's, a session's), not a name.
+    let hash = hex && digits > 0 && words.len() >= 8;
+    let token = words.len() > 40 && !crate::core::bytes::has_char(&words, ' ');
+    (letters > digits && longest >= 3 && !hash && !token).then(|| excerpt(&words, 60))
 }
 
 /// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
