@@ -599,3 +599,37 @@ impl CitedAnswer {
             .any(|d| d.severity == Severity::Error)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_title_is_the_title_then_one_made_from_the_url_then_the_domain() {
+        let url = "https://www.louvre.fr/en/visit/hours-admission";
+        let source = |title: Option<&str>, url: Option<&str>, domain: Option<&str>| Source {
+            title: title.map(Into::into),
+            url: url.map(Into::into),
+            domain: domain.map(Into::into),
+            ..Source::default()
+        };
+        let shown = |s: &Source| s.display_title().map(|t| t.into_owned());
+        assert_eq!(
+            shown(&source(Some("Hours"), Some(url), None)).as_deref(),
+            Some("Hours")
+        );
+        // A title that is the url itself says no more than the url.
+        for title in [None, Some(""), Some(url)] {
+            assert_eq!(
+                shown(&source(title, Some(url), Some("louvre.fr"))).as_deref(),
+                Some("louvre.fr › hours admission"),
+                "{title:?}"
+            );
+        }
+        assert_eq!(
+            shown(&source(None, None, Some("example.org"))).as_deref(),
+            Some("example.org")
+        );
+        assert_eq!(shown(&source(None, None, None)), None);
+    }
+}
