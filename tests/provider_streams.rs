@@ -119,6 +119,28 @@ fn a_provider_stream_cut_at_every_byte_ends_as_parse_of_its_final_object() {
     }
 }
 
+/// Regression (`parse` of a provider stream without a format): the whole recorded
+/// stream given as text with no format is detected as the provider's, as `append`
+/// detects it, and reads as `parse` of the final object.
+#[test]
+fn parse_of_a_whole_anthropic_or_gemini_stream_without_a_format_detects_it() {
+    for case in cases() {
+        let whole = citekit::parse(None, Data::Json(&case.final_object), &Options::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        for (kind, stream) in variants(&case.stream) {
+            let of_stream = citekit::parse(None, Data::Text(&stream), &Options::default())
+                .unwrap_or_else(|e| panic!("{} ({kind}): {e}", case.name));
+            assert_eq!(of_stream.format, case.format, "{} ({kind})", case.name);
+            assert_eq!(
+                model(&of_stream),
+                model(&whole),
+                "{} ({kind}): parse of the stream with no format",
+                case.name
+            );
+        }
+    }
+}
+
 /// One byte at a time (characters split across appends): every snapshot keeps the
 /// text of the one before, shows no marker syntax outside code and nothing partial at
 /// its end, its citations inside its text; citations show before `finish()` (Gemini's

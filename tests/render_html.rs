@@ -1114,3 +1114,54 @@ fn panel_keeps_the_sources_of_the_whole_answer_when_uncited_are_hidden_or_dimmed
     };
     assert!(citekit::render::panel_html(&c, &dim).contains("cite-source--uncited"));
 }
+
+/// Regression (a source with only a url showed "Untitled source"): a Perplexity answer
+/// whose `citations` are bare urls shows each source's domain and readable path as its
+/// title in the card, the panel, the footnotes, the marker's accessible name and the
+/// copies, all the same; a source whose url was refused (`javascript:`) shows the
+/// `untitled` label, never the url.
+#[test]
+fn a_source_with_only_a_url_is_titled_by_its_domain_not_untitled() {
+    let completion = serde_json::json!({
+        "id": "p1",
+        "model": "sonar",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant",
+            "content": "The Louvre is closed on Tuesdays [1]. Click here [2]."}}],
+        "citations": ["https://www.louvre.fr/en/visit/hours-admission", "javascript:alert(1)"]
+    });
+    let a = citekit::core::parse(None, Data::Json(&completion), &Options::default()).unwrap();
+    assert_eq!(a.format, Format::Perplexity);
+    let title = "louvre.fr › hours admission";
+    let r = RenderOptions::default();
+    let card = citekit::render::card_html(&a, 0, 0, &r);
+    assert!(
+        card.contains(&format!(
+            "<p class=\"cite-card__title\" dir=\"auto\">{title}</p>"
+        )),
+        "{card}"
+    );
+    let panel = citekit::render::panel_html(&a, &r);
+    assert!(
+        panel.contains(&format!(
+            "<span class=\"cite-source__title\" dir=\"auto\">{title}</span>"
+        )),
+        "{panel}"
+    );
+    let notes = citekit::render::footnotes_html(&a, &r);
+    assert!(notes.contains(&format!("{title}</a>")), "{notes}");
+    let body = answer_html(&a, &r);
+    assert!(
+        body.contains(&format!("aria-label=\"Source 1: {title}\"")),
+        "{body}"
+    );
+    assert!(citekit::core::export::to_markdown(&a).contains(&format!("[^1]: [{title}]")));
+    assert!(citekit::core::export::to_plain_text(&a)
+        .contains(&format!("[1] {title} - https://www.louvre.fr/")));
+    // The refused url: no link, no url text, the untitled label.
+    let card = citekit::render::card_html(&a, 1, 0, &r);
+    assert!(card.contains(">Untitled source</p>"), "{card}");
+    for html in [&card, &panel, &notes, &body] {
+        assert!(!html.contains("javascript"), "{html}");
+    }
+}

@@ -81,8 +81,8 @@ pub fn to_markdown(answer: &CitedAnswer) -> String {
         out.truncate(out.trim_end().len());
         out.push_str("\n\n");
         for s in cited {
-            let title = s.title.as_deref().unwrap_or(s.id.as_str());
-            let title = escape_md(title);
+            let title = s.display_title().unwrap_or(s.id.as_str().into());
+            let title = escape_md(&title);
             match &s.url {
                 Some(u) => {
                     let _ = writeln!(
@@ -123,7 +123,7 @@ pub fn to_plain_text(answer: &CitedAnswer) -> String {
         out.truncate(out.trim_end().len());
         out.push_str("\n\nSources:\n");
         for s in cited {
-            let title = s.title.as_deref().unwrap_or(s.id.as_str());
+            let title = s.display_title().unwrap_or(s.id.as_str().into());
             let _ = write!(out, "[{}] {title}", s.number);
             if let Some(u) = &s.url {
                 let _ = write!(out, " - {u}");

@@ -254,6 +254,24 @@ impl Source {
         !self.cited && self.scope == Some(SourceScope::Answer)
     }
 
+    /// The title every view shows (card, panel, footnotes, marker names, exports): the
+    /// source's title; for a source without one (or whose title is its url), a title
+    /// made from its url ([`title_from_url`](crate::core::sanitize::title_from_url):
+    /// `louvre.fr › hours admission`), else its domain. `None` when there is nothing a
+    /// reader could use: the views then show their `untitled` label.
+    pub fn display_title(&self) -> Option<std::borrow::Cow<'_, str>> {
+        // Titles come cleaned and trimmed (`support::title`): an empty one is none.
+        let title = self.title.as_deref().filter(|t| !t.is_empty());
+        if let Some(t) = title.filter(|t| Some(*t) != self.url.as_deref()) {
+            return Some(t.into());
+        }
+        self.url
+            .as_deref()
+            .and_then(crate::core::sanitize::title_from_url)
+            .map(Into::into)
+            .or_else(|| self.domain.as_deref().or(title).map(Into::into))
+    }
+
     /// Merges `other`, a record of the same source, into this one: every optional
     /// field, the kind, identifiers and metadata by the one rule `wins` says; `used`
     /// when either was used. The id, number and citation counts stay this record's.
@@ -579,5 +597,39 @@ impl CitedAnswer {
         self.diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_title_is_the_title_then_one_made_from_the_url_then_the_domain() {
+        let url = "https://www.louvre.fr/en/visit/hours-admission";
+        let source = |title: Option<&str>, url: Option<&str>, domain: Option<&str>| Source {
+            title: title.map(Into::into),
+            url: url.map(Into::into),
+            domain: domain.map(Into::into),
+            ..Source::default()
+        };
+        let shown = |s: &Source| s.display_title().map(|t| t.into_owned());
+        assert_eq!(
+            shown(&source(Some("Hours"), Some(url), None)).as_deref(),
+            Some("Hours")
+        );
+        // A title that is the url itself says no more than the url.
+        for title in [None, Some(""), Some(url)] {
+            assert_eq!(
+                shown(&source(title, Some(url), Some("louvre.fr"))).as_deref(),
+                Some("louvre.fr › hours admission"),
+                "{title:?}"
+            );
+        }
+        assert_eq!(
+            shown(&source(None, None, Some("example.org"))).as_deref(),
+            Some("example.org")
+        );
+        assert_eq!(shown(&source(None, None, None)), None);
     }
 }

@@ -537,37 +537,100 @@ pub fn span_start(text: &str, end: usize, floor: usize) -> usize {
     s + skip
 }
 
-/// Whether the `.` at `dot` (followed by whitespace) ends an abbreviation rather than a
-/// sentence: the next word starts with a lower-case ASCII letter (`e.g. the report`), or the word before
-/// it is an initial (`J. Smith`, `U.S. policy`) or a title or abbreviation that a name
-/// or a number follows (`Dr. Smith`, `No. 5`, `vs. Rome`).
+/// Whether the `.` at `dot` (followed by whitespace) ends an abbreviation or an ordinal
+/// rather than a sentence, read as Unicode's sentence rules (UAX #29) read a full stop
+/// followed by a lower-case word, plus the cases of real answers those rules leave out:
+///
+/// - the next word starts in lower case (`e.g. the report`, `am 9. über`);
+/// - the word before is an initial or single letters with dots between them (`J. Smith`,
+///   `U.S. policy`, `S. 12`, `z. B. Berlin`), or a title or abbreviation that a name or
+///   a number follows (`Dr. Smith`, `No. 5`, `Nr. 5`, `ca. 3`, `vgl. Kapitel 2`);
+/// - the word before is a number (an ordinal, as German and other languages write
+///   them) and the next word is a number (`am 9. 7. 2024`) or, after a day (1 or 2
+///   digits), a German month name (`Am 9. Juli 2024`, `3. Okt.`).
+///
+/// A number ending a longer word (`v1.2. Then`) and a year before a month (`2020.
+/// September`) still end a sentence; a list number at a line start (`1. `) is a block
+/// start either way ([`line_prefix_len`]).
 fn abbreviation_at(text: &str, dot: usize) -> bool {
-    let next = text[dot + 1..].trim_start().chars().next();
-    // ASCII only: `char::is_lowercase` would link core's Unicode table into the wasm.
-    if next.is_some_and(|c| c.is_ascii_lowercase()) {
+    let after = text[dot + 1..].trim_start();
+    let next = after.chars().next();
+    if next.is_some_and(starts_lower_case) {
         return true;
     }
     let before = &text[..dot];
+    let digits = before.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if digits > 0 {
+        // A number standing alone: at the start, or after a space or an opening bracket.
+        let number_alone = before[..before.len() - digits]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '['));
+        // Up to the next ASCII byte that is not a letter (month names hold `ä`).
+        let word_end = after
+            .bytes()
+            .position(|b| b.is_ascii() && !b.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let next_word = &after[..word_end];
+        return number_alone
+            && (next.is_some_and(|c| c.is_ascii_digit())
+                || digits <= 2 && listed(GERMAN_MONTHS, next_word));
+    }
     // Letters and dots are ASCII: the word starts right after the last other byte.
     let word_start = before
         .bytes()
         .rposition(|b| !(b.is_ascii_alphabetic() || b == b'.'))
         .map_or(0, |k| k + 1);
+    // A word that starts right after another letter (`Předtím`, read back to `m`) is
+    // no initial nor title.
+    let word_alone = before[..word_start].chars().next_back().is_none_or(|c| {
+        c.is_whitespace()
+            || c.is_ascii_punctuation()
+            || matches!(c, '\u{2010}'..='\u{205e}' | '«' | '»' | '¿' | '¡')
+    });
+    if !word_alone {
+        return false;
+    }
     let word = &before[word_start..];
-    // An initial, or single letters with dots between them (`U.S`, `e.g`, `i.e`).
+    // An initial (`J`, `z`), or single letters with dots between them (`U.S`, `e.g`).
     let w = word.as_bytes();
     let letters_and_dots = w.len() % 2 == 1
         && w.iter()
             .enumerate()
             .all(|(k, b)| (k % 2 == 1) == (*b == b'.'));
-    if w.len() == 1 && w[0].is_ascii_uppercase() || w.len() > 1 && letters_and_dots {
+    if w.len() == 1 || w.len() > 1 && letters_and_dots {
         return true;
     }
-    const TITLES: [&str; 20] = [
-        "Mr", "Mrs", "Ms", "Dr", "Prof", "Sr", "Jr", "St", "Mt", "vs", "cf", "approx", "Fig",
-        "fig", "No", "no", "Vol", "vol", "pp", "Gen",
-    ];
-    TITLES.contains(&word)
+    // Space-separated lists, not arrays of `&str`: no pointer table in the wasm.
+    const TITLES: &str = "Mr Mrs Ms Dr Prof Sr Jr St Mt vs cf approx Fig fig No no Vol vol pp \
+        Gen ca Nr nr Abb Abs Art Bd Kap Tab bzw ggf vgl Vgl inkl";
+    listed(TITLES, word)
+}
+
+/// German month names and their abbreviations, as they follow a day's ordinal
+/// (`9. Juli`, `3. Okt.`).
+const GERMAN_MONTHS: &str = "Januar Jänner Februar Feber März April Mai Juni Juli August \
+    September Oktober November Dezember Jan Jän Feb Mär Mrz Apr Jun Jul Aug Sep Sept Okt Nov Dez";
+
+/// Whether `word` is one of the space-separated words of `list`.
+fn listed(list: &str, word: &str) -> bool {
+    !word.is_empty() && bytes::split(list, " ").any(|w| w == word)
+}
+
+/// Whether `c` is a lower-case letter of ASCII, Latin-1 or Latin Extended-A (the
+/// letters of the European languages that write ordinals with a dot: `9. července`).
+/// Written out because `char::is_lowercase` would link core's Unicode table into the
+/// wasm (the page-load budget of docs/size.md); held to it by a test.
+fn starts_lower_case(c: char) -> bool {
+    let u = c as u32;
+    match u {
+        0x61..=0x7a => true,
+        0xdf..=0xff => u != 0xf7,
+        0x100..=0x137 | 0x14a..=0x177 => !u.is_multiple_of(2),
+        0x139..=0x148 | 0x179..=0x17e => u.is_multiple_of(2),
+        0x138 | 0x149 | 0x17f => true,
+        _ => false,
+    }
 }
 
 /// In HTML text: the position after the tags (and whitespace) that open the span, so
@@ -1121,6 +1184,86 @@ mod tests {
         );
         // Ambiguous, read as an abbreviation (`U.S. Senate` is the common case).
         assert_eq!(whole("In the U.S. The law"), "In the U.S. The law");
+    }
+
+    #[test]
+    fn german_ordinals_do_not_end_the_sentence() {
+        let whole = |t: &str| t[span_start(t, t.len(), 0)..].to_string();
+        // A day's ordinal before a month name, a number or a lower-case word.
+        assert_eq!(
+            whole("Vorher. Am 9. Juli 2024 wurde das Gesetz beschlossen"),
+            "Am 9. Juli 2024 wurde das Gesetz beschlossen"
+        );
+        assert_eq!(
+            whole("Vorher. Ab dem 3. Okt. gilt es"),
+            "Ab dem 3. Okt. gilt es"
+        );
+        assert_eq!(
+            whole("Vorher. Am 9. 7. 2024 kam es"),
+            "Am 9. 7. 2024 kam es"
+        );
+        assert_eq!(
+            whole("Předtím. Dne 9. července 2024 vláda schválila"),
+            "Dne 9. července 2024 vláda schválila"
+        );
+        assert_eq!(
+            whole("Vorher. Der 2. öffentliche Termin"),
+            "Der 2. öffentliche Termin"
+        );
+        // Abbreviations of real answers.
+        assert_eq!(
+            whole("Vorher. Siehe Nr. 5 auf S. 12"),
+            "Siehe Nr. 5 auf S. 12"
+        );
+        assert_eq!(
+            whole("Vorher. Es kostet ca. 3 Euro"),
+            "Es kostet ca. 3 Euro"
+        );
+        assert_eq!(
+            whole("Vorher. Große Städte, z. B. Berlin, wachsen"),
+            "Große Städte, z. B. Berlin, wachsen"
+        );
+        assert_eq!(
+            whole("Vorher. Das gilt, d. h. Verträge enden"),
+            "Das gilt, d. h. Verträge enden"
+        );
+        assert_eq!(
+            whole("Before. Big cities, e.g. Berlin, grow"),
+            "Big cities, e.g. Berlin, grow"
+        );
+        assert_eq!(
+            whole("Before. The U.S. Senate voted"),
+            "The U.S. Senate voted"
+        );
+        // Sentence ends stay ends: a version, a year, a number before a capital.
+        assert_eq!(whole("Update to v1.2. Then restart it"), "Then restart it");
+        assert_eq!(
+            whole("Es begann 2020. September war ruhig"),
+            "September war ruhig"
+        );
+        assert_eq!(
+            whole("Die Zahl war 9. Danach stieg sie"),
+            "Danach stieg sie"
+        );
+        assert_eq!(whole("It grew by 12. Then it fell"), "Then it fell");
+        // A list number at a line start is a block start.
+        assert_eq!(
+            whole("Termine:\n1. Juli: Start\n2. August war heiß"),
+            "August war heiß"
+        );
+        assert_eq!(whole("Intro\n3. Third item"), "Third item");
+        // CJK is unchanged.
+        let t = "会議は9.5時間でした。次は7月です";
+        assert_eq!(&t[span_start(t, t.len(), 0)..], "次は7月です");
+    }
+
+    #[test]
+    fn lower_case_letters_are_those_of_char_is_lowercase() {
+        for c in ('\u{0}'..='\u{24f}').chain(['€', 'α', 'Ж', '東']) {
+            let expected =
+                c.is_lowercase() && (c.is_ascii() || ('\u{c0}'..='\u{17f}').contains(&c));
+            assert_eq!(starts_lower_case(c), expected, "{c:?} (U+{:04X})", c as u32);
+        }
     }
 
     #[test]

@@ -75,6 +75,92 @@ pub fn domain_of(url: &str) -> Option<String> {
     Some(host.strip_prefix("www.").unwrap_or(&host).to_string())
 }
 
+/// A title for a source that has only a url (docs/rendering.md#titles): its domain
+/// ([`domain_of`]), then ` › ` and the url path's last segment when that segment reads
+/// as words (`louvre.fr › hours admission` for `https://www.louvre.fr/en/visit/hours-admission`):
+/// percent-decoded, `-`, `_` and `+` read as spaces, a web page's extension (`.html`,
+/// `.php`, ...) dropped, and left out when it is an id (`s41586-024-07421-0`,
+/// `e3052.html`), a hash, or a page name that says nothing (`index.html`). `None` for
+/// a url without a `scheme://host`: a `javascript:` or `data:` url never shows. Read
+/// byte by byte, without str's pattern searchers (the page-load budget, docs/size.md).
+pub fn title_from_url(url: &str) -> Option<String> {
+    let domain = domain_of(url)?;
+    let after_scheme = &url[crate::core::bytes::find_str(url, "//")? + 2..];
+    let b = after_scheme.as_bytes();
+    let stop = |c: &u8| matches!(c, b'?' | b'#');
+    let path_start = b
+        .iter()
+        .position(|c| matches!(c, b'/' | b'\\') || stop(c))
+        .unwrap_or(b.len());
+    let path_end = path_start
+        + b[path_start..]
+            .iter()
+            .position(stop)
+            .unwrap_or(b.len() - path_start);
+    let path = &b[path_start..path_end];
+    let is_slash = |c: &u8| matches!(c, b'/' | b'\\');
+    let end = path.iter().rposition(|c| !is_slash(c)).map_or(0, |k| k + 1);
+    let start = path[..end].iter().rposition(is_slash).map_or(0, |k| k + 1);
+    let mut title = domain;
+    if let Some(words) = readable_segment(&path[start..end]) {
+        title.push_str(" › ");
+        title.push_str(&words);
+    }
+    Some(title)
+}
+
+/// The words of a url path segment, or `None` when it does not read as words.
+fn readable_segment(segment: &[u8]) -> Option<String> {
+    // `%XX` decoded, `-`, `_`, `+` as spaces; a web page's extension dropped.
+    let mut out = Vec::with_capacity(segment.len());
+    let mut i = 0;
+    while i < segment.len() {
+        let hex = |k: usize| segment.get(k).and_then(|c| (*c as char).to_digit(16));
+        match (segment[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+            (b'-' | b'_' | b'+', _, _) => out.push(b' '),
+            (c, _, _) => out.push(c),
+        }
+        i += 1;
+    }
+    if let Some(dot) = out.iter().rposition(|c| *c == b'.') {
+        const PAGES: [&[u8]; 8] = [
+            b"html", b"htm", b"shtml", b"php", b"asp", b"aspx", b"jsp", b"cfm",
+        ];
+        if PAGES
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(&out[dot + 1..]))
+        {
+            out.truncate(dot);
+        }
+    }
+    let words = clean_text(&String::from_utf8(out).ok()?);
+    const NOTHING: [&str; 4] = ["index", "default", "home", "main"];
+    if NOTHING.iter().any(|n| n.eq_ignore_ascii_case(&words)) {
+        return None;
+    }
+    // Letters outnumber digits, and a run of three letters makes a word: `e3052`,
+    // `s41586 024 07421 0` and hashes (`9f86d081884c7d65`) are ids.
+    let (mut letters, mut digits, mut run, mut longest, mut hex) = (0, 0, 0, 0, true);
+    for c in words.bytes() {
+        let letter = c.is_ascii_alphabetic() || !c.is_ascii();
+        letters += usize::from(letter);
+        digits += usize::from(c.is_ascii_digit());
+        run = if letter { run + 1 } else { 0 };
+        longest = longest.max(run);
+        hex &= c.is_ascii_hexdigit();
+    }
+    // Non-ASCII letters were counted per byte: enough to tell words from ids. A long
+    // run with no space is a token (a redirect's, a session's), not a name.
+    let hash = hex && digits > 0 && words.len() >= 8;
+    let token = words.len() > 40 && !crate::core::bytes::has_char(&words, ' ');
+    (letters > digits && longest >= 3 && !hash && !token).then(|| excerpt(&words, 60))
+}
+
 /// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
 pub fn normalize_url(url: &str) -> String {
     let no_fragment = crate::core::bytes::before(url, "#");
@@ -269,6 +355,61 @@ mod tests {
             "https://example.com/Path"
         );
         assert_eq!(normalize_url("https://example.com/"), "https://example.com");
+    }
+
+    #[test]
+    fn a_url_only_source_is_titled_by_its_domain_and_readable_path() {
+        let title = |u: &str| title_from_url(u);
+        assert_eq!(
+            title("https://www.louvre.fr/en/visit/hours-admission").as_deref(),
+            Some("louvre.fr › hours admission")
+        );
+        assert_eq!(
+            title("https://en.parisinfo.com/paris-museum-monument/71148/Musee-du-Louvre?x=1#top")
+                .as_deref(),
+            Some("en.parisinfo.com › Musee du Louvre")
+        );
+        assert_eq!(
+            title("https://de.wikipedia.org/wiki/K%C3%B6ln").as_deref(),
+            Some("de.wikipedia.org › Köln")
+        );
+        assert_eq!(
+            title("https://example.com/reports/annual_report_2024.html").as_deref(),
+            Some("example.com › annual report 2024")
+        );
+        // Ids, hashes, page names that say nothing and bare hosts: the domain alone.
+        for (u, d) in [
+            (
+                "https://www.nature.com/articles/s41586-024-07421-0",
+                "nature.com",
+            ),
+            (
+                "https://www.japan-guide.com/e/e3052.html",
+                "japan-guide.com",
+            ),
+            ("https://example.com/blob/9f86d081884c7d65", "example.com"),
+            ("https://example.com/docs/index.html", "example.com"),
+            ("https://Example.COM:8080/", "example.com"),
+            ("https://example.com?q=a/b-c-d", "example.com"),
+            (
+                "https://example.com/a/%E2%80%AEevil%0Aname",
+                "example.com › evil name",
+            ),
+        ] {
+            assert_eq!(title(u).as_deref(), Some(d), "{u}");
+        }
+        // A url that is not a link never shows.
+        for u in [
+            "javascript:alert(1)",
+            "data:text/html,<b>x</b>",
+            "/relative/path",
+            "",
+        ] {
+            assert_eq!(title(u), None, "{u}");
+        }
+        // A long slug is cut as an excerpt is.
+        let long = format!("https://example.com/{}", "word-".repeat(30));
+        assert!(title(&long).unwrap().ends_with('…'));
     }
 
     #[test]

@@ -457,10 +457,19 @@ pub fn compress_numbers(nums: &[u32]) -> String {
 
 fn source_label(s: &Source, opts: &RenderOptions) -> String {
     let n = s.number.to_string();
-    match &s.title {
-        Some(t) => opts.labels.fill("sourceTitled", &[("n", &n), ("title", t)]),
+    match s.display_title() {
+        Some(t) => opts
+            .labels
+            .fill("sourceTitled", &[("n", &n), ("title", &t)]),
         None => opts.labels.fill("source", &[("n", &n)]),
     }
+}
+
+/// The title shown for `s` in the card, the panel and the footnotes
+/// ([`Source::display_title`]), or the `untitled` label.
+fn display_title<'a>(s: &'a Source, opts: &'a RenderOptions) -> std::borrow::Cow<'a, str> {
+    s.display_title()
+        .unwrap_or(std::borrow::Cow::Borrowed(opts.labels.get("untitled")))
 }
 
 /// The id of marker link `k` of citation `ci`.
@@ -621,9 +630,9 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                         .labels
                         .fill("sourcesList", &[("list", &compress_numbers(&n))]);
                     let mut sep = ": ";
-                    for t in sources.iter().take(3).filter_map(|s| s.title.as_deref()) {
+                    for t in sources.iter().take(3).filter_map(|s| s.display_title()) {
                         label.push_str(sep);
-                        label.push_str(&crate::core::sanitize::excerpt(t, 60));
+                        label.push_str(&crate::core::sanitize::excerpt(&t, 60));
                         sep = "; ";
                     }
                     if sources.len() > 3 && sep == "; " {
@@ -745,10 +754,7 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
         out.push_str("</span>");
     }
     out.push_str("</p><p class=\"cite-card__title\" dir=\"auto\">");
-    push_escaped(
-        &mut out,
-        s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
-    );
+    push_escaped(&mut out, &display_title(s, opts));
     out.push_str("</p>");
     let quote = if total == 1 {
         c.cited_text.as_deref()
@@ -856,10 +862,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             s.cited,
             panel_item_id(opts, n),
         );
-        push_escaped(
-            &mut out,
-            s.title.as_deref().unwrap_or(opts.labels.get("untitled")),
-        );
+        push_escaped(&mut out, &display_title(s, opts));
         out.push_str("</span>");
         if let Some(d) = &s.domain {
             out.push_str("<span class=\"cite-source__domain\" dir=\"auto\">");
@@ -1028,7 +1031,7 @@ pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
             );
         }
         out.push(' ');
-        let title = s.title.as_deref().unwrap_or(opts.labels.get("untitled"));
+        let title = &display_title(s, opts);
         match &s.url {
             Some(u) => external_link(&mut out, "cite-footnote__title", u, title, opts),
             None => {

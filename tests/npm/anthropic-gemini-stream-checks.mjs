@@ -16,7 +16,47 @@ const recorded = (name) => ({
   final: JSON.parse(readFileSync(join(ROOT, 'tests/recorded/provider-streams', `${name}.final.json`), 'utf8')),
 });
 
+/** `v` with every object's keys in sorted order. */
+const sortedKeys = (v) => (Array.isArray(v)
+  ? v.map(sortedKeys)
+  : v && typeof v === 'object'
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys(v[k])]))
+    : v);
+
 export async function providerStreamChecks(t, page) {
+  // Regression: parse(null, stream) with no format read an Anthropic or Gemini stream as
+  // sse (the raw events as the answer) while it detected OpenAI's.
+  await t('parse: a whole recorded Anthropic or Gemini stream with no format is detected and equals parse of its final object', async () => {
+    for (const [name, format] of [['anthropic-web-search', 'anthropic'], ['gemini-grounding', 'gemini']]) {
+      const { stream, final } = recorded(name);
+      const r = await page.evaluate(async ({ stream, final }) => {
+        const { parse, mount } = window.citekit;
+        // A mount with the stream as data and no format shows what one of the final
+        // object shows.
+        const shown = async (data) => {
+          const el = document.createElement('div');
+          document.body.append(el);
+          const view = mount(el, { answer: null, data });
+          await new Promise((res) => setTimeout(res, 30));
+          const text = el.querySelector('.cite-answer__body')?.textContent ?? '';
+          view.destroy();
+          el.remove();
+          return text;
+        };
+        return {
+          ofStream: parse(null, stream),
+          ofFinal: parse(null, final),
+          shown: await shown(stream),
+          shownFinal: await shown(final),
+        };
+      }, { stream, final });
+      eq(r.ofStream.format, format, `${name}: detected format`);
+      // The kept metadata's keys come in the stream's order: compared as a set.
+      eq(sortedKeys(r.ofStream), sortedKeys(r.ofFinal), `${name}: parse of the stream equals parse of the final object`);
+      assert(r.shownFinal.length > 0 && !/event:|data:/.test(r.shown), `${name}: mount with no format shows ${JSON.stringify(r.shown.slice(0, 120))}`);
+      eq(r.shown, r.shownFinal, `${name}: a mount of the stream with no format shows what a mount of the final object shows`);
+    }
+  });
   for (const [name, format, code] of [['anthropic-web-search', 'anthropic', 'tickets['], ['gemini-grounding', 'sse', 'sommets[']]) {
     await t(`mount: the ${name} provider stream appended raw as format ${format}, every render watched, ends as a mount of its final object`, async () => {
       const { stream, final } = recorded(name);

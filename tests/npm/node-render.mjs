@@ -170,6 +170,24 @@ await test('parse: data as JSON text, as an object and as an sse stream', () => 
   assert.equal(s.sources[0].title, 'S');
 });
 
+// Regression: a source with only a url showed as "Untitled source".
+await test('renderToString: a source with only a url shows its domain and readable path, a refused url the untitled label', () => {
+  const completion = {
+    id: 'p1',
+    model: 'sonar',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'The Louvre is closed on Tuesdays [1]. Click here [2].' } }],
+    citations: ['https://www.louvre.fr/en/visit/hours-admission', 'javascript:alert(1)'],
+  };
+  const r = citekit.parse(null, completion);
+  assert.equal(r.sources[0].title, undefined, 'parse keeps the input (no title)');
+  const html = citekit.renderToString(null, completion, { panel: true });
+  assert.match(html, /<span class="cite-source__title" dir="auto">louvre\.fr › hours admission<\/span>/);
+  assert.match(html, /louvre\.fr › hours admission<\/a>/, 'the footnote');
+  assert.match(html, /<span class="cite-source__title" dir="auto">Untitled source<\/span>/);
+  assert.doesNotMatch(html, /javascript/);
+});
+
 await test('parse throws on not-the-format data with a code, and on bad options naming them', () => {
   assert.throws(() => citekit.parse('x', '{not json'), (e) => e instanceof Error && e.code === 'invalid-json' && /^citekit: /.test(e.message));
   assert.throws(() => citekit.parse('x', null, { format: 'nope' }), /citekit: invalid option `format`: unknown format `nope`/);

@@ -39,9 +39,6 @@ use serde_json::{Map, Value};
 /// The provider name set on every source.
 const PROVIDER: &str = "gemini";
 
-/// Where Vertex AI grounding sends readers through a redirect.
-const REDIRECT_PREFIX: &str = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/";
-
 /// Parses `gemini` data into a draft.
 pub fn parse(
     answer: Option<&str>,
@@ -299,7 +296,7 @@ fn read_chunk(
     if let Some(u) = f.string("uri", diags) {
         match classify_link(&u) {
             Link::Url(url) => {
-                redirect = url.starts_with(REDIRECT_PREFIX);
+                redirect = url.starts_with(support::GROUNDING_REDIRECT);
                 src.url = Some(url);
             }
             // A Cloud Storage object of a retrieved document: a name, not a link.
@@ -322,7 +319,7 @@ fn read_chunk(
         // file name (`policy.pdf`), not one.
         .or_else(|| {
             (kind == "web")
-                .then(|| src.title.as_deref().and_then(title_domain))
+                .then(|| src.title.as_deref().and_then(support::title_domain))
                 .flatten()
         })
         .or_else(|| {
@@ -347,25 +344,6 @@ fn read_chunk(
         keys: Vec::new(),
         given_number: n,
     })
-}
-
-/// The title as a domain when it is one (`en.wikipedia.org`, `www.nasa.gov`).
-fn title_domain(t: &str) -> Option<String> {
-    let t = t.trim().to_ascii_lowercase();
-    let labels: Vec<&str> = crate::core::bytes::split(&t, ".").collect();
-    let ok = t.len() <= 253
-        && labels.len() >= 2
-        && labels.iter().all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        })
-        && labels
-            .last()
-            .is_some_and(|l| l.len() >= 2 && l.bytes().all(|b| b.is_ascii_alphabetic()));
-    ok.then(|| t.strip_prefix("www.").unwrap_or(&t).to_string())
 }
 
 /// What a support needs to become a span.
@@ -649,13 +627,16 @@ mod tests {
 
     #[test]
     fn domains_from_titles() {
-        assert_eq!(title_domain("www.Nasa.gov"), Some("nasa.gov".into()));
         assert_eq!(
-            title_domain("en.wikipedia.org"),
+            support::title_domain("www.Nasa.gov"),
+            Some("nasa.gov".into())
+        );
+        assert_eq!(
+            support::title_domain("en.wikipedia.org"),
             Some("en.wikipedia.org".into())
         );
-        assert_eq!(title_domain("The Moon - NASA"), None);
-        assert_eq!(title_domain("v1.2"), None);
-        assert_eq!(title_domain("a..b"), None);
+        assert_eq!(support::title_domain("The Moon - NASA"), None);
+        assert_eq!(support::title_domain("v1.2"), None);
+        assert_eq!(support::title_domain("a..b"), None);
     }
 }

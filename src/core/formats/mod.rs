@@ -251,22 +251,7 @@ pub fn parse_draft(
     #[cfg(feature = "providers")]
     if let (FormatChoice::Given(f), Data::Text(t)) = (options.format, data) {
         if has_event_stream(f) && is_stream_text(t) {
-            return match f {
-                Format::Anthropic => anthropic_stream::parse_stream(t, options),
-                Format::Gemini => gemini_stream::parse_stream(t, options),
-                _ => {
-                    let kind = provider_stream_kind(t).unwrap_or(if f == Format::Perplexity {
-                        openai_stream::StreamKind::Perplexity
-                    } else {
-                        openai_stream::StreamKind::Responses
-                    });
-                    let mut draft = openai_stream::parse_stream(t, kind, options)?;
-                    if let Some(a) = answer {
-                        support::use_caller_text(&mut draft, a);
-                    }
-                    Ok(draft)
-                }
-            };
+            return provider_stream(f, t, answer, options);
         }
     }
     let owned;
@@ -304,19 +289,17 @@ pub fn parse_draft(
             _ => Ok(()),
         }
     };
-    // OpenAI's and Perplexity's own streams, given as text.
+    // A provider's own stream, given as text (or a JSON string holding it) and detected,
+    // or named `sse`.
     #[cfg(feature = "providers")]
-    if let (Format::Openai | Format::Perplexity, Data::Text(t)) = (format, data) {
-        let kind = provider_stream_kind(t).unwrap_or(if format == Format::Perplexity {
-            openai_stream::StreamKind::Perplexity
-        } else {
-            openai_stream::StreamKind::Responses
-        });
-        let mut draft = openai_stream::parse_stream(t, kind, options)?;
-        if let Some(a) = answer {
-            support::use_caller_text(&mut draft, a);
+    if has_event_stream(format) {
+        match data {
+            Data::Text(t) => return provider_stream(format, t, answer, options),
+            Data::Json(Value::String(t)) if looks_like_sse(t) => {
+                return provider_stream(format, t, answer, options)
+            }
+            _ => {}
         }
-        return Ok(draft);
     }
     if format != Format::Sse && format != Format::AiSdk && !is_platform(format) {
         json(data)?;
@@ -435,6 +418,33 @@ pub fn parse_draft(
     }
 }
 
+/// Reads `t`, the whole event stream of `format`, a provider's with an event stream
+/// ([`has_event_stream`]).
+#[cfg(feature = "providers")]
+fn provider_stream(
+    format: Format,
+    t: &str,
+    answer: Option<&str>,
+    options: &Options,
+) -> Result<Draft, ParseError> {
+    match format {
+        Format::Anthropic => anthropic_stream::parse_stream(t, options),
+        Format::Gemini => gemini_stream::parse_stream(t, options),
+        _ => {
+            let kind = provider_stream_kind(t).unwrap_or(if format == Format::Perplexity {
+                openai_stream::StreamKind::Perplexity
+            } else {
+                openai_stream::StreamKind::Responses
+            });
+            let mut draft = openai_stream::parse_stream(t, kind, options)?;
+            if let Some(a) = answer {
+                support::use_caller_text(&mut draft, a);
+            }
+            Ok(draft)
+        }
+    }
+}
+
 /// Whether `format` is a platform format whose stream is read by
 /// [`platform_stream::PlatformStream`].
 pub fn is_platform(format: Format) -> bool {
@@ -450,9 +460,11 @@ pub fn is_platform(format: Format) -> bool {
 }
 
 /// The format of an event stream: a platform's (by its first event), the AI SDK's UI
-/// message stream, OpenAI's or Perplexity's own stream, or `sse`. One pass over the
-/// first 16 KB: the first event whose data is JSON and a platform's event, or has a
-/// `type` or an `object` (a UI message stream chunk's, OpenAI's, or another), decides.
+/// message stream, Anthropic's, Gemini's, OpenAI's or Perplexity's own stream, or
+/// `sse`. One pass over the first 16 KB: the first event whose data is JSON and a
+/// platform's event, or has a `type` or an `object` (a UI message stream chunk's,
+/// Anthropic's, OpenAI's, or another), or is a Gemini chunk, decides; the same rule
+/// the stream parser applies to the first event it reads (`stream::events`).
 fn stream_format(t: &str) -> Format {
     let head = &t[..crate::core::offsets::floor_boundary(t, 16 * 1024)];
     let mut reader = sse::SseReader::new();
@@ -468,6 +480,12 @@ fn stream_format(t: &str) -> Format {
         let ty = v.get("type").and_then(Value::as_str);
         if ty.is_some_and(ai_sdk::is_chunk_type) {
             return Format::AiSdk;
+        }
+        #[cfg(feature = "providers")]
+        match (ty, &v) {
+            (Some(t), _) if anthropic_stream::is_event_type(t) => return Format::Anthropic,
+            (None, Value::Object(o)) if gemini_stream::is_chunk(o) => return Format::Gemini,
+            _ => {}
         }
         if ty.is_some() || v.get("object").is_some() {
             #[cfg(feature = "providers")]

@@ -316,7 +316,13 @@ impl<'a> SourceReader<'a> {
 /// from its path (`metadata.source`, `metadata.uri`, ...).
 pub(crate) fn finish_source(src: &mut Source, default_kind: &str) {
     if src.domain.is_none() {
-        src.domain = src.url.as_deref().and_then(domain_of);
+        src.domain = match src.url.as_deref() {
+            // A Gemini grounding chunk forwarded by another format (an AI SDK source part).
+            Some(u) if u.starts_with(GROUNDING_REDIRECT) => {
+                src.title.as_deref().and_then(title_domain)
+            }
+            u => u.and_then(domain_of),
+        };
     }
     let path = ["source", "uri", "path", "file", "url", "link"]
         .iter()
@@ -337,6 +343,30 @@ pub(crate) fn finish_source(src: &mut Source, default_kind: &str) {
             src.title = title(file_name(p));
         }
     }
+}
+
+/// Where Vertex AI grounding sends readers through a redirect: such a url's host says
+/// nothing of the page; its chunk is titled with the page's domain instead.
+pub(crate) const GROUNDING_REDIRECT: &str =
+    "https://vertexaisearch.cloud.google.com/grounding-api-redirect/";
+
+/// The title as a domain when it is one (`en.wikipedia.org`, `www.nasa.gov`).
+pub(crate) fn title_domain(t: &str) -> Option<String> {
+    let t = t.trim().to_ascii_lowercase();
+    let labels: Vec<&str> = crate::core::bytes::split(&t, ".").collect();
+    let ok = t.len() <= 253
+        && labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+        && labels
+            .last()
+            .is_some_and(|l| l.len() >= 2 && l.bytes().all(|b| b.is_ascii_alphabetic()));
+    ok.then(|| t.strip_prefix("www.").unwrap_or(&t).to_string())
 }
 
 /// Keeps the first [`MAX_SOURCES`] sources, with a `limit-exceeded` warning when more
