@@ -63,7 +63,7 @@
 //
 // Needs the built package in pkg/ (`npm run build`), marked and streaming-markdown in
 // node_modules (`npm install`).
-// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,openai,smd,marked]
+// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,openai,anthropic,gemini,smd,marked]
 //          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N] [--pkg pkg]
 //        node bench/stream.mjs --profile [--sizes 20,200] [--profile-seconds 20] [--top 25]
 //   --runs: best of N full runs (only for a size streamed whole within the budget; a cut
