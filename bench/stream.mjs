@@ -15,6 +15,17 @@
 //     4 characters of text, each annotation's event right after the text it covers, the
 //     `response.completed` event with the whole response at the end (in `finish`).
 //     What one chunk costs there against a plain answer's append (the `citekit` row).
+//   anthropic: the same text as Anthropic's Messages stream (format `anthropic`): the
+//     data's sources as one `web_search_tool_result` block at the mount, each cited
+//     sentence its own text block opened with one `citations_delta` per source, the text
+//     between in plain text blocks, one `text_delta` per 4 characters (a chunk that
+//     crosses a block's end also carries its `content_block_stop` and the next start).
+//   gemini: the same text as Gemini's `streamGenerateContent?alt=sse` (format `gemini`):
+//     one chunk per 4 characters, the last one (in `finish`) with its `finishReason` and
+//     the `groundingMetadata` (every source a chunk, every cited sentence a support with
+//     UTF-8 byte offsets), where Gemini sends it.
+//   After each size, the provider sides' per-chunk median and p95 over the plain
+//   answer's (`citekit`) of the same run.
 // Every side draws the same things: one <sup><a> per source reference, a footnote list
 // of the cited sources (with their citation counts) and a source list of every source
 // (cited ones marked, with counts). The baselines keep the data's numbers; citekit
@@ -52,7 +63,7 @@
 //
 // Needs the built package in pkg/ (`npm run build`), marked and streaming-markdown in
 // node_modules (`npm install`).
-// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,openai,smd,marked]
+// Usage: node bench/stream.mjs [--sizes 20,200] [--renderers citekit,openai,anthropic,gemini,smd,marked]
 //          [--chunk 4] [--runs 3] [--max-seconds 45] [--limit-bytes N] [--pkg pkg]
 //        node bench/stream.mjs --profile [--sizes 20,200] [--profile-seconds 20] [--top 25]
 //   --runs: best of N full runs (only for a size streamed whole within the budget; a cut
@@ -84,7 +95,9 @@ const arg = (name, dflt) => {
 const CHUNK = Number(arg('--chunk', 4));
 const RUNS = Number(arg('--runs', 3));
 const SIZES = String(arg('--sizes', '20,200')).split(',').map(Number);
-const RENDERERS = String(arg('--renderers', args.includes('--profile') ? 'citekit' : 'citekit,openai,smd,marked')).split(',');
+const RENDERERS = String(arg('--renderers', args.includes('--profile') ? 'citekit' : 'citekit,openai,anthropic,gemini,smd,marked')).split(',');
+// The sides fed a provider's own stream of the answer without its markers.
+const PROVIDERS = ['openai', 'anthropic', 'gemini'];
 const MAX_SECONDS = Number(arg('--max-seconds', 45));
 const LIMIT_BYTES = Number(arg('--limit-bytes', Infinity));
 const PROFILE = args.includes('--profile');
@@ -356,6 +369,106 @@ function citeRenderer(root, refs) {
 const sse = (e) => 'event: ' + e.type + '\\ndata: ' + JSON.stringify(e) + '\\n\\n';
 
 function makeSide(kind, c, el) {
+  if (kind === 'anthropic') {
+    // The Messages stream: the search results at the mount, then text blocks (a cited
+    // sentence each, the text between them), one text_delta per chunk.
+    const { text, annotations } = c.openai;
+    const view = mount(el, { answer: null, data: '', format: 'anthropic', panel: true, footnotes: true });
+    const results = Object.values(c.data).map((s) => ({ type: 'web_search_result', url: s.source, title: s.title, encrypted_content: 'e', page_age: null }));
+    const ev = (e) => sse(e);
+    view.append(ev({ type: 'message_start', message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } }) +
+      ev({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_bench', name: 'web_search', input: {} } }) +
+      ev({ type: 'content_block_stop', index: 0 }) +
+      ev({ type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_bench', content: results } }) +
+      ev({ type: 'content_block_stop', index: 1 }));
+    // Text blocks: [start, end, citations] covering the text, in order.
+    const segs = [];
+    let at = 0;
+    for (const a of annotations) {
+      const last = segs[segs.length - 1];
+      if (last && last[0] === a.start_index && last[1] === a.end_index) { last[2].push(a); continue; }
+      if (a.start_index < at) continue;
+      if (a.start_index > at) segs.push([at, a.start_index, []]);
+      segs.push([a.start_index, a.end_index, [a]]);
+      at = a.end_index;
+    }
+    if (at < text.length) segs.push([at, text.length, []]);
+    let k = 0;
+    let open = false;
+    let pos = 0;
+    return {
+      text,
+      append: (s) => {
+        let out = '';
+        let from = pos;
+        pos += s.length;
+        while (from < pos && k < segs.length) {
+          const [start, end, cites] = segs[k];
+          const index = k + 2;
+          if (!open) {
+            out += ev({ type: 'content_block_start', index, content_block: cites.length ? { type: 'text', text: '', citations: [] } : { type: 'text', text: '' } });
+            for (const a of cites) out += ev({ type: 'content_block_delta', index, delta: { type: 'citations_delta', citation: { type: 'web_search_result_location', url: a.url, title: a.title, cited_text: 'An excerpt of the source.', encrypted_index: 'x' } } });
+            open = true;
+          }
+          const to = Math.min(end, pos);
+          if (to > from) out += ev({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: text.slice(from, to) } });
+          from = to;
+          if (to === end) { out += ev({ type: 'content_block_stop', index }); open = false; k++; }
+          void start;
+        }
+        view.append(out);
+      },
+      finish: () => {
+        view.append(ev({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1000 } }) + ev({ type: 'message_stop' }));
+        view.finish();
+      },
+      markers: () => el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      literal: () => false,
+      footnotes: () => el.querySelectorAll('.cite-footnotes li').length,
+      destroy: () => view.destroy(),
+    };
+  }
+  if (kind === 'gemini') {
+    // One chunk per append; the grounding (sources, supports in UTF-8 bytes) with the
+    // last chunk, at the end, as Gemini sends it.
+    const { text, annotations } = c.openai;
+    const view = mount(el, { answer: null, data: '', format: 'gemini', panel: true, footnotes: true });
+    const chunk = (t, extra) => 'data: ' + JSON.stringify({ candidates: [{ content: { parts: [{ text: t }], role: 'model' }, index: 0, ...extra }], modelVersion: 'gemini-2.5-flash', responseId: 'r_bench' }) + '\\r\\n\\r\\n';
+    // UTF-8 bytes before each UTF-16 index (a surrogate pair's 4 bytes on its first unit).
+    const before = new Uint32Array(text.length + 1);
+    for (let i = 0; i < text.length; i++) {
+      const u = text.charCodeAt(i);
+      before[i + 1] = before[i] + (u < 0x80 ? 1 : u < 0x800 ? 2 : u >= 0xd800 && u < 0xdc00 ? 4 : u >= 0xdc00 && u < 0xe000 ? 0 : 3);
+    }
+    const bytes = (i) => before[i];
+    const sources = Object.values(c.data);
+    const chunkOf = new Map(sources.map((s, i) => [s.source, i]));
+    // Made here, not timed: the last chunk's grounding.
+    const supports = [];
+    for (const a of annotations) {
+      const last = supports[supports.length - 1];
+      const i = chunkOf.get(a.url);
+      if (last && last.a.start_index === a.start_index && last.a.end_index === a.end_index) { last.groundingChunkIndices.push(i); continue; }
+      supports.push({ a, segment: { startIndex: bytes(a.start_index), endIndex: bytes(a.end_index), text: text.slice(a.start_index, a.end_index) }, groundingChunkIndices: [i] });
+    }
+    const groundingMetadata = {
+      webSearchQueries: ['bench'],
+      groundingChunks: sources.map((s) => ({ web: { uri: s.source, title: s.title } })),
+      groundingSupports: supports.map(({ segment, groundingChunkIndices }) => ({ segment, groundingChunkIndices })),
+    };
+    return {
+      text,
+      append: (s) => view.append(chunk(s)),
+      finish: () => {
+        view.append(chunk('', { finishReason: 'STOP', groundingMetadata }));
+        view.finish();
+      },
+      markers: () => el.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      literal: () => false,
+      footnotes: () => el.querySelectorAll('.cite-footnotes li').length,
+      destroy: () => view.destroy(),
+    };
+  }
   if (kind === 'openai') {
     // The Responses stream: its opening events at the mount, then one delta event per
     // chunk of text with the annotations whose text is in, the final response at the end.
@@ -622,8 +735,8 @@ try {
       const rows = {};
       for (const kind of RENDERERS) {
         const t0 = Date.now();
-        // The openai side streams the answer without its markers.
-        const len = kind === 'openai' ? c.openai.text.length : c.answer.length;
+        // The provider sides stream the answer without its markers.
+        const len = PROVIDERS.includes(kind) ? c.openai.text.length : c.answer.length;
         let head = await run(kind, size, 0, MAX_SECONDS * 1000, LIMIT_BYTES);
         let s;
         if (head.cut) {
@@ -658,6 +771,11 @@ try {
         if (size === 20) lines.push(`p95 ${ck.p95.toFixed(3)} ms (target <= 1 ms)`);
         if (size === 200) lines.push(`total ${x(ck)}${(ck.total / 1000).toFixed(1)} s, med-total ${x(ck)}${(ck.medTotal / 1000).toFixed(1)} s (target < 30 s)`);
         console.log('targets: ' + lines.join('; '));
+        // A provider stream costs per chunk what a plain answer's append costs (issue 29).
+        for (const kind of PROVIDERS.filter((k) => rows[k])) {
+          const r = rows[kind];
+          console.log(`${kind} stream per chunk: median ${r.median.toFixed(3)} ms, p95 ${r.p95.toFixed(3)} ms, against the plain answer's ${ck.median.toFixed(3)} / ${ck.p95.toFixed(3)} ms: ${(r.median / ck.median).toFixed(2)}x / ${(r.p95 / ck.p95).toFixed(2)}x (target about 2x at most)`);
+        }
       }
     }
     console.log(`\nmachine load at the end ${os.loadavg()[0].toFixed(1)} (1-min average): other processes share the cores, absolute times vary between runs`);

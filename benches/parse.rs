@@ -26,7 +26,8 @@
 //! stream (a search with 200 results, then text blocks of `text_delta`s, every fourth
 //! one cited by a `citations_delta`), appended in 4-character pieces of the event text;
 //! 200 appends timed at 4 KB, 40 KB and 160 KB of answer text, all of them and those
-//! that complete an event (the answer is resolved whole then: docs/streaming.md).
+//! that complete an event (the open block is resolved then, with its spans:
+//! docs/streaming.md).
 //! `--provider-stream` runs only this part.
 
 use citekit::core::markers::{scan, Grammar};

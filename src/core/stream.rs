@@ -21,12 +21,16 @@
 //! [`StreamParser::finish`] resolves what is left exactly as a one-shot [`parse`](crate::core::parse)
 //! of the whole text would.
 //!
-//! Formats whose data gives explicit offsets over the whole text (stored, posthoc,
+//! A provider's own event stream (OpenAI, Anthropic, Gemini, Perplexity) is read block
+//! by block too, its explicit spans with the block they end in; a span that comes after
+//! its block was completed has that block read again
+//! ([`StreamParser::rewritten_from`]), and `finish` reads the spans over the whole text.
+//! Formats whose JSON data gives explicit offsets over the whole text (stored, posthoc,
 //! payload, anthropic, openai annotations, gemini), data that carries the text itself
 //! and non-markdown answers (HTML, JSON) are parsed whole on each chunk instead:
 //! correct, not incremental, with the same hold-back at the end of the streamed text.
 
-use crate::core::draft::Draft;
+use crate::core::draft::{Draft, DraftSpan};
 use crate::core::error::ParseError;
 use crate::core::formats::sse::SseReader;
 use crate::core::formats::{self, Data};
@@ -40,6 +44,8 @@ use serde_json::Value;
 mod events;
 mod joined;
 use events::EventAcc;
+#[cfg(all(test, feature = "providers"))]
+mod cost;
 #[cfg(test)]
 mod scratch;
 use joined::Joined;
@@ -100,6 +106,16 @@ pub struct StreamParser {
     /// format, or the finished answer).
     in_place: bool,
     finished: bool,
+    /// A provider stream's explicit spans as the committed blocks were read with them:
+    /// a push that changes them reads again only the blocks where they changed.
+    spans_read: Vec<DraftSpan>,
+    /// Where the last push changed text that was stable before it (see
+    /// [`StreamParser::rewritten_from`]).
+    rewritten_from: Option<usize>,
+    /// Bytes of answer text handed to the resolver so far (tests hold what a push
+    /// resolves to what it adds: `stream/cost.rs`).
+    #[cfg(test)]
+    resolved_bytes: std::cell::Cell<usize>,
 }
 
 impl StreamParser {
@@ -215,6 +231,10 @@ impl StreamParser {
             snapshot: empty,
             in_place: false,
             finished: false,
+            spans_read: Vec::new(),
+            rewritten_from: None,
+            #[cfg(test)]
+            resolved_bytes: std::cell::Cell::new(0),
         };
         p.follow_events();
         p.rebase()?;
@@ -252,6 +272,16 @@ impl StreamParser {
         self.joined.text_len
     }
 
+    /// Where the last [`push`](Self::push) changed text that was stable before it: the
+    /// snapshot's byte offset of the first completed block it read again (a provider's
+    /// explicit span that arrives after the text it covers was completed, or a final
+    /// object whose text is not the text streamed). `None` when the push changed only
+    /// what followed the stable part, as most pushes do. A view renders again from here
+    /// (or from the stable length it had before the push, whichever is less).
+    pub fn rewritten_from(&self) -> Option<usize> {
+        self.rewritten_from
+    }
+
     /// Whether [`StreamParser::finish`] was called.
     pub fn is_finished(&self) -> bool {
         self.finished
@@ -259,6 +289,7 @@ impl StreamParser {
 
     /// Adds a chunk: answer text, or for sse the raw event stream text.
     pub fn push(&mut self, chunk: &str) {
+        self.rewritten_from = None;
         if self.finished || chunk.is_empty() {
             return;
         }
@@ -281,6 +312,7 @@ impl StreamParser {
                     let _ = self.rebase();
                 }
                 self.pull_sse_text();
+                self.follow_spans();
             }
             Source_::Json(_) => self.raw.push_str(chunk),
         }
@@ -289,6 +321,7 @@ impl StreamParser {
             self.incremental = false;
             self.blocks.clear();
             self.committed = 0;
+            self.rewritten_from = Some(0);
             self.rejoin();
         }
         self.commit_blocks();
@@ -371,7 +404,9 @@ impl StreamParser {
     }
 
     fn finish_now(&mut self) {
-        if !self.incremental {
+        // A provider stream ends as `parse` of its final object: its explicit spans read
+        // over the whole text (a span may reach across blocks), once.
+        if !self.incremental || self.provider_stream() {
             self.snapshot = self.whole();
             self.in_place = false;
             return;
@@ -425,6 +460,7 @@ impl StreamParser {
                         d.sources.push(f.clone());
                     }
                 }
+                self.count_resolved(d.text.len());
                 self.blocks[i].answer = resolve(d, &self.options);
             }
         }
@@ -433,10 +469,31 @@ impl StreamParser {
 
     /// Re-reads the data with an empty answer: sources, grammar, content kind.
     fn rebase(&mut self) -> Result<(), ParseError> {
+        let by_blocks = self.provider_stream();
         let draft = match &self.data {
             Source_::Sse { acc, .. } => {
-                let mut d = acc.draft_ref().clone();
+                let d = acc.draft_ref();
+                // A provider stream's event that changed nothing of the base (a text
+                // block's start or stop, a span): nothing to read or join again, and no
+                // copy of the text so far.
+                let base = &self.base;
+                if by_blocks
+                    && self.incremental
+                    && self.snapshot.format == self.format
+                    && d.format == base.format
+                    && d.sources == base.sources
+                    && d.diagnostics == base.diagnostics
+                    && d.metadata == base.metadata
+                    && d.used == base.used
+                {
+                    return Ok(());
+                }
+                let mut d = d.clone();
                 d.text.clear();
+                // A provider stream's spans are read block by block (`spans_in`).
+                if by_blocks {
+                    d.spans.clear();
+                }
                 d
             }
             Source_::Json(v) => {
@@ -458,6 +515,15 @@ impl StreamParser {
         };
         let answer_from_data = !draft.text.is_empty();
         let was_incremental = self.incremental;
+        // Sources that are no longer those before with more after them (the final
+        // object's, in another order): the spans' source indices changed meaning.
+        let reindexed = by_blocks
+            && (draft.sources.len() < self.base.sources.len()
+                || draft
+                    .sources
+                    .iter()
+                    .zip(&self.base.sources)
+                    .any(|(a, b)| a.source.id != b.source.id));
         self.incremental = draft.spans.is_empty()
             && draft.content_kind == ContentKind::Markdown
             && draft
@@ -468,27 +534,37 @@ impl StreamParser {
             // Annotations of a Responses output whose text was streamed separately
             // index the appended text: parsed whole.
             && !(self.format == Format::Openai && self.openai_offsets())
-            && !matches!(
-                self.format,
-                Format::Stored
-                    | Format::Posthoc
-                    | Format::Payload
-                    | Format::Anthropic
-                    | Format::Gemini
-            );
+            // A provider stream's spans are read block by block (`spans_in`); the
+            // other formats with explicit offsets are read whole.
+            && (by_blocks
+                || !matches!(
+                    self.format,
+                    Format::Stored
+                        | Format::Posthoc
+                        | Format::Payload
+                        | Format::Anthropic
+                        | Format::Gemini
+                ));
         if was_incremental && !self.incremental {
-            // Spans came after blocks were read (a provider stream's annotations): the
+            // Spans came after blocks were read (an AI SDK or a platform stream's): the
             // answer is read whole from now on, and no block counts as stable any more,
             // so that a view renders the blocks again with their citations (keeping the
             // nodes that did not change).
             self.blocks.clear();
             self.committed = 0;
+            self.rewritten_from = Some(0);
         }
         let mut for_base = draft.clone();
         for_base.text.clear();
         self.base_resolved = resolve(for_base, &self.options);
         self.pool = BasePool::new(draft.sources.clone());
         self.base = draft;
+        if reindexed && self.incremental && !self.blocks.is_empty() {
+            for i in 0..self.blocks.len() {
+                self.reread_block(i);
+            }
+            self.rewritten_from = Some(0);
+        }
         // The committed blocks are joined again onto the new base (its sources and
         // diagnostics); a block's own resolution stays as it was.
         self.rejoin();
@@ -512,6 +588,8 @@ impl StreamParser {
                 self.blocks.clear();
                 self.committed = 0;
                 self.in_place = false;
+                self.spans_read.clear();
+                self.rewritten_from = Some(0);
             }
             if text.len() > *taken {
                 self.raw.push_str(&text[*taken..]);
@@ -526,11 +604,21 @@ impl StreamParser {
         d.content_kind = self.base.content_kind;
         d.grammar = self.base.grammar;
         d.sources = self.base.sources.clone();
+        d.spans = self.spans_in(s, e);
         d
+    }
+
+    /// Counts `bytes` of answer text handed to the resolver (in tests).
+    fn count_resolved(&self, bytes: usize) {
+        #[cfg(test)]
+        self.resolved_bytes.set(self.resolved_bytes.get() + bytes);
+        #[cfg(not(test))]
+        let _ = bytes;
     }
 
     /// raw[s..e] resolved against the base's sources, pending markers kept.
     fn read_block(&self, draft: Draft) -> CitedAnswer {
+        self.count_resolved(draft.text.len());
         resolve_pending_on(&self.pool, draft, &self.options)
     }
 
@@ -539,7 +627,94 @@ impl StreamParser {
         let mut d = Draft::new(self.format, &self.raw[s..e]);
         d.content_kind = self.base.content_kind;
         d.grammar = self.base.grammar;
+        d.spans = self.spans_in(s, e);
         d
+    }
+
+    /// Whether the data is a provider's own stream (OpenAI, Anthropic, Gemini,
+    /// Perplexity): its reader's draft holds the answer so far, its explicit spans
+    /// index that text, which `raw` is.
+    fn provider_stream(&self) -> bool {
+        matches!(&self.data, Source_::Sse { acc, .. } if acc.provider_draft().is_some())
+    }
+
+    /// A provider stream's explicit spans over the answer so far (none for any other
+    /// data).
+    fn provider_spans(&self) -> &[DraftSpan] {
+        match &self.data {
+            Source_::Sse { acc, .. } => acc.provider_draft().map_or(&[], |d| &d.spans),
+            Source_::Json(_) => &[],
+        }
+    }
+
+    /// The provider spans that belong to raw[s..e] ([`span_anchor`] in it; the open
+    /// tail, whose `e` is the end of the text so far, also takes the ones past it),
+    /// with offsets into it. A span that starts in an earlier block starts at `s` here:
+    /// blocks are read on their own while streaming, and `finish` reads the spans over
+    /// the whole text.
+    fn spans_in(&self, s: usize, e: usize) -> Vec<DraftSpan> {
+        let tail = e >= self.raw.len();
+        self.provider_spans()
+            .iter()
+            .filter(|span| {
+                let at = span_anchor(span);
+                s <= at && (at < e || tail)
+            })
+            .map(|span| {
+                let mut span = span.clone();
+                span.start = span.start.max(s) - s;
+                span.end -= s;
+                span
+            })
+            .collect()
+    }
+
+    /// The committed block `i` read again (its spans changed, or its sources' order).
+    fn reread_block(&mut self, i: usize) {
+        let (s, e) = (self.blocks[i].raw_start, self.blocks[i].raw_end);
+        self.blocks[i].answer = self.read_block(self.bare_draft(s, e));
+        self.in_place = false;
+    }
+
+    /// A provider stream's spans after a push: the committed blocks where they changed
+    /// (a span added, replaced or taken out) are read again, and only those; the open
+    /// tail reads its own. Most spans arrive while the text they cover is still in the
+    /// tail (an OpenAI annotation right after its text, an Anthropic citation when its
+    /// text block stops); a late one (a Chat Completion's annotations with its last
+    /// text, Gemini's grounding on its last chunk) costs the blocks it lands in.
+    fn follow_spans(&mut self) {
+        if !self.incremental || !self.provider_stream() {
+            return;
+        }
+        let spans = self.provider_spans();
+        if spans == self.spans_read.as_slice() {
+            return;
+        }
+        let same = spans
+            .iter()
+            .zip(&self.spans_read)
+            .take_while(|(a, b)| a == b)
+            .count();
+        // Per committed block, whether a span changed in it.
+        let mut changed = vec![false; self.blocks.len()];
+        for span in spans[same..].iter().chain(&self.spans_read[same..]) {
+            let at = span_anchor(span);
+            if at < self.committed {
+                changed[self.blocks.partition_point(|b| b.raw_end <= at)] = true;
+            }
+        }
+        self.spans_read = spans.to_vec();
+        let Some(first) = changed.iter().position(|&c| c) else {
+            return;
+        };
+        for (i, _) in changed.into_iter().enumerate().filter(|&(_, c)| c) {
+            self.reread_block(i);
+        }
+        let from: usize = self.blocks[..first]
+            .iter()
+            .map(|b| b.answer.text.len())
+            .sum();
+        self.rewritten_from = Some(self.rewritten_from.map_or(from, |r| r.min(from)));
     }
 
     fn commit_range(&mut self, s: usize, e: usize) {
@@ -598,11 +773,15 @@ impl StreamParser {
         let (shown, closer) = shown_part(tail, &grammar);
         let visible = self.committed + shown;
         if visible > self.committed {
+            // Over the whole tail, then cut where it is shown: spans are cut as a whole
+            // read cuts them.
+            let end = self.raw.len();
             let mut draft = if full {
-                self.block_draft(self.committed, visible)
+                self.block_draft(self.committed, end)
             } else {
-                self.bare_draft(self.committed, visible)
+                self.bare_draft(self.committed, end)
             };
+            cut_draft(&mut draft, shown);
             if let Some(c) = &closer {
                 draft.text.push_str(c);
             }
@@ -632,6 +811,7 @@ impl StreamParser {
             Source_::Json(Some(v)) => (Some(self.raw.as_str()), Data::Json(v)),
             Source_::Json(None) => (Some(self.raw.as_str()), Data::None),
         };
+        self.count_resolved(self.raw.len());
         crate::core::parse_lenient(answer, data, &self.options)
     }
 
@@ -674,6 +854,7 @@ impl StreamParser {
         if let Some(c) = &closer {
             draft.text.push_str(c);
         }
+        self.count_resolved(draft.text.len());
         let mut a = resolve_pending(draft, &self.options);
         strip_closer(&mut a, closer.as_deref());
         a
@@ -691,6 +872,7 @@ impl StreamParser {
             return self.whole();
         };
         let mut draft = draft.clone();
+        self.count_resolved(draft.text.len());
         if !pending {
             if draft.text.is_empty() && !draft.sources.is_empty() {
                 draft.diagnostics.push(crate::core::model::Diagnostic::warning(
@@ -773,6 +955,16 @@ impl StreamParser {
         self.joined = joined;
         self.snapshot = snapshot;
         self.in_place = true;
+    }
+}
+
+/// The byte of the text an explicit span belongs to: its last one, or its place when it
+/// is empty (a point, such as a `file_citation`'s index).
+fn span_anchor(span: &DraftSpan) -> usize {
+    if span.end > span.start {
+        span.end - 1
+    } else {
+        span.end
     }
 }
 

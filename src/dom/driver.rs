@@ -412,7 +412,7 @@ impl Driver {
         };
         match old {
             // Appended to the running parser.
-            None => self.show_appended(prev_stable),
+            None => self.show_appended(self.redrawn_from(prev_stable)),
             // Only the theme: the root's class.
             Some(old) if !restart && !reread => self.settle(&old, &old_r, old_info, info, true),
             Some(old) => self.settle(&old, &old_r, old_info, info, false),
@@ -459,7 +459,7 @@ impl Driver {
             // No parser (the data was refused): the whole text parsed again.
             self.parse_whole();
         }
-        self.show_appended(prev_stable);
+        self.show_appended(self.redrawn_from(prev_stable));
     }
 
     /// Starts a stream over the answer and data held now (shown from the start when
@@ -689,6 +689,18 @@ impl Driver {
             .borrow()
             .as_ref()
             .map_or(0, |p| p.stable_len())
+    }
+
+    /// Where the body is rendered again after a push: from the stable length before it,
+    /// or from an earlier completed block the push read again (a provider's span that
+    /// came after the text it covers: `StreamParser::rewritten_from`).
+    fn redrawn_from(&self, prev_stable: usize) -> usize {
+        self.0
+            .parser
+            .borrow()
+            .as_ref()
+            .and_then(|p| p.rewritten_from())
+            .map_or(prev_stable, |from| from.min(prev_stable))
     }
 
     fn info(&self) -> StreamInfo {
