@@ -2,7 +2,7 @@
 //! counts per source; claim words), in place of `std::collections::HashMap`.
 //!
 //! Why: each `HashMap<K, V>` instantiation brings its own copy of hashbrown's table code
-//! and std's SipHash; with a dozen key/value pairs that was about 22 KB of wasm. Here the
+//! and std's SipHash; with a dozen key/value pairs that is about 22 KB of wasm. Here the
 //! probing and growing are written once, over the keys' hashes (`probe`, `Slots::grow`);
 //! only the key comparison is per type. Entries keep their insertion order, are never
 //! removed, and the table is open addressing over `u32` entry numbers.

@@ -1456,7 +1456,7 @@ mod tests {
         }
     }
 
-    /// Issue 25: with a provider's object as data (a Perplexity chunk passed early,
+    /// Regression: with a provider's object as data (a Perplexity chunk passed early,
     /// whose delta already holds text; an OpenAI Responses output), a marker still
     /// arriving showed (`Paris is the capital of France [`): data that carries its text
     /// or gives offsets is parsed whole on every chunk, and that parse held nothing

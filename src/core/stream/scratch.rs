@@ -1,5 +1,5 @@
-//! The streaming snapshot put together from scratch, as it was before it was kept in
-//! place: every block resolved again and joined with the tail, then numbered and
+//! The streaming snapshot put together from scratch, the reference the in-place snapshot
+//! is held to: every block resolved again and joined with the tail, then numbered and
 //! counted over every citation. Tests compare [`StreamParser`]'s in-place snapshot
 //! with it after every push.
 
