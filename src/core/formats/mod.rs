@@ -390,7 +390,11 @@ pub fn parse_draft(
             Ok(draft)
         }
         #[cfg(feature = "platforms")]
-        Format::Cohere | Format::BedrockConverse | Format::BedrockKb => {
+        Format::Cohere
+        | Format::BedrockConverse
+        | Format::BedrockKb
+        | Format::Llamaindex
+        | Format::Langchain => {
             let stream = match data {
                 Data::Text(t) => Some(t),
                 Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
@@ -406,6 +410,8 @@ pub fn parse_draft(
             match format {
                 Format::Cohere => cohere::parse(answer, v, options),
                 Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
+                Format::Llamaindex => llamaindex::parse(answer, v, options),
+                Format::Langchain => langchain::parse(answer, v, options),
                 _ => bedrock::parse_kb(answer, v, options),
             }
         }
@@ -415,10 +421,6 @@ pub fn parse_draft(
         Format::Mistral => mistral::parse(answer, v, options),
         #[cfg(feature = "platforms")]
         Format::Xai => xai::parse(answer, v, options),
-        #[cfg(feature = "platforms")]
-        Format::Llamaindex => llamaindex::parse(answer, v, options),
-        #[cfg(feature = "platforms")]
-        Format::Langchain => langchain::parse(answer, v, options),
         // Their streams too: recognized, not read (an empty text).
         #[cfg(not(feature = "platforms"))]
         Format::Cohere
@@ -438,7 +440,11 @@ pub fn parse_draft(
 pub fn is_platform(format: Format) -> bool {
     matches!(
         format,
-        Format::Cohere | Format::BedrockConverse | Format::BedrockKb
+        Format::Cohere
+            | Format::BedrockConverse
+            | Format::BedrockKb
+            | Format::Llamaindex
+            | Format::Langchain
     )
 }
 
@@ -451,6 +457,9 @@ fn stream_format(t: &str) -> Format {
     let mut reader = sse::SseReader::new();
     let mut events = reader.push(head);
     events.extend(reader.finish());
+    // Whether `data-*` parts came first: they wait for the next chunk (LlamaIndex
+    // Server sends its tool calls' `data-event` parts before its `data-sources`).
+    let mut data_parts = false;
     for ev in &events {
         let Ok(v) = parse_json(ev.data.trim()) else {
             continue;
@@ -459,6 +468,10 @@ fn stream_format(t: &str) -> Format {
             return f;
         }
         let ty = v.get("type").and_then(Value::as_str);
+        if ty.is_some_and(|t| t.starts_with("data-")) {
+            data_parts = true;
+            continue;
+        }
         if ty.is_some_and(ai_sdk::is_chunk_type) {
             return Format::AiSdk;
         }
@@ -475,7 +488,11 @@ fn stream_format(t: &str) -> Format {
             }
         }
     }
-    Format::Sse
+    if data_parts {
+        Format::AiSdk
+    } else {
+        Format::Sse
+    }
 }
 
 /// The kind of OpenAI or Perplexity stream `t` is, told by its first event whose data
@@ -502,7 +519,12 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
-        FormatChoice::Given(f) if is_platform(f) => !matches!(data, CiteData::Json(_)),
+        // JSON text is the final object (a LlamaIndex response, a LangChain message).
+        FormatChoice::Given(f) if is_platform(f) => match data {
+            CiteData::Json(_) => false,
+            CiteData::Text(t) => is_stream_text(t),
+            CiteData::None => true,
+        },
         FormatChoice::Given(f) if has_event_stream(f) => {
             matches!(data, CiteData::Text(t) if is_stream_text(t))
         }
@@ -578,7 +600,8 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
     // Before every other shape: a parts array holds `text` items, as Anthropic's content
     // does, and must not be read as that.
     if ai_sdk::detect(v) {
-        return Ok(Format::AiSdk);
+        // @llamaindex/chat-ui's message is one, with `data-sources` parts.
+        return Ok(detect_rag::chat_ui_message(v).unwrap_or(Format::AiSdk));
     }
     // Before the providers' shapes, which the platforms' resemble.
     if let Value::Object(o) = v {

@@ -1,11 +1,22 @@
-//! The event streams of the platform formats (`cohere`, `bedrock`,
-//! `bedrock-kb`), as a backend forwards the SDK's stream events: one `data:` line of
-//! JSON per event. Their events are told apart by shape ([`event_format`]); each is
-//! applied to the response the same stream makes (the format's `apply_*event`), and
-//! the draft is that response parsed: text deltas at the end of the text are added
-//! to the draft as they come, anything else (a citation, a new block) parses the
-//! rebuilt response again, and the end of the stream parses it once more, so that the
-//! end state equals `parse` of the final response.
+//! The event streams of the platform formats (`cohere`, `bedrock`, `bedrock-kb`,
+//! `llamaindex`, `langchain`), as a backend forwards them: one `data:` line of JSON per
+//! event. Their events are told apart by shape ([`event_format`]); each is applied to
+//! the response the same stream makes (the format's `apply_*event`), and the draft is
+//! that response parsed: text deltas at the end of the text are added to the draft as
+//! they come, anything else (a citation, a new block, the sources) parses the rebuilt
+//! response again, and the end of the stream parses it once more, so that the end state
+//! equals `parse` of the final response.
+//!
+//! - Cohere's `chatStream` and Bedrock's ConverseStream / RetrieveAndGenerateStream:
+//!   the SDK's stream events.
+//! - LlamaIndex: the UI message stream LlamaIndex Server writes for
+//!   `@llamaindex/chat-ui` (`text-start`, `text-delta`, `data-sources` with `nodes`,
+//!   other `data-*` parts); the response is the `UIMessage` `useChat` makes of it.
+//! - LangChain: the `AIMessageChunk`s of a chat model's `.stream()`, each serialized
+//!   (`toJSON()`: `{lc, type: "constructor", id: [..., "AIMessageChunk"], kwargs}`, or
+//!   the plain fields with `type: "AIMessageChunk"`), alone or as LangGraph's
+//!   `messages-tuple` stream mode sends them (`[chunk, metadata]`); the response is the
+//!   chunks concatenated as `@langchain/core` does.
 //!
 //! Without the `platforms` feature the events are recognized but not read: the draft
 //! is empty, with a `format-not-loaded` error (the npm package's first module then
@@ -17,9 +28,7 @@ use crate::core::formats::sse::event_json;
 use crate::core::formats::sse::SseEvent;
 use crate::core::model::Format;
 use crate::core::options::Options;
-#[cfg(feature = "platforms")]
-use serde_json::Map;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The members of a ConverseStream event (the SDK's union: one key per event).
 const CONVERSE_EVENTS: [&str; 5] = [
@@ -33,8 +42,29 @@ const CONVERSE_EVENTS: [&str; 5] = [
 /// The platform format one stream event belongs to, if any: a Cohere event by its
 /// `type`, a Bedrock event by its only member (`contentBlockDelta`, ... for Converse;
 /// `output` with `text`, or `citation` with `generatedResponsePart` /
-/// `retrievedReferences` / `citation`, for Knowledge Bases).
+/// `retrievedReferences` / `citation`, for Knowledge Bases), a LlamaIndex `data-sources`
+/// part by its `nodes`, a LangChain message chunk by its class name.
 pub fn event_format(v: &Value) -> Option<Format> {
+    if let Value::Array(tuple) = v {
+        // LangGraph's `messages-tuple`: `[chunk, metadata]`.
+        return tuple
+            .first()
+            .filter(|_| tuple.len() == 2)
+            .and_then(Value::as_object)
+            .filter(|m| is_message_chunk(m))
+            .map(|_| Format::Langchain);
+    }
+    let o = v.as_object()?;
+    if is_message_chunk(o) {
+        return Some(Format::Langchain);
+    }
+    if o.get("type").and_then(Value::as_str) == Some("data-sources") {
+        return o
+            .get("data")
+            .and_then(|d| d.get("nodes"))
+            .is_some_and(Value::is_array)
+            .then_some(Format::Llamaindex);
+    }
     let o = v.as_object()?;
     // Cohere's `message-start`, `content-delta`, `citation-start`, `tool-plan-delta`,
     // `tool-call-end`, ... (the AI SDK's chunks are `message-metadata`, `text-*`,
@@ -60,6 +90,20 @@ pub fn event_format(v: &Value) -> Option<Format> {
         _ => false,
     };
     kb.then_some(Format::BedrockKb)
+}
+
+/// A serialized LangChain `AIMessageChunk`: `toJSON()`'s `{lc, id: [..., class], kwargs}`
+/// or the fields with `type: "AIMessageChunk"` (Python's `model_dump()`).
+fn is_message_chunk(o: &Map<String, Value>) -> bool {
+    let class = match o.get("lc") {
+        Some(_) => o
+            .get("id")
+            .and_then(Value::as_array)
+            .and_then(|id| id.last())
+            .and_then(Value::as_str),
+        None => o.get("type").and_then(Value::as_str),
+    };
+    class == Some("AIMessageChunk")
 }
 
 /// Reads a platform stream's events into a draft as they come.
@@ -117,8 +161,14 @@ impl PlatformStream {
         let Some(value) = event_json(&ev.data, &path, &mut self.draft.diagnostics) else {
             return;
         };
-        let Value::Object(o) = &value else {
-            return;
+        let o = match &value {
+            Value::Object(o) => o,
+            // LangGraph's `[chunk, metadata]`: the chunk.
+            Value::Array(tuple) => match tuple.first() {
+                Some(Value::Object(o)) => o,
+                _ => return,
+            },
+            _ => return,
         };
         match apply(self.format, &mut self.response, o) {
             // Text at the end of the text: the parse would give the same draft with
@@ -203,22 +253,24 @@ impl PlatformStream {
 }
 
 #[cfg(feature = "platforms")]
-/// Whether an event only closes something (`content-end`, `citation-end`,
+/// Whether an event only closes something (`content-end`, `citation-end`, `text-end`,
 /// `contentBlockStop`): the response it leaves parses as before.
 fn inert(event: &Map<String, Value>) -> bool {
     matches!(
         event.get("type").and_then(Value::as_str),
-        Some("content-end" | "citation-end")
+        Some("content-end" | "citation-end" | "text-end")
     ) || (event.len() == 1 && event.contains_key("contentBlockStop"))
 }
 
 /// Applies one event to the rebuilt response (the format's rules).
 #[cfg(feature = "platforms")]
 fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
-    use crate::core::formats::{bedrock, cohere};
+    use crate::core::formats::{bedrock, cohere, langchain, llamaindex};
     match format {
         Format::Cohere => cohere::apply_event(response, event),
         Format::BedrockConverse => bedrock::apply_converse_event(response, event),
+        Format::Llamaindex => llamaindex::apply_event(response, event),
+        Format::Langchain => langchain::apply_event(response, event),
         _ => bedrock::apply_kb_event(response, event),
     }
 }
@@ -227,7 +279,7 @@ fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Op
 #[cfg(feature = "platforms")]
 fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
     {
-        use crate::core::formats::{bedrock, cohere};
+        use crate::core::formats::{bedrock, cohere, langchain, llamaindex};
         if response.as_object().is_some_and(Map::is_empty) {
             let mut d = Draft::new(format, "");
             d.grammar = Some(crate::core::formats::support::every_marker(
@@ -238,6 +290,8 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
         let parsed = match format {
             Format::Cohere => cohere::parse(None, Some(response), options),
             Format::BedrockConverse => bedrock::parse_converse(None, Some(response), options),
+            Format::Llamaindex => llamaindex::parse(None, Some(response), options),
+            Format::Langchain => langchain::parse(None, Some(response), options),
             _ => bedrock::parse_kb(None, Some(response), options),
         };
         parsed.unwrap_or_else(|e| {
