@@ -1,7 +1,8 @@
 //! The platforms' streams (Cohere's `chatStream`, Bedrock's ConverseStream and
-//! RetrieveAndGenerateStream), their SDK events forwarded as `data:` lines, appended
-//! raw to a stream as an app receives them: every recording in
-//! tests/fixtures/{cohere,bedrock,bedrock-kb}/recorded.json cut at every byte
+//! RetrieveAndGenerateStream, LlamaIndex Server's UI message stream, LangChain's
+//! `AIMessageChunk`s alone or in LangGraph's `messages-tuple`), forwarded as `data:`
+//! lines, appended raw to a stream as an app receives them: every recording in
+//! tests/fixtures/{cohere,bedrock,bedrock-kb,llamaindex,langchain}/recorded.json cut at every byte
 //! (inside UTF-8 characters too, decoded as a streaming `TextDecoder` does) ends as
 //! `parse` of the response the plain call returned: same text, sources, numbers and
 //! spans. While it runs, text already stable never changes.
@@ -20,7 +21,7 @@ use utf8_chunks::decode_chunks;
 /// `(name, format, stream text, response)` for every recorded stream.
 fn recorded() -> Vec<(String, Format, String, Value)> {
     let mut out = Vec::new();
-    for folder in ["cohere", "bedrock", "bedrock-kb"] {
+    for folder in ["cohere", "bedrock", "bedrock-kb", "llamaindex", "langchain"] {
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures")
             .join(folder)
@@ -44,7 +45,7 @@ fn recorded() -> Vec<(String, Format, String, Value)> {
             ));
         }
     }
-    assert_eq!(out.len(), 3, "one recorded stream per platform format");
+    assert_eq!(out.len(), 6, "the recorded streams of the platform formats");
     out
 }
 
@@ -108,8 +109,9 @@ fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
 }
 
 /// One byte at a time: the text shows while it streams, every snapshot keeps the
-/// stable text of the one before, citations turn up before the end, and the end is
-/// the parse.
+/// stable text of the one before and shows nothing raw (a LlamaIndex
+/// `[citation:<node_id>]` marker is held back while partial), citations turn up before
+/// the end, and the end is the parse.
 #[test]
 fn a_platform_stream_byte_by_byte_shows_its_text_and_citations_as_they_come() {
     for (name, format, stream, response) in recorded() {
@@ -130,6 +132,16 @@ fn a_platform_stream_byte_by_byte_shows_its_text_and_citations_as_they_come() {
                 s.text
             );
             stable = s.text[..p.stable_len().min(s.text.len())].to_string();
+            // Nothing raw: no event syntax, no marker (whole or partial), only text the
+            // answer starts with.
+            for raw in ["data:", "event:", "{\"", "\"type\"", "[citation", "citation:"] {
+                assert!(!s.text.contains(raw), "{name} at {i}: {raw:?} in {:?}", s.text);
+            }
+            assert!(
+                whole.text.starts_with(s.text.trim_end()),
+                "{name} at chunk {i}: {:?} is not how the answer starts",
+                s.text
+            );
             grew = grew.max(s.text.len());
             cited_early |= s.citations.iter().any(|c| !c.sources.is_empty())
                 && s.text.len() < whole.text.len();
