@@ -280,7 +280,9 @@ function sseResponse(text) {
   const source = 'LlamaIndex Server (run-llama/chat-ui packages/server: utils/stream.ts ServerAdapter.toSSE, utils/parts/{text,sources}.ts toSourceEventNode) and @llamaindex/chat-ui 0.6 (message-parts/types.ts: SourcesPart = {type: "data-sources", data: {nodes}}; widgets/markdown.tsx reads [citation:<node id>]); the stream written by hand in that shape, the message made by the `ai` package\'s DefaultChatTransport and readUIMessageStream, as useChat does';
   writeRecorded('llamaindex', [
     { description: 'the UIMessage useChat makes of a LlamaIndex Server stream', source, data: message },
-    { description: 'a LlamaIndex Server chat stream for @llamaindex/chat-ui', source, stream_of: 'the UIMessage useChat makes of a LlamaIndex Server stream', data: stream },
+    // Its first chunk is a `data-event` part, as any AI SDK stream's may be: read as
+    // `llamaindex` when the format is named (docs/formats.md).
+    { description: 'a LlamaIndex Server chat stream for @llamaindex/chat-ui', source, stream_of: 'the UIMessage useChat makes of a LlamaIndex Server stream', options: { format: 'llamaindex' }, data: stream },
   ]);
 }
 

@@ -18,8 +18,10 @@ use std::path::Path;
 mod utf8_chunks;
 use utf8_chunks::decode_chunks;
 
-/// `(name, format, stream text, response)` for every recorded stream.
-fn recorded() -> Vec<(String, Format, String, Value)> {
+/// `(name, format, stream text, response, named)` for every recorded stream; `named`
+/// when the case names its format (`options.format`: LlamaIndex Server's stream starts
+/// as any AI SDK stream may, and is read as `llamaindex` only when named).
+fn recorded() -> Vec<(String, Format, String, Value, bool)> {
     let mut out = Vec::new();
     for folder in ["cohere", "bedrock", "bedrock-kb", "llamaindex", "langchain"] {
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,6 +44,7 @@ fn recorded() -> Vec<(String, Format, String, Value)> {
                 Format::from_name(folder).unwrap(),
                 c["data"].as_str().unwrap().to_string(),
                 response,
+                c.pointer("/options/format").is_some(),
             ));
         }
     }
@@ -72,17 +75,23 @@ fn given(format: Format) -> Options {
 }
 
 /// Every recording cut in two at every byte, given as its own format or as `sse`
-/// (the first event tells), ends as `parse` of the response; so does `parse` of the
-/// whole stream text, with the format given or detected.
+/// (the first event tells; a recording that names its format only as that), ends as
+/// `parse` of the response; so does `parse` of the whole stream text, with the format
+/// given or detected.
 #[test]
 fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
-    for (name, format, stream, response) in recorded() {
+    for (name, format, stream, response, named) in recorded() {
         let whole = citekit::parse(None, Data::Json(&response), &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(whole.format, format, "{name}");
         assert!(!whole.citations.is_empty(), "{name}: no citations");
         let expected = shown(&whole);
-        for o in [Options::default(), given(format)] {
+        let told = if named {
+            vec![given(format)]
+        } else {
+            vec![Options::default(), given(format)]
+        };
+        for o in told {
             let of_stream = citekit::parse(None, Data::Text(&stream), &o).unwrap();
             assert_eq!(
                 shown(&of_stream),
@@ -91,7 +100,10 @@ fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
             );
         }
         let bytes = stream.as_bytes();
-        let formats = [given(Format::Sse), given(format)];
+        let formats = [
+            given(if named { format } else { Format::Sse }),
+            given(format),
+        ];
         for cut in 0..=bytes.len() {
             let o = &formats[cut % 2];
             let mut p = StreamParser::new(Data::Text(""), o).expect("starts");
@@ -114,7 +126,7 @@ fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
 /// the end, and the end is the parse.
 #[test]
 fn a_platform_stream_byte_by_byte_shows_its_text_and_citations_as_they_come() {
-    for (name, format, stream, response) in recorded() {
+    for (name, format, stream, response, _) in recorded() {
         let whole = citekit::parse(None, Data::Json(&response), &Options::default()).unwrap();
         let bytes = stream.as_bytes();
         let cuts: Vec<usize> = (1..bytes.len()).collect();
@@ -134,8 +146,19 @@ fn a_platform_stream_byte_by_byte_shows_its_text_and_citations_as_they_come() {
             stable = s.text[..p.stable_len().min(s.text.len())].to_string();
             // Nothing raw: no event syntax, no marker (whole or partial), only text the
             // answer starts with.
-            for raw in ["data:", "event:", "{\"", "\"type\"", "[citation", "citation:"] {
-                assert!(!s.text.contains(raw), "{name} at {i}: {raw:?} in {:?}", s.text);
+            for raw in [
+                "data:",
+                "event:",
+                "{\"",
+                "\"type\"",
+                "[citation",
+                "citation:",
+            ] {
+                assert!(
+                    !s.text.contains(raw),
+                    "{name} at {i}: {raw:?} in {:?}",
+                    s.text
+                );
             }
             assert!(
                 whole.text.starts_with(s.text.trim_end()),

@@ -448,6 +448,14 @@ pub fn is_platform(format: Format) -> bool {
     )
 }
 
+/// Whether a platform format's view with no data yet waits for its event stream
+/// (Cohere's, Bedrock's: their text is in it) rather than for answer text whose object
+/// comes at the end (a LlamaIndex or LangChain app may stream its text and send the
+/// response or message last; its stream is appended to data given as `""`).
+pub fn streams_without_data(format: Format) -> bool {
+    is_platform(format) && !matches!(format, Format::Llamaindex | Format::Langchain)
+}
+
 /// The format of an event stream: a platform's (by its first event), the AI SDK's UI
 /// message stream, OpenAI's or Perplexity's own stream, or `sse`. One pass over the
 /// first 16 KB: the first event whose data is JSON and a platform's event, or has a
@@ -457,9 +465,6 @@ fn stream_format(t: &str) -> Format {
     let mut reader = sse::SseReader::new();
     let mut events = reader.push(head);
     events.extend(reader.finish());
-    // Whether `data-*` parts came first: they wait for the next chunk (LlamaIndex
-    // Server sends its tool calls' `data-event` parts before its `data-sources`).
-    let mut data_parts = false;
     for ev in &events {
         let Ok(v) = parse_json(ev.data.trim()) else {
             continue;
@@ -468,10 +473,6 @@ fn stream_format(t: &str) -> Format {
             return f;
         }
         let ty = v.get("type").and_then(Value::as_str);
-        if ty.is_some_and(|t| t.starts_with("data-")) {
-            data_parts = true;
-            continue;
-        }
         if ty.is_some_and(ai_sdk::is_chunk_type) {
             return Format::AiSdk;
         }
@@ -488,11 +489,7 @@ fn stream_format(t: &str) -> Format {
             }
         }
     }
-    if data_parts {
-        Format::AiSdk
-    } else {
-        Format::Sse
-    }
+    Format::Sse
 }
 
 /// The kind of OpenAI or Perplexity stream `t` is, told by its first event whose data
@@ -523,7 +520,7 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
         FormatChoice::Given(f) if is_platform(f) => match data {
             CiteData::Json(_) => false,
             CiteData::Text(t) => is_stream_text(t),
-            CiteData::None => true,
+            CiteData::None => streams_without_data(f),
         },
         FormatChoice::Given(f) if has_event_stream(f) => {
             matches!(data, CiteData::Text(t) if is_stream_text(t))
@@ -874,6 +871,42 @@ mod tests {
                 );
             }
             assert!(!streams_events(given, &CiteData::Json(Value::Null)));
+        }
+    }
+
+    /// A platform format given its object as JSON text (a `<cited-answer>`'s `data`
+    /// attribute) was taken for its event stream in a live view, and the answer never
+    /// showed. Text that is not JSON is the stream; with no data yet, Cohere's and
+    /// Bedrock's views wait for their stream, LlamaIndex's and LangChain's for answer
+    /// text whose object comes at the end.
+    #[test]
+    fn a_platform_format_given_json_text_reads_it_as_its_final_object() {
+        for f in [
+            Format::Cohere,
+            Format::BedrockKb,
+            Format::Llamaindex,
+            Format::Langchain,
+        ] {
+            let given = FormatChoice::Given(f);
+            for t in ["{\"message\": {}}", " [{\"type\": \"text\"}]"] {
+                assert!(
+                    !streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
+            }
+            for t in ["", "da", "data: {\"type\"", "event: messages\n"] {
+                assert!(
+                    streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
+            }
+        }
+        assert!(streams_events(
+            FormatChoice::Given(Format::Cohere),
+            &CiteData::None
+        ));
+        for f in [Format::Llamaindex, Format::Langchain] {
+            assert!(!streams_events(FormatChoice::Given(f), &CiteData::None));
         }
     }
 

@@ -26,10 +26,6 @@ use crate::core::model::Format;
 use crate::core::options::Options;
 use serde_json::Value;
 
-/// The most `data-*` parts held before the next chunk decides: then the stream is the
-/// AI SDK's.
-const MAX_HELD: usize = 64;
-
 /// The accumulator of one event stream.
 #[derive(Debug, Clone)]
 pub(super) enum EventAcc {
@@ -42,9 +38,6 @@ pub(super) enum EventAcc {
         options: Box<Options>,
         /// The format given (`openai`, `perplexity`: their streams are waited for).
         given: Format,
-        /// The `data-*` parts that came first, read once the next chunk decides
-        /// (LlamaIndex Server's tool calls come before its `data-sources`).
-        held: Vec<SseEvent>,
     },
     /// A UI message stream.
     AiSdk(Box<ai_sdk::StreamAccumulator>),
@@ -86,7 +79,6 @@ impl EventAcc {
                 decided: false,
                 options: Box::new(options.clone()),
                 given: format,
-                held: Vec::new(),
             },
         }
     }
@@ -159,32 +151,14 @@ impl EventAcc {
 
     /// Reads one event; the first typed one decides the format.
     pub(super) fn event(&mut self, ev: &SseEvent) {
-        let mut replay = Vec::new();
         if let EventAcc::Sse {
             decided: decided @ false,
             options,
             given,
-            held,
             ..
         } = self
         {
             let value = parse_json(ev.data.trim()).ok();
-            let data_part = value
-                .as_ref()
-                .and_then(|v| v.get("type"))
-                .and_then(Value::as_str)
-                .is_some_and(|t| t.starts_with("data-"));
-            if data_part
-                && held.len() < MAX_HELD
-                && value
-                    .as_ref()
-                    .and_then(platform_stream::event_format)
-                    .is_none()
-            {
-                held.push(ev.clone());
-                return;
-            }
-            replay = std::mem::take(held);
             if let Some(f) = value.as_ref().and_then(platform_stream::event_format) {
                 *self = EventAcc::Platform(Box::new(PlatformStream::new(f, options)));
             } else if let Some(Value::Object(o)) = value {
@@ -220,14 +194,6 @@ impl EventAcc {
                 }
             }
         }
-        for held in &replay {
-            self.read(held);
-        }
-        self.read(ev);
-    }
-
-    /// Reads one event with the accumulator decided.
-    fn read(&mut self, ev: &SseEvent) {
         match self {
             EventAcc::Sse { acc, .. } => acc.event(ev),
             EventAcc::AiSdk(acc) => acc.event(ev),
@@ -246,16 +212,6 @@ impl EventAcc {
     /// The stream ended: what is still open is read (text parts, the positions of the
     /// message metadata). Whether anything was.
     pub(super) fn end(&mut self) -> bool {
-        if let EventAcc::Sse { held, options, .. } = self {
-            // Only `data-*` parts: a UI message stream.
-            if !held.is_empty() {
-                let held = std::mem::take(held);
-                *self = EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)));
-                for ev in &held {
-                    self.read(ev);
-                }
-            }
-        }
         match self {
             EventAcc::Sse { .. } => false,
             EventAcc::AiSdk(acc) => acc.end(),
