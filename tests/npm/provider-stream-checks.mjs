@@ -1,17 +1,27 @@
-// OpenAI's and Perplexity's own streams through the package (run on the plain page and
-// on the Vite build by browser-checks.mjs): a recorded stream (tests/recorded/openai/,
-// made with the real `openai` SDK) appended raw to a mounted view a few characters at
-// a time (cutting UTF-16 surrogate pairs and CRLF line ends), every render on the way
-// watched, ending as a one-shot mount of the SDK's final object.
+// OpenAI's and Perplexity's own streams, and the streams of LlamaIndex and LangChain
+// apps, through the package (run on the plain page and on the Vite build by
+// browser-checks.mjs): a recorded stream (tests/recorded/openai/, made with the real
+// `openai` SDK; tests/fixtures/{llamaindex,langchain}/recorded.json, made with `ai` and
+// `@langchain/openai`) appended raw to a mounted view a few characters at a time
+// (cutting UTF-16 surrogate pairs and CRLF line ends), every render on the way
+// watched, ending as a one-shot mount of the final object the app holds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RAW_MARKER } from './host-checks.mjs';
 import { ROOT, assert, eq } from './lib.mjs';
 
-const recorded = (provider, name) => ({
-  stream: readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.stream.txt`), 'utf8'),
-  last: JSON.parse(readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.final.json`), 'utf8')),
-});
+const recorded = (provider, name) => {
+  if (name.includes(' ')) {
+    // A platform's stream case and the case it is a stream of.
+    const { cases } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures', provider, 'recorded.json'), 'utf8'));
+    const c = cases.find((x) => x.description === name);
+    return { stream: c.data, last: cases.find((x) => x.description === c.stream_of).data };
+  }
+  return {
+    stream: readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.stream.txt`), 'utf8'),
+    last: JSON.parse(readFileSync(join(ROOT, 'tests/recorded', provider, `${name}.final.json`), 'utf8')),
+  };
+};
 
 /// In the page: the answer's prose (code taken out) and its live markers, as shown.
 const SHOWN = `(el) => {
@@ -28,14 +38,32 @@ const SHOWN = `(el) => {
 
 export async function providerStreamChecks(t, page) {
   // [provider, recording, format given, markers at the end, whether a citation shows
-  // before the text is complete (the chat stream's annotations come with its last text)]
+  // before the text is complete (the chat stream's annotations come with its last text),
+  // markers still held back at the end of the text before finish() (0 when left out)]
   const cases = [
     ['openai', 'responses-web-search', 'openai', 3, true],
     ['openai', 'responses-file-citations', 'openai', 3, true],
     ['openai', 'chat-web-search', 'sse', 3, false],
     ['perplexity', 'chat-citations', 'perplexity', 5, true],
   ];
-  for (const [provider, name, format, markers, early] of cases) {
+  await streamChecks(t, page, cases);
+}
+
+/// The streams of LlamaIndex and LangChain apps (read by the full module: run once it is
+/// on the page, so that the checks before it see the first module alone).
+export async function platformStreamChecks(t, page) {
+  await streamChecks(t, page, [
+    // LlamaIndex Server's stream starts as any AI SDK stream may: named.
+    // Its text ends in a marker, which may still grow into a group ([a][b]) until
+    // finish(): one link fewer before it (LlamaIndex Server sends no `finish` chunk).
+    ['llamaindex', 'a LlamaIndex Server chat stream for @llamaindex/chat-ui', 'llamaindex', 4, true, 1],
+    ['langchain', 'ChatOpenAI.stream() chunks forwarded as SSE (JSON.stringify(chunk))', 'sse', 2, true],
+    ['langchain', 'LangGraph messages-tuple stream of the same chunks', 'langchain', 2, true],
+  ]);
+}
+
+async function streamChecks(t, page, cases) {
+  for (const [provider, name, format, markers, early, heldAtEnd = 0] of cases) {
     await t(`mount: the ${provider} ${name} stream appended raw as format ${format}, every render watched, ends as a mount of the SDK's final object`, async () => {
       const { stream, last } = recorded(provider, name);
       const r = await page.evaluate(async ({ stream, last, format, SHOWN }) => {
@@ -81,7 +109,7 @@ export async function providerStreamChecks(t, page) {
       assert(r.renders.length > 20, `only ${r.renders.length} renders watched`);
       for (const [i, s] of r.renders.entries()) {
         assert(!RAW_MARKER.test(s.prose), `render ${i}: a raw marker shows: ${JSON.stringify(s.prose)}`);
-        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '\ufffd']) {
+        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '[citation', 'citation:', '\ufffd']) {
           assert(!s.text.includes(raw), `render ${i}: ${JSON.stringify(raw)} shows: ${JSON.stringify(s.text)}`);
         }
       }
@@ -89,7 +117,7 @@ export async function providerStreamChecks(t, page) {
       if (early) {
         assert(r.renders.some((s) => s.links > 0 && s.text.length < r.whole.text.length), 'no citation showed while the answer streamed');
       }
-      eq(r.beforeFinish.links, markers, 'citations shown before finish()');
+      eq(r.beforeFinish.links, markers - heldAtEnd, 'citations shown before finish()');
       assert(!r.rebuilt, 'a block already shown was rebuilt');
       eq(r.whole.links.length, markers, 'markers of the one-shot mount');
       eq(r.streamed, r.whole, 'the streamed answer equals the one-shot mount of the final object');
