@@ -24,7 +24,7 @@
 //! - Sources: one per url, else per title (or file id); `cited_text` is the citation's
 //!   quote and the source's snippet. Other annotation types are `unsupported-item`.
 //! - A chat model's stream (`.stream()`'s `AIMessageChunk`s, platform_stream.rs) is
-//!   read by [`apply_event`], which concatenates the chunks as `@langchain/core` does.
+//!   read by `apply_event`, which concatenates the chunks as `@langchain/core` does.
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;

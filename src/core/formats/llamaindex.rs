@@ -12,7 +12,7 @@
 //!   "data-sources", data: {nodes}}, ...]}`. The text parts are the text (a blank line
 //!   between two), the nodes of every `data-sources` part the sources, in order; other
 //!   parts (`data-event`, `data-suggested_questions`, ...) stay in the metadata as
-//!   `other_parts`. Its stream is read by [`apply_event`] (platform_stream.rs).
+//!   `other_parts`. Its stream is read by `apply_event` (platform_stream.rs).
 //!
 //! The text is `answer` when given, else `response` (or the message's `content`).
 //! Each node is a source in order: id the node's id (`id_`, `id`, `node_id`), given
