@@ -348,21 +348,20 @@ export function plainText(answer) {
 /**
  * Whether the answer is a raw event stream held in `data` (appended as it grows, not
  * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
- * message stream; a `UIMessage` or its parts are objects), a platform's stream (format
- * `cohere`, `bedrock`, `bedrock-kb`, `azure`, `xai` or `mistral` with `data` a
- * string), or a provider's own stream
- * (format `anthropic`, `gemini`, `openai` or `perplexity` with `data` a string that is
- * not JSON: empty at the start, or the events). The module's own rule
+ * message stream; a `UIMessage` or its parts are objects), or a platform's or a
+ * provider's own stream (format `cohere`, `bedrock`, `bedrock-kb`, `azure`, `xai`,
+ * `mistral`, `llamaindex`, `langchain`, `anthropic`, `gemini`, `openai` or `perplexity` with `data` a string that
+ * is not JSON: empty at the start, or the events). The module's own rule
  * (`streams_events`), for the hosts that decide what to append before mounting.
  */
 export function streamsEvents(format, data) {
   if (format === 'sse') return true;
   if (typeof data !== 'string') return false;
-  const platforms = ['ai-sdk', 'cohere', 'bedrock', 'bedrock-kb', 'azure', 'xai', 'mistral'];
-  if (platforms.includes(format)) return true;
+  if (format === 'ai-sdk') return true;
   const provider = format === 'anthropic' || format === 'gemini' || format === 'openai' || format === 'perplexity';
-  // A provider's own stream: text data that is not JSON (`is_stream_text`).
-  return provider && !/^\ufeff?\s*[[{]/.test(data);
+  const platform = ['cohere', 'bedrock', 'bedrock-kb', 'azure', 'xai', 'mistral', 'llamaindex', 'langchain'].includes(format);
+  // A provider's or platform's stream: text data that is not JSON (`is_stream_text`).
+  return (provider || platform) && !/^\ufeff?\s*[[{]/.test(data);
 }
 
 /**

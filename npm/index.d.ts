@@ -548,10 +548,9 @@ export class View {
   setOptions(options: Options & DisplayOptions): void;
   /**
    * Adds streamed text (to the answer, or to the raw event stream for format `sse`,
-   * `ai-sdk`, a platform's (`cohere`, `bedrock`, `bedrock-kb`, `azure`, `xai`,
-   * `mistral`), and a provider's own
-   * stream: `anthropic`, `gemini`, `openai` or `perplexity` mounted with text data,
-   * `data: ''` at the start).
+   * `ai-sdk`, and a platform's (`cohere`, `bedrock`, `bedrock-kb`, `azure`, `xai`,
+   * `mistral`, `llamaindex`, `langchain`) or a provider's own stream (`anthropic`, `gemini`, `openai`,
+   * `perplexity`) mounted with text data, `data: ''` at the start).
    */
   append(text: string): void;
   /** Ends the stream. */

@@ -8,6 +8,10 @@
 // keeping the file's `description`, `shape` and `expected` (written by hand from the
 // wire response, never from citekit's output). A new case gets an empty `expected`.
 //
+// The streams of LlamaIndex and LangChain apps (tests/platform_stream.rs) go into
+// tests/fixtures/{llamaindex,langchain}/recorded.json: each case holds the stream as the
+// page receives it and, in the case it is a `stream_of`, the object the app ends with.
+//
 // Run by hand (not part of npm test): node scripts/record-rag-platforms.mjs
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +21,8 @@ import { AzureOpenAI, OpenAI } from 'openai';
 import { Mistral } from '@mistralai/mistralai';
 import { HTTPClient } from '@mistralai/mistralai/lib/http.js';
 import { ChatOpenAI } from '@langchain/openai';
+import { concat } from '@langchain/core/utils/stream';
+import { DefaultChatTransport, readUIMessageStream } from 'ai';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -423,5 +429,112 @@ const version = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg,
       source: 'Mistral Conversations API with stream: true (the SDK\'s ConversationEvents / SSETypes): conversation.response.started, tool.execution.started, tool.execution.done, message.output.delta (content a string or an output chunk such as tool_reference, output_index naming the output), conversation.response.done with the usage; each {event, data} the SDK yields forwarded as one data: line',
       stream_of: '@mistralai/mistralai beta.conversations.start response with tool_reference chunks',
       data: convStream },
+  ]);
+}
+
+// --- LlamaIndex Server (@llamaindex/server, create-llama's app): the UI message stream
+// its chat handler writes for @llamaindex/chat-ui (`ServerAdapter.toSSE`: one `data:`
+// line per part, text-start/text-delta, `data-*` parts; no `start`, `finish` or
+// `[DONE]`; its `text-end` is never sent), and the UIMessage the AI SDK's `useChat`
+// client (DefaultChatTransport + readUIMessageStream, what chat-ui runs) makes of it.
+{
+  const node = (id, file, page, score, text) => ({
+    id, fileName: file, filePath: `data/${file}`, url: `/api/files/data/${file}`,
+    metadata: { file_name: file, page_label: page, file_type: 'application/pdf' }, score, text,
+  });
+  const nodes = [
+    node('0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9', 'kölner-dom.pdf', '3', 0.87, 'Der Kölner Dom ist 157,38 m hoch und war von 1880 bis 1884 das höchste Gebäude der Welt.'),
+    node('9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', 'cathedral-facts.pdf', '12', 0.81, 'Construction began in 1248 and was completed in 1880.'),
+  ];
+  const [a, b] = nodes.map((n) => n.id);
+  // The model's tokens as LlamaIndex streams them: markers cut across deltas.
+  const deltas = ['Der Kölner Dom ist 157 m hoch', ' 🏰 [cit', `ation:${a.slice(0, 9)}`, `${a.slice(9)}]. `,
+    'It was completed in 1880 [citation:', `${b}][citation:${a}]`, '.\n\n- Baubeginn: 1248 ', `[citation:${b}]`];
+  const events = [
+    { type: 'data-event', id: 'call_q1', data: { title: 'Agent Tool Call: query_index', description: "Using tool: 'query_index' with inputs: '{\"query\":\"Kölner Dom Höhe\"}'", status: 'pending' } },
+    { type: 'data-event', id: 'call_q1', data: { title: 'Agent Tool Call: query_index', description: "Using tool: 'query_index' with inputs: '{\"query\":\"Kölner Dom Höhe\"}'", status: 'success' } },
+    { type: 'data-sources', data: { nodes } },
+    { type: 'text-start', id: 'agent-workflow-stream' },
+    ...deltas.map((delta) => ({ type: 'text-delta', id: 'agent-workflow-stream', delta })),
+    { type: 'data-suggested_questions', data: ['Wann wurde der Dom geweiht?', 'Wie viele Stufen hat der Südturm?'] },
+  ];
+  const stream = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  const transport = new DefaultChatTransport({ api: 'http://127.0.0.1/api/chat', fetch: streaming(stream) });
+  const chunks = await transport.sendMessages({
+    trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, abortSignal: undefined,
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Wie hoch ist der Kölner Dom?' }] }],
+  });
+  let message;
+  for await (const m of readUIMessageStream({ stream: chunks })) message = m;
+  const source = 'LlamaIndex Server (run-llama/chat-ui packages/server: utils/stream.ts ServerAdapter.toSSE, utils/parts/{text,sources}.ts toSourceEventNode) and @llamaindex/chat-ui 0.6 (message-parts/types.ts: SourcesPart = {type: "data-sources", data: {nodes}}; widgets/markdown.tsx reads [citation:<node id>]); the stream written by hand in that shape, the message made by the `ai` package\'s DefaultChatTransport and readUIMessageStream, as useChat does';
+  writeRecorded('llamaindex', [
+    { description: 'the UIMessage useChat makes of a LlamaIndex Server stream', source, data: message },
+    // Its first chunk is a `data-event` part, as any AI SDK stream's may be: read as
+    // `llamaindex` when the format is named (docs/formats.md).
+    { description: 'a LlamaIndex Server chat stream for @llamaindex/chat-ui', source, stream_of: 'the UIMessage useChat makes of a LlamaIndex Server stream', options: { format: 'llamaindex' }, data: stream },
+  ]);
+}
+
+// --- LangChain: ChatOpenAI.stream() over the Responses API (a Responses stream with
+// url_citation annotations, written after the API reference's streaming events and the
+// recorded stream in tests/recorded/openai/), each AIMessageChunk forwarded as a
+// backend does: `data: JSON.stringify(chunk)` (the chunk's toJSON(), `{lc, type:
+// "constructor", id: [..., "AIMessageChunk"], kwargs}`), and as LangGraph's
+// `messages-tuple` stream mode sends it (`event: messages`, data `[message chunk,
+// metadata]`); the app's final object is the chunks concatenated (`concat`, as
+// `@langchain/core` merges them), toJSON().
+{
+  const text = 'Der Kölner Dom ist 157 m hoch 🏰. It was completed in 1880 and is a World Heritage Site.';
+  const deltas = ['Der Kö', 'lner Dom ist 1', '57 m hoch 🏰', '. It was', ' completed in 1880', ' and is a World', ' Heritage Site.'];
+  const item = 'msg_67ccd2bf17';
+  const annotations = [
+    { type: 'url_citation', start_index: 0, end_index: text.indexOf('.'), url: 'https://de.wikipedia.org/wiki/K%C3%B6lner_Dom', title: 'Kölner Dom – Wikipedia' },
+    { type: 'url_citation', start_index: text.indexOf('It was'), end_index: text.length - 1, url: 'https://whc.unesco.org/en/list/292', title: 'Cologne Cathedral – UNESCO' },
+  ];
+  const response = (status, output) => ({ id: 'resp_67ccd2bed1ec8190', object: 'response', created_at: 1741476542, status, model: 'gpt-4.1-2025-04-14', output });
+  const events = [
+    { type: 'response.created', response: response('in_progress', []) },
+    { type: 'response.output_item.added', output_index: 0, item: { id: item, type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+    { type: 'response.content_part.added', item_id: item, output_index: 0, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } },
+  ];
+  let sent = '';
+  for (const delta of deltas) {
+    events.push({ type: 'response.output_text.delta', item_id: item, output_index: 0, content_index: 0, delta });
+    sent += delta;
+    // An annotation comes once the text it covers has been sent.
+    annotations.forEach((annotation, i) => {
+      if (annotation.end_index <= sent.length && annotation.end_index > sent.length - delta.length) {
+        events.push({ type: 'response.output_text.annotation.added', item_id: item, output_index: 0, content_index: 0, annotation_index: i, annotation });
+      }
+    });
+  }
+  const message = { id: item, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations }] };
+  events.push(
+    { type: 'response.output_text.done', item_id: item, output_index: 0, content_index: 0, text },
+    { type: 'response.content_part.done', item_id: item, output_index: 0, content_index: 0, part: message.content[0] },
+    { type: 'response.output_item.done', output_index: 0, item: message },
+    { type: 'response.completed', response: { ...response('completed', [message]), usage: { input_tokens: 328, output_tokens: 52, total_tokens: 380 } } },
+  );
+  const wire = events.map((e, i) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join('');
+  const llm = new ChatOpenAI({ model: 'gpt-4.1', apiKey: 'x', useResponsesApi: true, configuration: { fetch: streaming(wire) } });
+  const chunks = [];
+  let whole;
+  for await (const chunk of await llm.stream('Wie hoch ist der Kölner Dom?', { tools: [{ type: 'web_search_preview' }] })) {
+    chunks.push(chunk);
+    whole = whole ? concat(whole, chunk) : chunk;
+  }
+  const plain = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('');
+  // LangGraph's server serializes a message chunk as its fields with `type`
+  // ("AIMessageChunk"), the metadata as the graph node's.
+  const meta = { langgraph_step: 1, langgraph_node: 'model' };
+  const tuple = chunks.map((c) => {
+    const { kwargs } = c.toJSON();
+    return `event: messages\ndata: ${JSON.stringify([{ ...kwargs, type: 'AIMessageChunk', id: whole.id ?? kwargs.id }, meta])}\n\n`;
+  }).join('');
+  const of = 'the AIMessageChunk ChatOpenAI.stream() ends with (concat of the chunks, toJSON)';
+  writeRecorded('langchain', [
+    { description: of, source: '@langchain/openai ChatOpenAI (useResponsesApi) over an OpenAI Responses stream (platform.openai.com/docs/api-reference/responses-streaming: response.output_text.delta, response.output_text.annotation.added with url_citation); @langchain/core concat; toJSON()', data: whole.toJSON() },
+    { description: 'ChatOpenAI.stream() chunks forwarded as SSE (JSON.stringify(chunk))', source: 'the chunks @langchain/openai yields, each written as `data: ${JSON.stringify(chunk)}` by the backend', stream_of: of, data: plain },
+    { description: 'LangGraph messages-tuple stream of the same chunks', source: 'LangGraph API server stream mode "messages-tuple" (langgraph-api stream.ts: `{event: "messages", data: [message, metadata]}`; @langchain/langgraph-sdk StreamMode); written from that shape with the real chunks\' fields, the server itself is not run here', stream_of: of, data: tuple },
   ]);
 }

@@ -1,8 +1,10 @@
 //! The platforms' streams (Cohere's `chatStream`, Bedrock's ConverseStream and
 //! RetrieveAndGenerateStream, Azure On Your Data's and xAI's streamed chat completions,
-//! Mistral's `chat.stream` and `beta.conversations.startStream`), their SDK events
-//! forwarded as `data:` lines, appended raw to a stream as an app receives them: every
-//! recording in tests/fixtures/{cohere,bedrock,bedrock-kb,azure,xai,mistral}/recorded.json
+//! Mistral's `chat.stream` and `beta.conversations.startStream`, LlamaIndex Server's UI
+//! message stream, LangChain's `AIMessageChunk`s alone or in LangGraph's
+//! `messages-tuple`), forwarded as `data:` lines, appended raw to a stream as an app
+//! receives them: every recording in
+//! tests/fixtures/{cohere,bedrock,bedrock-kb,azure,xai,mistral,llamaindex,langchain}/recorded.json
 //! cut at every byte
 //! (inside UTF-8 characters too, decoded as a streaming `TextDecoder` does) ends as
 //! `parse` of the response the plain call returned: same text, sources, numbers and
@@ -19,10 +21,21 @@ use std::path::Path;
 mod utf8_chunks;
 use utf8_chunks::decode_chunks;
 
-/// `(name, format, stream text, response)` for every recorded stream.
-fn recorded() -> Vec<(String, Format, String, Value)> {
+/// `(name, format, stream text, response, named)` for every recorded stream; `named`
+/// when the case names its format (`options.format`: LlamaIndex Server's stream starts
+/// as any AI SDK stream may, and is read as `llamaindex` only when named).
+fn recorded() -> Vec<(String, Format, String, Value, bool)> {
     let mut out = Vec::new();
-    for folder in ["cohere", "bedrock", "bedrock-kb", "azure", "xai", "mistral"] {
+    for folder in [
+        "cohere",
+        "bedrock",
+        "bedrock-kb",
+        "azure",
+        "xai",
+        "mistral",
+        "llamaindex",
+        "langchain",
+    ] {
         let file = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures")
             .join(folder)
@@ -43,13 +56,14 @@ fn recorded() -> Vec<(String, Format, String, Value)> {
                 Format::from_name(folder).unwrap(),
                 c["data"].as_str().unwrap().to_string(),
                 response,
+                c.pointer("/options/format").is_some(),
             ));
         }
     }
     assert_eq!(
         out.len(),
-        7,
-        "one recorded stream per platform format, two for Mistral"
+        11,
+        "the recorded streams of the platform formats (two for Mistral, two for LangChain)"
     );
     out
 }
@@ -77,17 +91,23 @@ fn given(format: Format) -> Options {
 }
 
 /// Every recording cut in two at every byte, given as its own format or as `sse`
-/// (the first event tells), ends as `parse` of the response; so does `parse` of the
-/// whole stream text, with the format given or detected.
+/// (the first event tells; a recording that names its format only as that), ends as
+/// `parse` of the response; so does `parse` of the whole stream text, with the format
+/// given or detected.
 #[test]
 fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
-    for (name, format, stream, response) in recorded() {
+    for (name, format, stream, response, named) in recorded() {
         let whole = citekit::parse(None, Data::Json(&response), &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(whole.format, format, "{name}");
         assert!(!whole.citations.is_empty(), "{name}: no citations");
         let expected = shown(&whole);
-        for o in [Options::default(), given(format)] {
+        let told = if named {
+            vec![given(format)]
+        } else {
+            vec![Options::default(), given(format)]
+        };
+        for o in told {
             let of_stream = citekit::parse(None, Data::Text(&stream), &o).unwrap();
             assert_eq!(
                 shown(&of_stream),
@@ -96,7 +116,10 @@ fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
             );
         }
         let bytes = stream.as_bytes();
-        let formats = [given(Format::Sse), given(format)];
+        let formats = [
+            given(if named { format } else { Format::Sse }),
+            given(format),
+        ];
         for cut in 0..=bytes.len() {
             let o = &formats[cut % 2];
             let mut p = StreamParser::new(Data::Text(""), o).expect("starts");
@@ -114,11 +137,12 @@ fn a_platform_stream_cut_at_every_byte_ends_as_parse_of_its_response() {
 }
 
 /// One byte at a time: the text shows while it streams, every snapshot keeps the
-/// stable text of the one before, citations turn up before the end, and the end is
-/// the parse.
+/// stable text of the one before and shows nothing raw (a LlamaIndex
+/// `[citation:<node_id>]` marker is held back while partial), citations turn up before
+/// the end, and the end is the parse.
 #[test]
 fn a_platform_stream_byte_by_byte_shows_its_text_and_citations_as_they_come() {
-    for (name, format, stream, response) in recorded() {
+    for (name, format, stream, response, _) in recorded() {
         let whole = citekit::parse(None, Data::Json(&response), &Options::default()).unwrap();
         let bytes = stream.as_bytes();
         let cuts: Vec<usize> = (1..bytes.len()).collect();
@@ -136,6 +160,27 @@ fn a_platform_stream_byte_by_byte_shows_its_text_and_citations_as_they_come() {
                 s.text
             );
             stable = s.text[..p.stable_len().min(s.text.len())].to_string();
+            // Nothing raw: no event syntax, no marker (whole or partial), only text the
+            // answer starts with.
+            for raw in [
+                "data:",
+                "event:",
+                "{\"",
+                "\"type\"",
+                "[citation",
+                "citation:",
+            ] {
+                assert!(
+                    !s.text.contains(raw),
+                    "{name} at {i}: {raw:?} in {:?}",
+                    s.text
+                );
+            }
+            assert!(
+                whole.text.starts_with(s.text.trim_end()),
+                "{name} at chunk {i}: {:?} is not how the answer starts",
+                s.text
+            );
             grew = grew.max(s.text.len());
             cited_early |= s.citations.iter().any(|c| !c.sources.is_empty())
                 && s.text.len() < whole.text.len();

@@ -122,8 +122,12 @@ fn streamed(c: &Case, cuts: &[u16]) -> Option<CitedAnswer> {
             return None;
         };
         let mut p = StreamParser::new(Data::Text(""), &{
+            // As `sse` (the first event tells), unless the case names its format (a
+            // stream told only by its name: LlamaIndex Server's).
             let mut o = c.options.clone();
-            o.format = citekit::core::options::FormatChoice::Given(citekit::Format::Sse);
+            if o.format == citekit::core::options::FormatChoice::Auto {
+                o.format = citekit::core::options::FormatChoice::Given(citekit::Format::Sse);
+            }
             o
         })
         .ok()?;

@@ -161,6 +161,8 @@ impl StreamParser {
             }
             d => d,
         };
+        // Text still (an event stream, or `""` at its start).
+        let text_given = matches!(data, Data::Text(_));
         // Empty data (`{}`, `[]`, `{"sources": []}`) is data still to come.
         let data = match data {
             Data::Json(v) if auto && formats::is_empty_data(v) => Data::None,
@@ -179,7 +181,17 @@ impl StreamParser {
         // An AI SDK stream is events too; a `UIMessage` (JSON) is data like any other.
         let events = format == Format::Sse
             || ((format == Format::AiSdk || formats::is_platform(format))
-                && !matches!(data, Data::Json(_)))
+                && match data {
+                    Data::Json(_) => false,
+                    // `""`: the stream's start; no data: a LlamaIndex or LangChain answer
+                    // may stream as text, its object given at the end.
+                    Data::None => {
+                        text_given
+                            || format == Format::AiSdk
+                            || formats::streams_without_data(format)
+                    }
+                    _ => true,
+                })
             || provider_stream
             // A provider's own stream detected from the text (no format given).
             || (formats::has_event_stream(format) && matches!(data, Data::Text(_)));

@@ -5,7 +5,7 @@
 // that no partial marker shows while any format's data streams (partial-markers.mjs).
 import { uiStreamChecks } from './ui-stream-checks.mjs';
 import { providerStreamChecks } from './anthropic-gemini-stream-checks.mjs';
-import { providerStreamChecks as openaiStreamChecks } from './provider-stream-checks.mjs';
+import { providerStreamChecks as openaiStreamChecks, platformStreamChecks } from './provider-stream-checks.mjs';
 import { hostChecks } from './host-checks.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -1557,6 +1557,8 @@ export async function browserChecks(tally, context, url, label) {
     assert(r.text.includes('Paris is big') && r.text.includes('Two') && !r.text.includes('[S:1]'), `text: ${r.text}`);
     assert(!r.onclick && !r.pwned, 'markup from the answer was kept');
   });
+
+  await platformStreamChecks(t, page);
 
   // On a page of its own: it needs the first module alone at the start.
   await partialMarkerChecks(t, context, url);

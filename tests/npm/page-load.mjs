@@ -96,6 +96,24 @@ export const PAGES = [
     sources: true,
   },
   { name: 'azure', fixture: 'azure/on_your_data.json', common: false, overBudget: RARE_OVER },
+  {
+    name: 'llamaindex stream',
+    fixture: 'llamaindex/recorded.json',
+    case: 1,
+    stream: 'llamaindex',
+    common: false,
+    overBudget: RARE_OVER,
+    sources: true,
+  },
+  {
+    name: 'langchain stream',
+    fixture: 'langchain/recorded.json',
+    case: 2,
+    stream: 'langchain',
+    common: false,
+    overBudget: RARE_OVER,
+    sources: true,
+  },
 ];
 
 /** The page: the README's code, with the answer and data of `c`. */

@@ -1,10 +1,11 @@
-// OpenAI's and Perplexity's own streams, and the chat streams of Azure On Your Data,
-// xAI and Mistral (chat and Conversations), through the package (run on the plain page
-// and on the Vite build by browser-checks.mjs): a recorded stream (tests/recorded/openai/,
-// made with the real `openai` SDK; tests/fixtures/<format>/recorded.json, made with the
-// platform's SDK by scripts/record-rag-platforms.mjs) appended raw to a mounted view a
-// few characters at a time (cutting UTF-16 surrogate pairs and CRLF line ends), every
-// render on the way watched, ending as a one-shot mount of the SDK's final object.
+// OpenAI's and Perplexity's own streams, the chat streams of Azure On Your Data, xAI
+// and Mistral (chat and Conversations), and the streams of LlamaIndex and LangChain
+// apps, through the package (run on the plain page and on the Vite build by
+// browser-checks.mjs): a recorded stream (tests/recorded/openai/, made with the real
+// `openai` SDK; tests/fixtures/<format>/recorded.json, made with the platform's SDK by
+// scripts/record-rag-platforms.mjs) appended raw to a mounted view a few characters at
+// a time (cutting UTF-16 surrogate pairs and CRLF line ends), every render on the way
+// watched, ending as a one-shot mount of the final object the app holds.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RAW_MARKER } from './host-checks.mjs';
@@ -42,7 +43,8 @@ const MISTRAL_CHAT_MARKERS = 3;
 
 export async function providerStreamChecks(t, page) {
   // [provider, recording, format given, markers at the end, whether a citation shows
-  // before the text is complete (the chat stream's annotations come with its last text)]
+  // before the text is complete (the chat stream's annotations come with its last text),
+  // markers still held back at the end of the text before finish() (0 when left out)]
   const cases = [
     ['openai', 'responses-web-search', 'openai', 3, true],
     ['openai', 'responses-file-citations', 'openai', 3, true],
@@ -55,7 +57,24 @@ export async function providerStreamChecks(t, page) {
     // Detected from its `message.output.delta` events.
     ['mistral', '@mistralai/mistralai beta.conversations.startStream events forwarded as SSE', 'sse', 2, true],
   ];
-  for (const [provider, name, format, markers, early] of cases) {
+  await streamChecks(t, page, cases);
+}
+
+/// The streams of LlamaIndex and LangChain apps (read by the full module: run once it is
+/// on the page, so that the checks before it see the first module alone).
+export async function platformStreamChecks(t, page) {
+  await streamChecks(t, page, [
+    // LlamaIndex Server's stream starts as any AI SDK stream may: named.
+    // Its text ends in a marker, which may still grow into a group ([a][b]) until
+    // finish(): one link fewer before it (LlamaIndex Server sends no `finish` chunk).
+    ['llamaindex', 'a LlamaIndex Server chat stream for @llamaindex/chat-ui', 'llamaindex', 4, true, 1],
+    ['langchain', 'ChatOpenAI.stream() chunks forwarded as SSE (JSON.stringify(chunk))', 'sse', 2, true],
+    ['langchain', 'LangGraph messages-tuple stream of the same chunks', 'langchain', 2, true],
+  ]);
+}
+
+async function streamChecks(t, page, cases) {
+  for (const [provider, name, format, markers, early, heldAtEnd = 0] of cases) {
     await t(`mount: the ${provider} ${name} stream appended raw as format ${format}, every render watched, ends as a mount of the SDK's final object`, async () => {
       const { stream, last } = recorded(provider, name);
       // The platforms' formats are the full module's: loaded first, on a page of their
@@ -113,7 +132,7 @@ export async function providerStreamChecks(t, page) {
       assert(r.renders.length > 20, `only ${r.renders.length} renders watched`);
       for (const [i, s] of r.renders.entries()) {
         assert(!RAW_MARKER.test(s.prose), `render ${i}: a raw marker shows: ${JSON.stringify(s.prose)}`);
-        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '[doc', '\ufffd']) {
+        for (const raw of ['data:', 'event:', '"type"', 'response.', '[DONE]', '[doc', '[citation', 'citation:', '\ufffd']) {
           assert(!s.text.includes(raw), `render ${i}: ${JSON.stringify(raw)} shows: ${JSON.stringify(s.text)}`);
         }
       }
@@ -121,7 +140,7 @@ export async function providerStreamChecks(t, page) {
       if (early) {
         assert(r.renders.some((s) => s.links > 0 && s.text.length < r.whole.text.length), 'no citation showed while the answer streamed');
       }
-      eq(r.beforeFinish.links, markers, 'citations shown before finish()');
+      eq(r.beforeFinish.links, markers - heldAtEnd, 'citations shown before finish()');
       assert(!r.rebuilt, 'a block already shown was rebuilt');
       eq(r.whole.links.length, markers, 'markers of the one-shot mount');
       eq(r.streamed, r.whole, 'the streamed answer equals the one-shot mount of the final object');

@@ -82,6 +82,20 @@ fn object(o: &Map<String, Value>) -> Option<Format> {
     None
 }
 
+/// `llamaindex` for a `UIMessage` holding a `data-sources` part with
+/// `nodes`: what `@llamaindex/chat-ui` shows, made by `useChat` of LlamaIndex Server's
+/// stream.
+pub(super) fn chat_ui_message(v: &Value) -> Option<Format> {
+    let parts = v.get("parts")?.as_array()?;
+    parts
+        .iter()
+        .any(|p| {
+            p.get("type").and_then(Value::as_str) == Some("data-sources")
+                && p.get("data").and_then(|d| d.get("nodes")).is_some()
+        })
+        .then_some(Format::Llamaindex)
+}
+
 /// Mistral chunks (or messages holding them), or LangChain blocks with a `citation`
 /// annotation, whichever comes first.
 fn array(a: &[Value]) -> Option<Format> {

@@ -23,6 +23,8 @@
 //!   point and covers the text before it.
 //! - Sources: one per url, else per title (or file id); `cited_text` is the citation's
 //!   quote and the source's snippet. Other annotation types are `unsupported-item`.
+//! - A chat model's stream (`.stream()`'s `AIMessageChunk`s, platform_stream.rs) is
+//!   read by `apply_event`, which concatenates the chunks as `@langchain/core` does.
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
@@ -270,4 +272,117 @@ fn source_of(
         given_number: None,
     });
     Some(sources.len() - 1)
+}
+
+/// Applies one serialized `AIMessageChunk` (`toJSON()`'s `{lc, kwargs}`, or the fields
+/// themselves) to the message the stream makes, concatenating as `@langchain/core`'s
+/// `concat` does: string contents are joined; content blocks with the same `index` are
+/// merged (their strings joined, their arrays, such as `annotations`, appended), others
+/// added; the message's other fields keep their first value. The text appended at the
+/// end of the answer, when that is all the chunk did.
+pub(crate) fn apply_event(response: &mut Value, event: &Map<String, Value>) -> Option<String> {
+    let Value::Object(message) = response else {
+        return None;
+    };
+    let fields = match event.get("kwargs") {
+        Some(Value::Object(k)) if event.contains_key("lc") => k,
+        _ => event,
+    };
+    for (k, v) in fields {
+        if !matches!(k.as_str(), "content" | "type") && !v.is_null() {
+            message.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    let chunk = fields.get("content")?;
+    let content = message
+        .entry("content")
+        .or_insert_with(|| Value::String(String::new()));
+    match (content, chunk) {
+        (Value::String(text), Value::String(more)) => {
+            text.push_str(more);
+            Some(more.clone())
+        }
+        (Value::Array(blocks), Value::Array(more)) => {
+            let fast = match more.as_slice() {
+                [one] => appends_text(blocks, one),
+                _ => None,
+            };
+            merge_lists(blocks, more);
+            fast
+        }
+        (content, Value::Array(more)) => {
+            let mut blocks = match content {
+                Value::String(t) if !t.is_empty() => vec![text_block(t)],
+                _ => Vec::new(),
+            };
+            merge_lists(&mut blocks, more);
+            *content = Value::Array(blocks);
+            None
+        }
+        (Value::Array(blocks), Value::String(more)) => {
+            if !more.is_empty() {
+                blocks.push(text_block(more));
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The text `block` adds at the end of the answer when merged into `blocks`: it only
+/// carries text, for the last block, a text block.
+fn appends_text(blocks: &[Value], block: &Value) -> Option<String> {
+    let o = block.as_object()?;
+    let last = blocks.last()?;
+    let only_text = o
+        .keys()
+        .all(|k| matches!(k.as_str(), "type" | "text" | "index"));
+    (only_text
+        && o.get("index").is_some()
+        && last.get("index") == o.get("index")
+        && last.get("type").and_then(Value::as_str) == Some("text"))
+    .then(|| o.get("text").and_then(Value::as_str).map(str::to_string))
+    .flatten()
+}
+
+fn text_block(text: &str) -> Value {
+    let mut b = Map::new();
+    b.insert("type".into(), Value::from("text"));
+    b.insert("text".into(), Value::from(text));
+    Value::Object(b)
+}
+
+/// `@langchain/core`'s list merge: an item with an `index` merges into the item of the
+/// same index, any other is added.
+fn merge_lists(left: &mut Vec<Value>, right: &[Value]) {
+    for item in right {
+        let at = item.get("index").and_then(|i| {
+            left.iter()
+                .position(|l| l.get("index") == Some(i) && l.is_object())
+        });
+        match (at, item) {
+            (Some(at), Value::Object(more)) => {
+                if let Value::Object(into) = &mut left[at] {
+                    merge_dicts(into, more);
+                }
+            }
+            _ => left.push(item.clone()),
+        }
+    }
+}
+
+/// `@langchain/core`'s dict merge: strings joined (not `type`), arrays merged as lists,
+/// objects merged, anything else kept from the left when set there.
+fn merge_dicts(left: &mut Map<String, Value>, right: &Map<String, Value>) {
+    for (k, v) in right {
+        match (left.get_mut(k), v) {
+            (None | Some(Value::Null), _) => {
+                left.insert(k.clone(), v.clone());
+            }
+            (Some(Value::String(l)), Value::String(r)) if k != "type" => l.push_str(r),
+            (Some(Value::Array(l)), Value::Array(r)) => merge_lists(l, r),
+            (Some(Value::Object(l)), Value::Object(r)) => merge_dicts(l, r),
+            _ => {}
+        }
+    }
 }

@@ -7,6 +7,12 @@
 //! - What `@llamaindex/chat-ui` takes: a message `{role, content, annotations: [{type:
 //!   "sources", data: {nodes: [{id, url?, text, metadata, score?}]}}]}`, the `sources`
 //!   annotation alone, or `{sources: {nodes}}`.
+//! - What `@llamaindex/chat-ui` 0.6 takes (the AI SDK's `UIMessage`, as `useChat` makes
+//!   it of LlamaIndex Server's stream): `{id, role, parts: [{type: "text", text}, {type:
+//!   "data-sources", data: {nodes}}, ...]}`. The text parts are the text (a blank line
+//!   between two), the nodes of every `data-sources` part the sources, in order; other
+//!   parts (`data-event`, `data-suggested_questions`, ...) stay in the metadata as
+//!   `other_parts`. Its stream is read by `apply_event` (platform_stream.rs).
 //!
 //! The text is `answer` when given, else `response` (or the message's `content`).
 //! Each node is a source in order: id the node's id (`id_`, `id`, `node_id`), given
@@ -46,39 +52,40 @@ pub fn parse(
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut meta = Map::new();
     // Where the nodes are, and which fields of the object they take.
-    let mut nodes: Option<(&Value, String)> = None;
+    // Where the nodes are (every `data-sources` part of a message holds some).
+    let mut nodes: Vec<(&Value, String)> = Vec::new();
     let mut used: Vec<&str> = Vec::new();
     for key in ["source_nodes", "sourceNodes"] {
         if let Some(v) = o.get(key) {
-            nodes = Some((v, key.to_string()));
+            nodes.push((v, key.to_string()));
             used.push(key);
         }
     }
     fn sources_of(a: &Value) -> Option<&Value> {
         a.get("data").and_then(|d| d.get("nodes"))
     }
-    if nodes.is_none() && o.get("type").and_then(Value::as_str) == Some("sources") {
+    if nodes.is_empty() && o.get("type").and_then(Value::as_str) == Some("sources") {
         if let Some(n) = sources_of(data.unwrap_or(&Value::Null)) {
-            nodes = Some((n, "data.nodes".into()));
+            nodes.push((n, "data.nodes".into()));
             used.extend(["type", "data"]);
         }
     }
-    if nodes.is_none() {
+    if nodes.is_empty() {
         if let Some(n) = o.get("sources").and_then(|s| s.get("nodes")) {
-            nodes = Some((n, "sources.nodes".into()));
+            nodes.push((n, "sources.nodes".into()));
             used.push("sources");
         }
     }
-    if nodes.is_none() {
+    if nodes.is_empty() {
         if let Some(Value::Array(annotations)) = o.get("annotations") {
             let mut others = Vec::new();
             for (i, a) in annotations.iter().enumerate() {
                 match sources_of(a) {
                     Some(n)
-                        if nodes.is_none()
+                        if nodes.is_empty()
                             && a.get("type").and_then(Value::as_str) == Some("sources") =>
                     {
-                        nodes = Some((n, format!("annotations[{i}].data.nodes")));
+                        nodes.push((n, format!("annotations[{i}].data.nodes")));
                     }
                     _ => others.push(a.clone()),
                 }
@@ -88,6 +95,35 @@ pub fn parse(
                 meta.insert("annotations".into(), Value::Array(others));
             }
         }
+    }
+    let mut parts_text: Option<String> = None;
+    if let (true, Some(Value::Array(parts))) = (nodes.is_empty(), o.get("parts")) {
+        let mut text = String::new();
+        let mut others = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            match part.get("type").and_then(Value::as_str) {
+                Some("text") => {
+                    if let Some(t) = part.get("text").and_then(Value::as_str) {
+                        if !text.is_empty() && !t.is_empty() {
+                            text.push_str("\n\n");
+                        }
+                        text.push_str(t);
+                    }
+                }
+                Some("data-sources") if sources_of(part).is_some() => {
+                    nodes.push((
+                        sources_of(part).unwrap_or(&Value::Null),
+                        format!("parts[{i}].data.nodes"),
+                    ));
+                }
+                _ => others.push(part.clone()),
+            }
+        }
+        used.push("parts");
+        if !others.is_empty() {
+            meta.insert("other_parts".into(), Value::Array(others));
+        }
+        parts_text = Some(text);
     }
     let text_field = ["response", "content", "text"]
         .into_iter()
@@ -106,7 +142,7 @@ pub fn parse(
         Some(k) => o.get(k).and_then(Value::as_str),
         None => None,
     };
-    if answer.is_some() {
+    if answer.is_some() || parts_text.is_some() {
         // The caller's text wins; the data's own copy stays in the metadata.
     } else if let Some(k) = text_field {
         used.push(k);
@@ -116,32 +152,130 @@ pub fn parse(
             meta.insert(k.clone(), v.clone());
         }
     }
-    let mut draft = Draft::new(Format::Llamaindex, answer.or(data_text).unwrap_or_default());
+    let text = answer.or(parts_text.as_deref()).or(data_text);
+    let mut draft = Draft::new(Format::Llamaindex, text.unwrap_or_default());
     draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
-    match nodes {
-        Some((Value::Array(items), path)) => {
-            for (i, item) in items.iter().enumerate() {
-                let p = format!("{path}[{i}]");
-                match read_node(item, &p, &mut diags) {
-                    Some(mut src) => {
-                        if src.id.is_empty() {
-                            src.id = format!("node-{}", i + 1);
+    let mut count = 0;
+    for (list, path) in nodes {
+        match list {
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let p = format!("{path}[{i}]");
+                    count += 1;
+                    match read_node(item, &p, &mut diags) {
+                        Some(mut src) => {
+                            if src.id.is_empty() {
+                                src.id = format!("node-{count}");
+                            }
+                            draft
+                                .sources
+                                .push(support::numbered(src, Some(count as u64)));
                         }
-                        draft
-                            .sources
-                            .push(support::numbered(src, Some(i as u64 + 1)));
+                        None => diags.push(wrong_type(&p, "a node", item)),
                     }
-                    None => diags.push(wrong_type(&p, "a node", item)),
                 }
             }
+            Value::Null => {}
+            other => diags.push(wrong_type(&path, "an array", other)),
         }
-        Some((Value::Null, _)) | None => {}
-        Some((other, path)) => diags.push(wrong_type(&path, "an array", other)),
     }
     draft.diagnostics = diags;
     draft.metadata = meta;
     support::cap_sources(&mut draft);
     Ok(draft)
+}
+
+/// Applies one event of LlamaIndex Server's UI message stream to the `UIMessage` it
+/// makes (`useChat`'s rules): a `text-start` opens a text part, a `text-delta` adds to
+/// the text part of its `id`, a `data-*` part is added (or replaces the one of the same
+/// type and `id`; `transient` ones are not kept), `start` gives the message id. The
+/// text appended at the end of the answer, when that is all the event did.
+pub(crate) fn apply_event(response: &mut Value, event: &Map<String, Value>) -> Option<String> {
+    let Value::Object(message) = response else {
+        return None;
+    };
+    if message.is_empty() {
+        message.insert("role".into(), Value::from("assistant"));
+    }
+    let ty = event.get("type").and_then(Value::as_str).unwrap_or("");
+    let id = event.get("id").and_then(Value::as_str);
+    if ty == "start" {
+        if let Some(m) = event.get("messageId") {
+            message.insert("id".into(), m.clone());
+        }
+        return None;
+    }
+    let Value::Array(parts) = message
+        .entry("parts")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    else {
+        return None;
+    };
+    // The index of the text part streamed under `id` (kept as `id` on the part).
+    let text_part = |parts: &[Value]| {
+        parts.iter().rposition(|p| {
+            p.get("type").and_then(Value::as_str) == Some("text")
+                && p.get("id").and_then(Value::as_str) == id
+        })
+    };
+    match ty {
+        "text-start" => {
+            let mut part = Map::new();
+            part.insert("type".into(), Value::from("text"));
+            part.insert("text".into(), Value::from(""));
+            if let Some(id) = id {
+                part.insert("id".into(), Value::from(id));
+            }
+            parts.push(Value::Object(part));
+            None
+        }
+        "text-delta" => {
+            let delta = event.get("delta").and_then(Value::as_str)?;
+            let at = text_part(parts)?;
+            let last = at + 1 == parts.len();
+            let Some(Value::String(text)) = parts[at].get_mut("text") else {
+                return None;
+            };
+            // A first delta after an earlier text part also adds the blank line.
+            let fast = last && (!text.is_empty() || at == 0 || !has_text_before(&parts[..at]));
+            if let Some(Value::String(text)) = parts[at].get_mut("text") {
+                text.push_str(delta);
+            }
+            fast.then(|| delta.to_string())
+        }
+        t if t.starts_with("data-") => {
+            if event.get("transient").and_then(Value::as_bool) == Some(true) {
+                return None;
+            }
+            let part: Map<String, Value> = event
+                .iter()
+                .filter(|(k, _)| k.as_str() != "transient")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let same = id.and_then(|id| {
+                parts.iter().position(|p| {
+                    p.get("type").and_then(Value::as_str) == Some(t)
+                        && p.get("id").and_then(Value::as_str) == Some(id)
+                })
+            });
+            match same {
+                Some(i) => parts[i] = Value::Object(part),
+                None => parts.push(Value::Object(part)),
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Whether any of `parts` is a text part with text.
+fn has_text_before(parts: &[Value]) -> bool {
+    parts.iter().any(|p| {
+        p.get("type").and_then(Value::as_str) == Some("text")
+            && p.get("text")
+                .and_then(Value::as_str)
+                .is_some_and(|t| !t.is_empty())
+    })
 }
 
 /// A `NodeWithScore` (`{node, score}`) or a chat-ui node (`{id, url, text, metadata,

@@ -378,7 +378,9 @@ pub fn parse_draft(
         | Format::BedrockKb
         | Format::Azure
         | Format::Mistral
-        | Format::Xai => {
+        | Format::Xai
+        | Format::Llamaindex
+        | Format::Langchain => {
             let stream = match data {
                 Data::Text(t) => Some(t),
                 Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
@@ -397,13 +399,11 @@ pub fn parse_draft(
                 Format::Azure => azure::parse(answer, v, options),
                 Format::Mistral => mistral::parse(answer, v, options),
                 Format::Xai => xai::parse(answer, v, options),
+                Format::Llamaindex => llamaindex::parse(answer, v, options),
+                Format::Langchain => langchain::parse(answer, v, options),
                 _ => bedrock::parse_kb(answer, v, options),
             }
         }
-        #[cfg(feature = "platforms")]
-        Format::Llamaindex => llamaindex::parse(answer, v, options),
-        #[cfg(feature = "platforms")]
-        Format::Langchain => langchain::parse(answer, v, options),
         // Their streams too: recognized, not read (an empty text).
         #[cfg(not(feature = "platforms"))]
         Format::Cohere
@@ -456,7 +456,17 @@ pub fn is_platform(format: Format) -> bool {
             | Format::Azure
             | Format::Mistral
             | Format::Xai
+            | Format::Llamaindex
+            | Format::Langchain
     )
+}
+
+/// Whether a platform format's view with no data yet waits for its event stream
+/// (Cohere's, Bedrock's: their text is in it) rather than for answer text whose object
+/// comes at the end (a LlamaIndex or LangChain app may stream its text and send the
+/// response or message last; its stream is appended to data given as `""`).
+pub fn streams_without_data(format: Format) -> bool {
+    is_platform(format) && !matches!(format, Format::Llamaindex | Format::Langchain)
 }
 
 /// The format of an event stream: a platform's (by its first event), the AI SDK's UI
@@ -527,7 +537,12 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
-        FormatChoice::Given(f) if is_platform(f) => !matches!(data, CiteData::Json(_)),
+        // JSON text is the final object (a LlamaIndex response, a LangChain message).
+        FormatChoice::Given(f) if is_platform(f) => match data {
+            CiteData::Json(_) => false,
+            CiteData::Text(t) => is_stream_text(t),
+            CiteData::None => streams_without_data(f),
+        },
         FormatChoice::Given(f) if has_event_stream(f) => {
             matches!(data, CiteData::Text(t) if is_stream_text(t))
         }
@@ -603,7 +618,8 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
     // Before every other shape: a parts array holds `text` items, as Anthropic's content
     // does, and must not be read as that.
     if ai_sdk::detect(v) {
-        return Ok(Format::AiSdk);
+        // @llamaindex/chat-ui's message is one, with `data-sources` parts.
+        return Ok(detect_rag::chat_ui_message(v).unwrap_or(Format::AiSdk));
     }
     // Before the providers' shapes, which the platforms' resemble.
     if let Value::Object(o) = v {
@@ -876,6 +892,42 @@ mod tests {
                 );
             }
             assert!(!streams_events(given, &CiteData::Json(Value::Null)));
+        }
+    }
+
+    /// A platform format given its object as JSON text (a `<cited-answer>`'s `data`
+    /// attribute) was taken for its event stream in a live view, and the answer never
+    /// showed. Text that is not JSON is the stream; with no data yet, Cohere's and
+    /// Bedrock's views wait for their stream, LlamaIndex's and LangChain's for answer
+    /// text whose object comes at the end.
+    #[test]
+    fn a_platform_format_given_json_text_reads_it_as_its_final_object() {
+        for f in [
+            Format::Cohere,
+            Format::BedrockKb,
+            Format::Llamaindex,
+            Format::Langchain,
+        ] {
+            let given = FormatChoice::Given(f);
+            for t in ["{\"message\": {}}", " [{\"type\": \"text\"}]"] {
+                assert!(
+                    !streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
+            }
+            for t in ["", "da", "data: {\"type\"", "event: messages\n"] {
+                assert!(
+                    streams_events(given, &CiteData::Text(t.into())),
+                    "{f:?} {t:?}"
+                );
+            }
+        }
+        assert!(streams_events(
+            FormatChoice::Given(Format::Cohere),
+            &CiteData::None
+        ));
+        for f in [Format::Llamaindex, Format::Langchain] {
+            assert!(!streams_events(FormatChoice::Given(f), &CiteData::None));
         }
     }
 

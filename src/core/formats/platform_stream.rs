@@ -1,14 +1,27 @@
-//! The event streams of the platform formats (`cohere`, `bedrock`,
-//! `bedrock-kb`, `azure`, `xai`, `mistral`), as a backend forwards the SDK's stream
-//! events: one `data:` line of JSON per event. Their events are told apart by shape
+//! The event streams of the platform formats (`cohere`, `bedrock`, `bedrock-kb`,
+//! `azure`, `xai`, `mistral`, `llamaindex`, `langchain`), as a backend forwards them:
+//! one `data:` line of JSON per event. Their events are told apart by shape
 //! ([`event_format`]); each is applied to the response the same stream makes (the
 //! format's `apply_*event`; for the chat completions chunks of Azure, xAI and Mistral,
 //! the OpenAI reader's `ChatChunks`, as the `openai` SDK puts them together), and the
-//! draft is that response parsed: text deltas at the end of the
-//! text are added to the draft as they come, anything else (a citation, a new block,
-//! text that may close an xAI `[[n]](url)` link) parses the rebuilt response again, and
-//! the end of the stream parses it once more, so that the end state equals `parse` of
-//! the final response.
+//! draft is that response parsed: text deltas at the end of the text are added to the
+//! draft as they come, anything else (a citation, a new block, the sources, text that
+//! may close an xAI `[[n]](url)` link) parses the rebuilt response again, and the end of
+//! the stream parses it once more, so that the end state equals `parse` of the final
+//! response.
+//!
+//! - Cohere's `chatStream` and Bedrock's ConverseStream / RetrieveAndGenerateStream:
+//!   the SDK's stream events.
+//! - Azure On Your Data, xAI and Mistral chat: chat completions chunks; Mistral's
+//!   Conversations API: its `message.output.delta`, ... events.
+//! - LlamaIndex: the UI message stream LlamaIndex Server writes for
+//!   `@llamaindex/chat-ui` (`text-start`, `text-delta`, `data-sources` with `nodes`,
+//!   other `data-*` parts); the response is the `UIMessage` `useChat` makes of it.
+//! - LangChain: the `AIMessageChunk`s of a chat model's `.stream()`, each serialized
+//!   (`toJSON()`: `{lc, type: "constructor", id: [..., "AIMessageChunk"], kwargs}`, or
+//!   the plain fields with `type: "AIMessageChunk"`), alone or as LangGraph's
+//!   `messages-tuple` stream mode sends them (`[chunk, metadata]`); the response is the
+//!   chunks concatenated as `@langchain/core` does.
 //!
 //! Without the `platforms` feature the events are recognized but not read: the draft
 //! is empty, with a `format-not-loaded` error (the npm package's first module then
@@ -58,11 +71,32 @@ pub(crate) fn unwrap_event(o: &Map<String, Value>) -> &Map<String, Value> {
 /// `retrievedReferences` / `citation`, for Knowledge Bases), a Mistral Conversations
 /// event by its `type` (`message.output.delta`, ...); a chat completions chunk by its
 /// first choice's `delta` (Azure's `context`, Mistral's content chunks) or its model
-/// (`grok-*` for xAI, a name with `stral` for Mistral). Chunks without these (Azure's
-/// before its `context`, a Mistral model with another name) are not told from
+/// (`grok-*` for xAI, a name with `stral` for Mistral); a LlamaIndex `data-sources` part
+/// by its `nodes`, a LangChain message chunk by its class name. Chunks without these
+/// (Azure's before its `context`, a Mistral model with another name) are not told from
 /// OpenAI's: the format is then named (docs/streaming.md).
 pub fn event_format(v: &Value) -> Option<Format> {
-    let o = unwrap_event(v.as_object()?);
+    if let Value::Array(tuple) = v {
+        // LangGraph's `messages-tuple`: `[chunk, metadata]`.
+        return tuple
+            .first()
+            .filter(|_| tuple.len() == 2)
+            .and_then(Value::as_object)
+            .filter(|m| is_message_chunk(m))
+            .map(|_| Format::Langchain);
+    }
+    let o = v.as_object()?;
+    if is_message_chunk(o) {
+        return Some(Format::Langchain);
+    }
+    if o.get("type").and_then(Value::as_str) == Some("data-sources") {
+        return o
+            .get("data")
+            .and_then(|d| d.get("nodes"))
+            .is_some_and(Value::is_array)
+            .then_some(Format::Llamaindex);
+    }
+    let o = unwrap_event(o);
     // Cohere's `message-start`, `content-delta`, `citation-start`, `tool-plan-delta`,
     // `tool-call-end`, ... (the AI SDK's chunks are `message-metadata`, `text-*`,
     // `tool-input-*`, `tool-output-*`, ...: none of these).
@@ -105,6 +139,20 @@ pub fn event_format(v: &Value) -> Option<Format> {
         _ => false,
     };
     kb.then_some(Format::BedrockKb)
+}
+
+/// A serialized LangChain `AIMessageChunk`: `toJSON()`'s `{lc, id: [..., class], kwargs}`
+/// or the fields with `type: "AIMessageChunk"` (Python's `model_dump()`).
+fn is_message_chunk(o: &Map<String, Value>) -> bool {
+    let class = match o.get("lc") {
+        Some(_) => o
+            .get("id")
+            .and_then(Value::as_array)
+            .and_then(|id| id.last())
+            .and_then(Value::as_str),
+        None => o.get("type").and_then(Value::as_str),
+    };
+    class == Some("AIMessageChunk")
 }
 
 /// Reads a platform stream's events into a draft as they come.
@@ -166,8 +214,14 @@ impl PlatformStream {
         let Some(value) = event_json(&ev.data, &path, &mut self.draft.diagnostics) else {
             return;
         };
-        let Value::Object(o) = &value else {
-            return;
+        let o = match &value {
+            Value::Object(o) => o,
+            // LangGraph's `[chunk, metadata]`: the chunk.
+            Value::Array(tuple) => match tuple.first() {
+                Some(Value::Object(o)) => o,
+                _ => return,
+            },
+            _ => return,
         };
         let o = unwrap_event(o);
         if o.get("type").and_then(Value::as_str) == Some("conversation.response.error") {
@@ -267,23 +321,25 @@ impl PlatformStream {
 }
 
 #[cfg(feature = "platforms")]
-/// Whether an event only closes something (`content-end`, `citation-end`,
+/// Whether an event only closes something (`content-end`, `citation-end`, `text-end`,
 /// `contentBlockStop`): the response it leaves parses as before.
 fn inert(event: &Map<String, Value>) -> bool {
     matches!(
         event.get("type").and_then(Value::as_str),
-        Some("content-end" | "citation-end")
+        Some("content-end" | "citation-end" | "text-end")
     ) || (event.len() == 1 && event.contains_key("contentBlockStop"))
 }
 
 /// Applies one event to the rebuilt response (the format's rules).
 #[cfg(feature = "platforms")]
 fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
-    use crate::core::formats::{bedrock, cohere, mistral};
+    use crate::core::formats::{bedrock, cohere, langchain, llamaindex, mistral};
     match format {
         Format::Cohere => cohere::apply_event(response, event),
         Format::BedrockConverse => bedrock::apply_converse_event(response, event),
         Format::Mistral => mistral::apply_conversation_event(response, event),
+        Format::Llamaindex => llamaindex::apply_event(response, event),
+        Format::Langchain => langchain::apply_event(response, event),
         // Azure's and xAI's streams are chat completions chunks only.
         Format::Azure | Format::Xai => None,
         _ => bedrock::apply_kb_event(response, event),
@@ -333,7 +389,7 @@ fn chat_chunk(format: Format, chat: &mut ChatChunks, chunk: &Map<String, Value>)
 #[cfg(feature = "platforms")]
 fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
     {
-        use crate::core::formats::{azure, bedrock, cohere, mistral, xai};
+        use crate::core::formats::{azure, bedrock, cohere, langchain, llamaindex, mistral, xai};
         // Nothing yet, or only chunks without a choice (Azure's first, with its
         // `prompt_filter_results`).
         let empty = response.as_object().is_some_and(|o| {
@@ -355,6 +411,8 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
             Format::Azure => azure::parse(None, Some(response), options),
             Format::Xai => xai::parse(None, Some(response), options),
             Format::Mistral => mistral::parse(None, Some(response), options),
+            Format::Llamaindex => llamaindex::parse(None, Some(response), options),
+            Format::Langchain => langchain::parse(None, Some(response), options),
             _ => bedrock::parse_kb(None, Some(response), options),
         };
         parsed.unwrap_or_else(|e| {
