@@ -235,16 +235,21 @@ fn test_only(attr: &[String]) -> bool {
             .any(|(k, s)| s == "test" && !(k >= 2 && attr[k - 1] == "(" && attr[k - 2] == "not"))
 }
 
-/// The index after the item that starts at `t[i]`: its `;`, or its closing brace.
+/// The index after the item that starts at `t[i]`: its `;`, its closing brace, or, for
+/// a struct field, an argument or a match arm under an attribute (`#[cfg(test)] count:
+/// usize,`), its `,`; a closing brace of the enclosing block ends it too, unread.
 fn item_end(t: &[String], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < t.len() {
         match t[i].as_str() {
-            ";" if depth == 0 => return i + 1,
-            "{" => depth += 1,
-            "}" => {
-                depth -= 1;
+            ";" | "," if depth == 0 => return i + 1,
+            "{" | "(" | "[" => depth += 1,
+            "}" | ")" | "]" => {
                 if depth == 0 {
+                    return i;
+                }
+                depth -= 1;
+                if depth == 0 && t[i] == "}" {
                     return i + 1;
                 }
             }
@@ -553,7 +558,8 @@ fn no_import_loop() {
 }
 
 /// The reader itself: groups, `self`, `super` inside inline modules, a child module's
-/// path, and what it must not take for a path (comments, strings, lifetimes).
+/// path, and what it must not take for a path (comments, strings, lifetimes); test-only
+/// fields and statements skipped without losing the code after them.
 #[test]
 fn reads_use_paths() {
     let m: ModPath = vec!["render".into(), "md".into(), "inlines".into()];
@@ -582,6 +588,16 @@ mod tests {
 mod more_tests;
 #[cfg(not(test))]
 use crate::dom::shipped;
+struct Counted {
+    #[cfg(test)]
+    count: std::cell::Cell<usize>,
+}
+fn h() {
+    #[cfg(test)]
+    crate::web::count_for_tests();
+    let _ = Counted { #[cfg(test)] count: Default::default() };
+    crate::core::after_test_fields();
+}
 "##;
     let got: Vec<String> = references(&m, text, &modules)
         .paths
@@ -599,6 +615,7 @@ use crate::dom::shipped;
             "render::md::inlines::child::run",
             "render::md::punct::is_punct",
             "dom::shipped",
+            "core::after_test_fields",
         ]
     );
     let test_modules: Vec<String> = references(&m, text, &modules)
