@@ -62,7 +62,7 @@ fn recorded() -> Vec<(String, Format, String, Value, bool)> {
     }
     assert_eq!(
         out.len(),
-        11,
+        10,
         "the recorded streams of the platform formats (two for Mistral, two for LangChain)"
     );
     out

@@ -256,7 +256,7 @@ impl Source {
 
     /// The title every view shows (card, panel, footnotes, marker names, exports): the
     /// source's title; for a source without one (or whose title is its url), a title
-    /// made from its url ([`title_from_url`](crate::core::sanitize::title_from_url):
+    /// made from its url (`sanitize::title_from_url`:
     /// `louvre.fr › hours admission`), else its domain. `None` when there is nothing a
     /// reader could use: the views then show their `untitled` label.
     pub fn display_title(&self) -> Option<std::borrow::Cow<'_, str>> {
