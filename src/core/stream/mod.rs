@@ -31,9 +31,9 @@
 //! correct, not incremental, with the same hold-back at the end of the streamed text.
 //!
 //! This file holds the parser's state and what a caller does with it (`new`, `push`,
-//! `set_data`, `finish`, a change of base data); beside it: `blocks` (cutting the text
-//! into blocks, reading each once, the open tail), `hold` (the hold-back of partial
-//! markers, links and code spans), `whole` (the whole-text parse of formats read at
+//! `set_data`, `finish`, a change of base data); beside it: `boundary` (where a block
+//! ends), `blocks` (reading each completed block once, the open tail), `hold` (the
+//! hold-back of partial markers, links and code spans), `whole` (the whole-text parse of formats read at
 //! once), `joined` (the snapshot assembled in place from the blocks), `events` (an event
 //! stream's reader) and `settle` (what changed between two snapshots).
 
@@ -48,6 +48,7 @@ use crate::core::resolve::{resolve, BasePool};
 use serde_json::Value;
 
 mod blocks;
+mod boundary;
 mod events;
 mod hold;
 mod joined;
@@ -62,7 +63,7 @@ mod scratch;
 mod tests;
 use joined::Joined;
 
-pub use blocks::block_boundary;
+pub use boundary::block_boundary;
 pub use hold::{hold_back, shown_without_parser, unclosed_code_span};
 pub use settle::{settle, Settle};
 
