@@ -50,9 +50,9 @@ pub(super) fn strip_closer(a: &mut CitedAnswer, closer: Option<&str>) {
     }
 }
 
-/// What of a streamed answer a view shows when no [`StreamParser`] reads it (its data
-/// was refused): the text without a partial marker or a link still arriving at its end,
-/// every marker form read ([`hold_back`] with [`Grammar::ALL`]).
+/// What of a streamed answer a view shows when no [`StreamParser`](super::StreamParser)
+/// reads it (its data was refused): the text without a partial marker or a link still
+/// arriving at its end, every marker form read ([`hold_back`] with [`Grammar::ALL`]).
 pub fn shown_without_parser(text: &str) -> &str {
     &text[..hold_back(text, &Grammar::ALL)]
 }

@@ -198,8 +198,9 @@ struct Inner {
 struct MessageSeen {
     /// The message as given.
     value: Value,
-    /// The message without its text ([`split_message`]): when a later state has the
-    /// same, only its text changed.
+    /// The message without its text
+    /// ([`split_message`](crate::core::live::split_message)): when a later state has
+    /// the same, only its text changed.
     rest: Value,
 }
 
