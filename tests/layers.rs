@@ -625,3 +625,30 @@ fn h() {
         .collect();
     assert_eq!(test_modules, ["render::md::inlines::more_tests"]);
 }
+
+/// A `#[cfg(test)]` field as the last of a struct (`StreamParser`'s resolver count) made
+/// the reader count one brace too many and stop with an overflow; it is left out as
+/// test code, and what follows the struct is read.
+#[test]
+fn a_test_only_last_field_ends_at_its_struct_brace() {
+    let m: ModPath = vec!["core".into(), "stream".into()];
+    let modules = BTreeSet::from([m.clone()]);
+    let text = r##"
+struct P {
+    a: usize,
+    #[cfg(test)]
+    b: crate::dom::Counter,
+}
+fn f() -> P {
+    P {
+        a: 0,
+        #[cfg(test)]
+        b: crate::dom::Counter::new(),
+    }
+}
+use crate::core::model::Source;
+"##;
+    let names = references(&m, text, &modules);
+    let paths: Vec<String> = names.paths.iter().map(|p| p.join("::")).collect();
+    assert_eq!(paths, ["core::model::Source"]);
+}

@@ -19,7 +19,7 @@
 //!   citation (the one case that costs the whole answer, while such a tail is open).
 //!
 //! The result equals putting every block and the tail together from scratch (the test
-//! `in_place_snapshot_equals_a_scratch_assembly` in `stream.rs` checks it after every
+//! `in_place_snapshot_equals_a_scratch_assembly` in `tests.rs` checks it after every
 //! push).
 
 use crate::core::map::{Map as HMap, Set as HSet};
