@@ -632,12 +632,14 @@ impl<'a> Parser<'a> {
                 }
                 // Indented code.
                 // (After a table, only a line that would start a block if it were not
-                // indented ends the table, as pulldown-cmark reads it.)
-                let table_ends = matches!(self.nodes[self.tip].kind, Kind::Table(_)) && {
-                    let mut a = c;
-                    a.skip(usize::MAX);
-                    starts_block(&a)
-                };
+                // indented ends the table, as pulldown-cmark reads it; a table takes no
+                // lazy lines, so one outside the table's containers ends it too.)
+                let table_ends = matches!(self.nodes[self.tip].kind, Kind::Table(_))
+                    && (!all_closed || {
+                        let mut a = c;
+                        a.skip(usize::MAX);
+                        starts_block(&a)
+                    });
                 if indented
                     && (!matches!(self.nodes[self.tip].kind, Kind::Para | Kind::Table(_))
                         || table_ends)
