@@ -197,6 +197,10 @@ struct Blocks<'c, 'a> {
     feet: Vec<usize>,
     leaf: Leaf,
     runs: Vec<InlineRun>,
+    /// The label a definition whose destination is on the next line added to
+    /// `ctx.defs` (when no earlier definition had it): taken out again when that line
+    /// is no destination, for then there was no definition.
+    pending_label: Option<String>,
 }
 
 impl Blocks<'_, '_> {
@@ -238,6 +242,7 @@ pub(super) fn parse(ctx: &mut Ctx<'_>, md: bool) -> Vec<InlineRun> {
         feet: Vec::new(),
         leaf: Leaf::None,
         runs: Vec::new(),
+        pending_label: None,
     };
     let mut ls = 0;
     while ls < n {
@@ -579,6 +584,9 @@ impl<'a> Blocks<'_, 'a> {
             let ok = matches!(def_rest(&self.ctx.b[c.pos..le]), DefRest::Complete);
             if ok {
                 self.ctx.protect(c.pos, le);
+                self.pending_label = None;
+            } else {
+                self.drop_pending_label();
             }
             if let Leaf::Para {
                 start,
@@ -683,7 +691,8 @@ impl<'a> Blocks<'_, 'a> {
             return None;
         }
         if real {
-            self.ctx.defs.insert(norm);
+            let new = self.ctx.defs.insert(norm.clone());
+            self.pending_label = (new && dest_pending).then_some(norm);
         }
         self.ctx.protect(s, le);
         Some(dest_pending)
@@ -801,7 +810,24 @@ impl<'a> Blocks<'_, 'a> {
         }
     }
 
+    /// Takes the label of a definition whose destination never came out of the
+    /// defined labels.
+    fn drop_pending_label(&mut self) {
+        if let Some(l) = self.pending_label.take() {
+            self.ctx.defs.remove(&l);
+        }
+    }
+
     fn close_leaf(&mut self) {
+        if matches!(
+            self.leaf,
+            Leaf::Para {
+                dest_pending: Some(_),
+                ..
+            }
+        ) {
+            self.drop_pending_label();
+        }
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::Para { start, end, .. } | Leaf::Html { start, end, .. } => {
                 if start < end {
