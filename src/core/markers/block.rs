@@ -1285,7 +1285,9 @@ pub(crate) fn html_block_6(rest: &[u8]) -> bool {
 }
 
 /// Type 7: a complete open or closing tag alone on its line (it cannot interrupt a
-/// paragraph).
+/// paragraph). A closing `</pre>`, `</script>`, `</style>` or `</textarea>` counts, as
+/// pulldown-cmark reads it (CommonMark leaves those four names out of type 7; their
+/// opening tags start type 1).
 pub(crate) fn html_block_7(r: &[u8]) -> bool {
     let Some(rest) = r.strip_prefix(b"<") else {
         return false;
@@ -1300,9 +1302,10 @@ pub(crate) fn html_block_7(r: &[u8]) -> bool {
         n += 1;
     }
     let name = &rest[name_start..n];
-    if ["pre", "script", "style", "textarea"]
-        .iter()
-        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+    if !closing
+        && ["pre", "script", "style", "textarea"]
+            .iter()
+            .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
     {
         return false;
     }

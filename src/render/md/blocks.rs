@@ -541,7 +541,7 @@ impl<'a> Parser<'a> {
                     }
                     // HTML block.
                     if first == Some(b'<') {
-                        let until = html_block(d.rest()).or_else(|| raw_close(d.rest()));
+                        let until = html_block(d.rest());
                         if let Some(until) = until {
                             let seven = until == HtmlEnd::Blank && !html_block_6(&d.rest()[1..]);
                             let lazy_para =
@@ -919,26 +919,6 @@ fn starts_block(d: &Cursor<'_>) -> bool {
 fn escapes_end(b: &[u8], s: usize, e: usize) -> bool {
     let n = b[s..e].iter().rev().take_while(|&&c| c == b'\\').count();
     n % 2 == 1
-}
-
-/// `</pre>`, `</script>`, `</style>` or `</textarea>` alone on its line: pulldown-cmark
-/// starts an HTML block (of type 7) there too.
-fn raw_close(r: &[u8]) -> Option<HtmlEnd> {
-    let rest = r.strip_prefix(b"</")?;
-    let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    let name = &rest[..n];
-    if !["pre", "script", "style", "textarea"]
-        .iter()
-        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
-    {
-        return None;
-    }
-    let mut k = n;
-    while k < rest.len() && rest[k].is_ascii_whitespace() {
-        k += 1;
-    }
-    (rest.get(k) == Some(&b'>') && rest[k + 1..].iter().all(|c| matches!(c, b' ' | b'\t')))
-        .then_some(HtmlEnd::Blank)
 }
 
 /// The content of an ATX heading after its `#`s: leading and trailing blanks and a
