@@ -357,8 +357,7 @@ fn definition_line(md: &str, at: usize) -> bool {
     let start = md[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let end = md[at..].find(['\n', '\r']).map_or(md.len(), |i| at + i);
     let line =
-        md[start..end].trim_start_matches(|c: char| " \t>-*+".contains(c) || c.is_ascii_digit());
-    let line = line.trim_start_matches(['.', ')', ' ', '\t']);
+        md[start..end].trim_start_matches(|c: char| " \t>-*+.)".contains(c) || c.is_ascii_digit());
     line.starts_with('[') && line.contains("]:")
 }
 
@@ -367,7 +366,8 @@ fn definition_line(md: &str, at: usize) -> bool {
 /// whose label is itself a marker, and opaque markers that wrap what they hold, as in
 /// [`check_pulldown`]), and no range the scanner protects covers text the parser shows
 /// as prose, and the scanner protects all of the parser's code, inline links and
-/// inline HTML (but what an opaque marker wraps).
+/// inline HTML (but what an opaque marker wraps); and a `[[S:n]]` or `【n】` the parser
+/// shows as prose is a marker.
 fn check_parser(md: &str) -> Result<(), String> {
     let p = parser_regions(md);
     let s = scan(md, &Grammar::ALL);
@@ -394,6 +394,37 @@ fn check_parser(md: &str) -> Result<(), String> {
                 &md[m.syntax.clone()],
                 &md[r.clone()]
             ));
+        }
+    }
+    // A whole `[[S:n]]` or `【n】` the parser shows as prose is a marker.
+    for t in &p.prose {
+        for (open, close) in [("[[S:", "]]"), ("【", "】")] {
+            let mut from = t.start;
+            while let Some(k) = md[from..t.end].find(open) {
+                let at = from + k;
+                from = at + open.len();
+                let Some(len) = md[at..t.end].find(close).map(|e| e + close.len()) else {
+                    continue;
+                };
+                let inner = &md[at + open.len()..at + len - close.len()];
+                if inner.is_empty()
+                    || !inner.bytes().all(|b| b.is_ascii_digit())
+                    || md[..at].ends_with('\\')
+                    || definition_line(md, at)
+                {
+                    continue;
+                }
+                if !s
+                    .markers
+                    .iter()
+                    .any(|m| m.range.start <= at && at + len <= m.range.end)
+                {
+                    return Err(format!(
+                        "the parser shows {:?} at {at} as prose, but the scanner reads no marker there",
+                        &md[at..at + len]
+                    ));
+                }
+            }
         }
     }
     let protected = protected_regions(md, TextSyntax::Markdown);
@@ -676,7 +707,7 @@ fn regressions() {
 #[test]
 fn shortcut_reference_before_an_undefined_label_is_text() {
     let md = "[t][r] [1]\n\n[t]: /u\n";
-    assert_eq!(protected_regions(md, TextSyntax::Markdown), [12..19]);
+    assert_eq!(protected_regions(md, TextSyntax::Markdown), vec![(12..19)]);
     check_parser(md).unwrap();
     check_parser("- [t][r] \n\n\n> [t]: <https://t.example> \"T\"\n\n\n").unwrap();
 }

@@ -174,7 +174,9 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// an escaped `\[` as a `[` (`[x]\[a]` is a reference link to `a` there, text here);
 /// a backslash hard break right before a link text's `]` is a plain backslash there;
 /// tabs on a footnote definition's line, or in the blanks after a list marker, count
-/// columns differently there, and a tab before `>` continues a block quote there.
+/// columns differently there, and a tab before `>` continues a block quote there; a
+/// vertical tab or form feed is a blank between a link's destination, title and `)`
+/// (or a definition's) there, where CommonMark allows spaces, tabs and one line end.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -185,6 +187,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || t.contains("\\\n]")
         || marker_tab
         || t.contains("\t>")
+        || t.contains(['\u{b}', '\u{c}'])
         || t.lines().any(|l| l.contains("[^") && l.contains('\t'))
 }
 
