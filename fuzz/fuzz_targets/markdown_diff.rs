@@ -19,9 +19,6 @@ fuzz_target!(|text: &str| {
     {
         return;
     }
-    let (ours, theirs) = (
-        against_pulldown::ours(text),
-        against_pulldown::theirs(text),
-    );
+    let (ours, theirs) = (against_pulldown::ours(text), against_pulldown::theirs(text));
     assert_eq!(ours, theirs, "{text:?}");
 });
