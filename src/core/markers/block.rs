@@ -719,7 +719,12 @@ impl<'a> Blocks<'_, 'a> {
             Some(b'>') => return true,
             Some(b'`' | b'~') if fence_open(&d).is_some() => return true,
             Some(b'#') if atx_heading(&d).is_some() => return true,
-            Some(b'<') if html_block(d.rest()).is_some_and(|_| !html_block_7(d.rest())) => {
+            // Types 1 to 6 interrupt a paragraph; a type 6 tag (`<table>`) may also
+            // read as a type 7 one, which does not.
+            Some(b'<')
+                if html_block(d.rest())
+                    .is_some_and(|u| u != HtmlEnd::Blank || html_block_6(&d.rest()[1..])) =>
+            {
                 return true
             }
             _ => {}
