@@ -592,8 +592,10 @@ impl<'a> Parser<'a> {
                             // (a view that renders again from there reads it the same).
                             let line_start = c.pos;
                             let width = item_width(&mut e, indent.min(3), m.len);
-                            // `- [ ]` alone: an empty item with a task box.
-                            let task = (e.indent() < 4 && task_box_only(&e)).then(|| {
+                            // `- [ ]` alone: an empty item with a task box (a blank or
+                            // a line end must follow it: at the text's end it is text).
+                            let boxed = e.rest().len() > 3 || e.end < b.len();
+                            let task = (e.indent() < 4 && task_box_only(&e) && boxed).then(|| {
                                 let at = e.end - e.rest().len();
                                 (at, matches!(b[at + 1], b'x' | b'X'))
                             });
@@ -1256,7 +1258,8 @@ fn task_box(text: &str, lines: &[Line]) -> Option<(bool, Vec<Line>)> {
         return None;
     }
     let mut k = 3;
-    if k < r.len() && !matches!(r[k], b' ' | b'\t') {
+    // A blank or a line end follows the box (nothing at the text's end).
+    if (k < r.len() && !matches!(r[k], b' ' | b'\t')) || l.s + k == b.len() {
         return None;
     }
     while k < r.len() && matches!(r[k], b' ' | b'\t') {

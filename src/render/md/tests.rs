@@ -321,3 +321,20 @@ fn bare_carriage_return_ends_a_line() {
         assert_eq!(ours(md), theirs(md), "{md:?}");
     }
 }
+
+/// Regression, found by the `markdown_diff` fuzz target: `- [x]` at the very end of the
+/// text was a task item; with nothing after the box it is text, as pulldown-cmark reads
+/// it (a blank or a line end after it makes a task box).
+#[test]
+fn task_box_at_the_end_of_the_text_is_text() {
+    for md in [
+        "- [x]",
+        "- [ ]",
+        "# Title\n\n- ae [1] `c\0\0\0G[2]`\n- [x]",
+        "- [x]\n",
+        "- [ ] ",
+    ] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    assert!(!ours("- [x]").iter().any(|e| e.starts_with("task")));
+}
