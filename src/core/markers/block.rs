@@ -197,6 +197,10 @@ struct Blocks<'c, 'a> {
     feet: Vec<usize>,
     leaf: Leaf,
     runs: Vec<InlineRun>,
+    /// The label a definition whose destination is on the next line added to
+    /// `ctx.defs` (when no earlier definition had it): taken out again when that line
+    /// is no destination, for then there was no definition.
+    pending_label: Option<String>,
 }
 
 impl Blocks<'_, '_> {
@@ -238,6 +242,7 @@ pub(super) fn parse(ctx: &mut Ctx<'_>, md: bool) -> Vec<InlineRun> {
         feet: Vec::new(),
         leaf: Leaf::None,
         runs: Vec::new(),
+        pending_label: None,
     };
     let mut ls = 0;
     while ls < n {
@@ -579,6 +584,9 @@ impl<'a> Blocks<'_, 'a> {
             let ok = matches!(def_rest(&self.ctx.b[c.pos..le]), DefRest::Complete);
             if ok {
                 self.ctx.protect(c.pos, le);
+                self.pending_label = None;
+            } else {
+                self.drop_pending_label();
             }
             if let Leaf::Para {
                 start,
@@ -683,7 +691,8 @@ impl<'a> Blocks<'_, 'a> {
             return None;
         }
         if real {
-            self.ctx.defs.insert(norm);
+            let new = self.ctx.defs.insert(norm.clone());
+            self.pending_label = (new && dest_pending).then_some(norm);
         }
         self.ctx.protect(s, le);
         Some(dest_pending)
@@ -710,7 +719,12 @@ impl<'a> Blocks<'_, 'a> {
             Some(b'>') => return true,
             Some(b'`' | b'~') if fence_open(&d).is_some() => return true,
             Some(b'#') if atx_heading(&d).is_some() => return true,
-            Some(b'<') if html_block(d.rest()).is_some_and(|_| !html_block_7(d.rest())) => {
+            // Types 1 to 6 interrupt a paragraph; a type 6 tag (`<table>`) may also
+            // read as a type 7 one, which does not.
+            Some(b'<')
+                if html_block(d.rest())
+                    .is_some_and(|u| u != HtmlEnd::Blank || html_block_6(&d.rest()[1..])) =>
+            {
                 return true
             }
             _ => {}
@@ -801,7 +815,24 @@ impl<'a> Blocks<'_, 'a> {
         }
     }
 
+    /// Takes the label of a definition whose destination never came out of the
+    /// defined labels.
+    fn drop_pending_label(&mut self) {
+        if let Some(l) = self.pending_label.take() {
+            self.ctx.defs.remove(&l);
+        }
+    }
+
     fn close_leaf(&mut self) {
+        if matches!(
+            self.leaf,
+            Leaf::Para {
+                dest_pending: Some(_),
+                ..
+            }
+        ) {
+            self.drop_pending_label();
+        }
         match std::mem::replace(&mut self.leaf, Leaf::None) {
             Leaf::Para { start, end, .. } | Leaf::Html { start, end, .. } => {
                 if start < end {
@@ -1259,7 +1290,9 @@ pub(crate) fn html_block_6(rest: &[u8]) -> bool {
 }
 
 /// Type 7: a complete open or closing tag alone on its line (it cannot interrupt a
-/// paragraph).
+/// paragraph). A closing `</pre>`, `</script>`, `</style>` or `</textarea>` counts, as
+/// pulldown-cmark reads it (CommonMark leaves those four names out of type 7; their
+/// opening tags start type 1).
 pub(crate) fn html_block_7(r: &[u8]) -> bool {
     let Some(rest) = r.strip_prefix(b"<") else {
         return false;
@@ -1274,9 +1307,10 @@ pub(crate) fn html_block_7(r: &[u8]) -> bool {
         n += 1;
     }
     let name = &rest[name_start..n];
-    if ["pre", "script", "style", "textarea"]
-        .iter()
-        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+    if !closing
+        && ["pre", "script", "style", "textarea"]
+            .iter()
+            .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
     {
         return false;
     }

@@ -313,7 +313,8 @@ impl Run<'_, '_> {
     }
 
     /// The end of a reference link whose label is `[open, close]`: full `[text][ref]`,
-    /// collapsed `[text][]` or shortcut `[text]`, when the reference is defined.
+    /// collapsed `[text][]` or shortcut `[text]` (one followed by no link label), when
+    /// the reference is defined.
     fn reference_tail(&mut self, open: usize, close: usize) -> Option<usize> {
         if self.ctx.defs.is_empty() {
             return None;
@@ -330,6 +331,10 @@ impl Run<'_, '_> {
                 if label.is_some_and(|l| self.ctx.defs.contains(&l)) {
                     return Some(re);
                 }
+                // A shortcut reference is never followed by `[]` or a link label
+                // (CommonMark 6.3): `[t][r]` with `r` undefined is text, `t` defined
+                // or not.
+                return None;
             }
         }
         self.label(open + 1, i)

@@ -541,7 +541,7 @@ impl<'a> Parser<'a> {
                     }
                     // HTML block.
                     if first == Some(b'<') {
-                        let until = html_block(d.rest()).or_else(|| raw_close(d.rest()));
+                        let until = html_block(d.rest());
                         if let Some(until) = until {
                             let seven = until == HtmlEnd::Blank && !html_block_6(&d.rest()[1..]);
                             let lazy_para =
@@ -592,8 +592,10 @@ impl<'a> Parser<'a> {
                             // (a view that renders again from there reads it the same).
                             let line_start = c.pos;
                             let width = item_width(&mut e, indent.min(3), m.len);
-                            // `- [ ]` alone: an empty item with a task box.
-                            let task = (e.indent() < 4 && task_box_only(&e)).then(|| {
+                            // `- [ ]` alone: an empty item with a task box (a blank or
+                            // a line end must follow it: at the text's end it is text).
+                            let boxed = e.rest().len() > 3 || e.end < b.len();
+                            let task = (e.indent() < 4 && task_box_only(&e) && boxed).then(|| {
                                 let at = e.end - e.rest().len();
                                 (at, matches!(b[at + 1], b'x' | b'X'))
                             });
@@ -632,12 +634,14 @@ impl<'a> Parser<'a> {
                 }
                 // Indented code.
                 // (After a table, only a line that would start a block if it were not
-                // indented ends the table, as pulldown-cmark reads it.)
-                let table_ends = matches!(self.nodes[self.tip].kind, Kind::Table(_)) && {
-                    let mut a = c;
-                    a.skip(usize::MAX);
-                    starts_block(&a)
-                };
+                // indented ends the table, as pulldown-cmark reads it; a table takes no
+                // lazy lines, so one outside the table's containers ends it too.)
+                let table_ends = matches!(self.nodes[self.tip].kind, Kind::Table(_))
+                    && (!all_closed || {
+                        let mut a = c;
+                        a.skip(usize::MAX);
+                        starts_block(&a)
+                    });
                 if indented
                     && (!matches!(self.nodes[self.tip].kind, Kind::Para | Kind::Table(_))
                         || table_ends)
@@ -917,26 +921,6 @@ fn starts_block(d: &Cursor<'_>) -> bool {
 fn escapes_end(b: &[u8], s: usize, e: usize) -> bool {
     let n = b[s..e].iter().rev().take_while(|&&c| c == b'\\').count();
     n % 2 == 1
-}
-
-/// `</pre>`, `</script>`, `</style>` or `</textarea>` alone on its line: pulldown-cmark
-/// starts an HTML block (of type 7) there too.
-fn raw_close(r: &[u8]) -> Option<HtmlEnd> {
-    let rest = r.strip_prefix(b"</")?;
-    let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    let name = &rest[..n];
-    if !["pre", "script", "style", "textarea"]
-        .iter()
-        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
-    {
-        return None;
-    }
-    let mut k = n;
-    while k < rest.len() && rest[k].is_ascii_whitespace() {
-        k += 1;
-    }
-    (rest.get(k) == Some(&b'>') && rest[k + 1..].iter().all(|c| matches!(c, b' ' | b'\t')))
-        .then_some(HtmlEnd::Blank)
 }
 
 /// The content of an ATX heading after its `#`s: leading and trailing blanks and a
@@ -1274,7 +1258,8 @@ fn task_box(text: &str, lines: &[Line]) -> Option<(bool, Vec<Line>)> {
         return None;
     }
     let mut k = 3;
-    if k < r.len() && !matches!(r[k], b' ' | b'\t') {
+    // A blank or a line end follows the box (nothing at the text's end).
+    if (k < r.len() && !matches!(r[k], b' ' | b'\t')) || l.s + k == b.len() {
         return None;
     }
     while k < r.len() && matches!(r[k], b' ' | b'\t') {

@@ -178,4 +178,6 @@ pub(crate) fn normalize_label(label: &str) -> String {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
+mod against_pulldown;
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
