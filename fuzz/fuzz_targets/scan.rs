@@ -1,5 +1,5 @@
 //! The marker scanner over arbitrary UTF-8: the first byte picks the grammar (one bit
-//! per syntax, two bits for the text syntax). Checks the scanner's contract: markers in
+//! per syntax, two bits for the text syntax; the newer forms share bits, see `grammar`). Checks the scanner's contract: markers in
 //! order, not overlapping, on char boundaries, `syntax` inside `range`.
 #![no_main]
 
@@ -14,6 +14,12 @@ fn grammar(bits: u8) -> Grammar {
         openai: bits & 8 != 0,
         footnotes: bits & 16 != 0,
         usage: bits & 32 != 0,
+        // The wild and platform forms share bits with the others (`[citation:x]` with
+        // numeric, Azure's `[docN]` with openai, xAI's `[[n]](url)` with sid), so a
+        // seed's first byte keeps its meaning.
+        citation: bits & 1 != 0,
+        doc: bits & 8 != 0,
+        linked: bits & 2 != 0,
         syntax: match bits >> 6 {
             1 => TextSyntax::Html,
             2 => TextSyntax::Plain,
