@@ -89,14 +89,7 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
             format.name(),
             match format {
                 Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
-                Format::Cohere
-                | Format::BedrockConverse
-                | Format::BedrockKb
-                | Format::Azure
-                | Format::Mistral
-                | Format::Xai
-                | Format::Llamaindex
-                | Format::Langchain => "platforms",
+                f if is_platform(f) => "platforms",
                 _ => "providers",
             },
         ),
