@@ -27,7 +27,7 @@ use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use std::sync::Arc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -215,11 +215,6 @@ struct Deferred {
     blocks: Vec<render::Block>,
     notes: String,
     panel: String,
-}
-
-thread_local! {
-    /// The answer whose card is open (the page shows one card at a time).
-    static OPEN_CARD: RefCell<Weak<Inner>> = const { RefCell::new(Weak::new()) };
 }
 
 /// A mounted answer. Cloning it gives another handle to the same answer.
