@@ -790,3 +790,94 @@ async fn marker_click_left_its_panel_entry_out_of_sight() {
     host.remove();
     window.scroll_to_with_x_and_y(0.0, 0.0);
 }
+
+/// Starts counting the listeners added to `window` (each event, function and phase
+/// once, as the browser keeps them); the returned function stops counting and gives
+/// the count.
+fn count_window_listeners() -> js_sys::Function {
+    let start = js_sys::Function::new_no_args(
+        r#"
+        const add = EventTarget.prototype.addEventListener;
+        const seen = [];
+        EventTarget.prototype.addEventListener = function (type, f, options) {
+          if (this === window) {
+            const capture = typeof options === 'boolean' ? options : Boolean(options && options.capture);
+            if (!seen.some(([t, g, c]) => t === type && g === f && c === capture)) seen.push([type, f, capture]);
+          }
+          return add.call(this, type, f, options);
+        };
+        return () => { EventTarget.prototype.addEventListener = add; return seen.length; };
+        "#,
+    );
+    start.call0(&wasm_bindgen::JsValue::NULL).unwrap().into()
+}
+
+/// Regression: every answer added its own window listeners (a press, a key, a scroll
+/// and a resize: 800 for the 200 answers of a long conversation), and every scroll ran
+/// each answer's handler. The page's listeners are added once, whatever the number of
+/// answers, and reach the answer whose card is open.
+#[wasm_bindgen_test]
+async fn two_hundred_answers_add_the_page_listeners_once() {
+    let stop = count_window_listeners();
+    let mut handles = Vec::new();
+    let roots: Vec<Element> = (0..200)
+        .map(|_| {
+            let host = container();
+            handles.push(leptos::mount::mount_to(host.clone(), move || {
+                view! { <CitedAnswer answer=SAMPLE.to_string() data=CiteData::Json(sample_data())/> }
+            }));
+            host.first_element_child().expect("mounted")
+        })
+        .collect();
+    sleep(50).await;
+    let added = stop.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    let added = added.as_f64().unwrap();
+    assert!(
+        added <= 4.0,
+        "200 answers added {added} listeners to the window"
+    );
+    // The page's listeners serve the answer whose card is open: Escape anywhere closes
+    // the last answer's card, and opening a card in one answer closes another's.
+    let last = roots.last().unwrap();
+    let link = one(last, ".cite-marker__link");
+    focus(&link);
+    sleep(20).await;
+    let card = one(last, ".cite-card");
+    assert!(!card.has_attribute("hidden"), "card opens on focus");
+    key(&doc().body().unwrap().into(), "Escape");
+    sleep(20).await;
+    assert!(card.has_attribute("hidden"), "Escape on the page closes it");
+    let first_link = one(&roots[0], ".cite-marker__link");
+    pointer(&link, "pointerdown", "touch", None);
+    click(&link);
+    sleep(20).await;
+    assert!(
+        !card.has_attribute("hidden"),
+        "a tap opens the last answer's card"
+    );
+    pointer(&first_link, "pointerdown", "touch", None);
+    click(&first_link);
+    sleep(20).await;
+    assert!(
+        !one(&roots[0], ".cite-card").has_attribute("hidden"),
+        "a tap opens the first answer's card"
+    );
+    assert!(card.has_attribute("hidden"), "one card on the page");
+    // Unmounted with a card open: the page's events leave the answers alone (their
+    // signals are gone; reading one would panic).
+    let hosts: Vec<Element> = roots.iter().map(|r| r.parent_element().unwrap()).collect();
+    drop(handles);
+    sleep(20).await;
+    let body: Element = doc().body().unwrap().into();
+    pointer(&body, "pointerdown", "mouse", None);
+    key(&body, "Escape");
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("resize").unwrap())
+        .unwrap();
+    sleep(20).await;
+    for host in hosts {
+        assert!(host.first_element_child().is_none(), "unmounted");
+        host.remove();
+    }
+}

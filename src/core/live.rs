@@ -2,6 +2,11 @@
 //! data, the options, whether the stream still runs): what changed since the last call
 //! is fed to the parser, and the view learns what it may keep. The components call
 //! this on every change of their inputs; it does no DOM work, so it is tested here.
+//!
+//! [`change`] is the one rule for a streamed input given whole again (the answer text,
+//! or for format `sse` the event stream so far): text that only grew is appended,
+//! anything else starts the stream again (or, with no stream, reads the answer again).
+//! The Leptos components ([`stream_step`]) and the npm package's driver both follow it.
 
 use crate::core::formats::{CiteData, Data};
 use crate::core::model::CitedAnswer as Model;
@@ -12,8 +17,8 @@ use serde_json::Value;
 /// The streaming state of one answer.
 pub struct Live {
     parser: StreamParser,
-    /// Bytes of the answer already fed to the parser.
-    answer_len: usize,
+    /// The answer as fed to the parser.
+    answer: String,
     /// The data as last fed (for sse: the stream text so far).
     data: CiteData,
     options: Options,
@@ -30,6 +35,53 @@ pub struct StreamInfo {
     /// The finished blocks were read again (new data, or the end of the stream): their
     /// text is compared with what is shown. Plain appends never change it.
     pub reread: bool,
+}
+
+/// What a view does with a new value of its streamed input (see [`change`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change<'a> {
+    /// The input is the same: nothing to do.
+    Same,
+    /// The input grew by this text: it is appended to the stream (one starts when none
+    /// runs).
+    Append(&'a str),
+    /// Another input while a stream runs or is about to (a regenerated answer): the
+    /// stream starts again from it; nothing shown is kept.
+    Restart,
+    /// Another input and no stream: the answer is read again whole.
+    Replace,
+}
+
+/// Decides from the streamed input shown (`prev`) and the one given now (`next`):
+/// - the same text: [`Change::Same`];
+/// - `next` is `prev` plus more, and the view's stream has not `ended` (or the answer
+///   is `streaming` again): [`Change::Append`] of what grew;
+/// - anything else (a shorter text, another text, growth after the stream ended):
+///   [`Change::Restart`] when a stream is `running` or the answer is `streaming`,
+///   [`Change::Replace`] otherwise.
+///
+/// `running`: the view has a stream (appends came and it was not finished).
+/// `streaming`: the host says the answer is still arriving. `ended`: the view's stream
+/// was finished (text that grows after that is a new answer, unless it streams).
+pub fn change<'a>(
+    prev: &str,
+    next: &'a str,
+    running: bool,
+    streaming: bool,
+    ended: bool,
+) -> Change<'a> {
+    if next == prev {
+        return Change::Same;
+    }
+    // `next` starts with the whole of `prev`, so `prev.len()` is a char boundary.
+    if next.starts_with(prev) && (!ended || streaming) {
+        return Change::Append(&next[prev.len()..]);
+    }
+    if running || streaming {
+        Change::Restart
+    } else {
+        Change::Replace
+    }
 }
 
 /// The answer shown when the data cannot start a stream: the text parsed whole
@@ -55,14 +107,21 @@ pub fn stream_step(
     streaming: bool,
 ) -> (Model, StreamInfo) {
     let sse = crate::core::formats::streams_events(opts.format, d);
+    // The streamed input: the answer, or for sse the event stream so far.
+    let grows = |l: &Live| {
+        let (prev, next) = match (sse, &l.data, d) {
+            (false, ..) => (l.answer.as_str(), a),
+            (true, CiteData::Text(o), CiteData::Text(n)) => (o.as_str(), n.as_str()),
+            (true, ..) => return false,
+        };
+        matches!(
+            change(prev, next, true, streaming, false),
+            Change::Same | Change::Append(_)
+        )
+    };
     let restart = match live.as_ref() {
         None => true,
-        Some(l) => {
-            l.options != *opts
-                || (!sse && (a.len() < l.answer_len || !a.is_char_boundary(l.answer_len)))
-                || (sse
-                    && !matches!((&l.data, d), (CiteData::Text(o), CiteData::Text(n)) if n.len() >= o.len() && n.starts_with(o.as_str())))
-        }
+        Some(l) => l.options != *opts || !grows(l),
     };
     let prev_stable = if restart {
         0
@@ -75,7 +134,7 @@ pub fn stream_step(
             Ok(p) => {
                 *live = Some(Live {
                     parser: p,
-                    answer_len: 0,
+                    answer: String::new(),
                     data: if sse {
                         CiteData::Text(String::new())
                     } else {
@@ -116,9 +175,9 @@ pub fn stream_step(
             l.data = d.clone();
             reread = true;
         }
-        if a.len() > l.answer_len {
-            l.parser.push(&a[l.answer_len..]);
-            l.answer_len = a.len();
+        if let Change::Append(more) = change(&l.answer, a, true, streaming, false) {
+            l.parser.push(more);
+            l.answer.push_str(more);
         }
     }
     let stable_len = l.parser.stable_len();
@@ -270,6 +329,69 @@ mod tests {
         let one_shot = crate::core::parse(Some(text), data().as_data(), &o).unwrap();
         assert_eq!(done.text, one_shot.text);
         assert_eq!(done.citations, one_shot.citations);
+    }
+
+    #[test]
+    fn change_appends_growth_and_restarts_or_replaces_anything_else() {
+        use Change::*;
+        assert_eq!(change("Paris", "Paris", true, true, false), Same);
+        assert_eq!(
+            change("Paris", "Paris is", true, true, false),
+            Append(" is")
+        );
+        // Growth with no stream yet starts one; after the end, only while streaming.
+        assert_eq!(
+            change("Paris", "Paris is", false, false, false),
+            Append(" is")
+        );
+        assert_eq!(change("Paris", "Paris is", false, false, true), Replace);
+        assert_eq!(
+            change("Paris", "Paris is", false, true, true),
+            Append(" is")
+        );
+        assert_eq!(change("", "Paris", false, true, false), Append("Paris"));
+        // Another or a shorter text: a running or coming stream starts again.
+        assert_eq!(change("Paris is", "Paris", true, false, false), Restart);
+        assert_eq!(
+            change("Paris", "Lyon is a city", true, true, false),
+            Restart
+        );
+        assert_eq!(
+            change("Paris", "Lyon is a city", false, true, false),
+            Restart
+        );
+        assert_eq!(
+            change("Paris", "Lyon is a city", false, false, false),
+            Replace
+        );
+        // A text that grew inside a character is another text.
+        assert_eq!(
+            change("caf\u{e9}", "cafe\u{301}", true, true, false),
+            Restart
+        );
+        assert_eq!(
+            change("caf\u{e9}", "caf\u{e9}!", true, true, false),
+            Append("!")
+        );
+    }
+
+    /// Regression: a regenerated answer longer than the one streaming had its end
+    /// appended to the old text (only the length was compared), so the view showed
+    /// the old answer's start with the new one's end.
+    #[test]
+    fn a_regenerated_longer_answer_starts_again() {
+        let mut live = None;
+        let o = Options::default();
+        stream_step(&mut live, "Paris is old [1].", &data(), &o, true);
+        let (m, info) = stream_step(
+            &mut live,
+            "Lyon is a city on two rivers [2].",
+            &data(),
+            &o,
+            true,
+        );
+        assert_eq!(m.text, "Lyon is a city on two rivers.");
+        assert_eq!(info.prev_stable, 0, "a restart keeps nothing shown");
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! ours); this layer brings it up to date in place (`blocks`, `morph`), fills and
 //! places the hover card (`card`), lights spans (`highlight`), expands panel entries
 //! (`panel`) and handles the user's pointer, focus and keys by delegation on the answer
-//! root (`events`); the npm package's window and shadow-root listeners are the page's,
-//! added once whatever the number of answers (`page`). The Leptos components
+//! root (`events`); the window and shadow-root listeners are the page's, added once
+//! whatever the number of answers and shared by both hosts (`page`). The Leptos components
 //! (`crate::web`) keep their state in signals and call it from effects; the npm
 //! package's [`driver`] keeps it in cells and calls it at once.
 

@@ -3,7 +3,7 @@
 //! which the driver is a [`Host`]), the card shown and placed at its marker, the
 //! highlight, and the copy button.
 
-use super::{Driver, Inner, OPEN_CARD};
+use super::{Driver, Inner};
 use crate::core::export::copy_text;
 use crate::dom::card::show_card;
 use crate::dom::events::{
@@ -12,7 +12,7 @@ use crate::dom::events::{
     on_window_key_down, source_detail, Host,
 };
 use crate::dom::highlight::apply_highlight;
-use crate::dom::page;
+use crate::dom::page::{self, PageEvent};
 use crate::dom::panel::{bring_into_view, set_expanded};
 use crate::dom::state::{sources_of, Card, Highlight, Timeout};
 use crate::dom::util as dom;
@@ -104,14 +104,14 @@ impl Driver {
             self.listen_to(name);
         }
         let root = dom::shadow_root_of(&self.0.element).map(EventTarget::from);
-        page::join(root, page_listener);
+        page::join(root);
     }
 
     /// Listens to `event` on the answer's element, handled by
     /// [`on_event`](Self::on_event) under the same name: one closure type for every
     /// listener (the page's are of the same type).
     pub(super) fn listen_to(&self, event: &'static str) {
-        let f = listener(Some(Rc::downgrade(&self.0)), event);
+        let f = listener(Rc::downgrade(&self.0), event);
         let _ = self
             .0
             .element
@@ -136,40 +136,40 @@ impl Driver {
         dom::closest(target, class::PANEL_SEL).is_some()
     }
 
-    pub(super) fn on_event(&self, name: &str, ev: web_sys::Event) {
-        // On the window (or the shadow root): a press anywhere, a scroll (or a new
-        // window size) anywhere.
-        if name == "outside" {
-            return self.on_outside_pointer(&ev);
-        }
-        if name == "escape" {
-            if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
-                on_window_key_down(self, &self.0.timers, k);
+    /// An event of the page while this answer's card is open ([`page`]).
+    fn on_page_event(&self, what: PageEvent, ev: web_sys::Event) {
+        match what {
+            PageEvent::Press => self.on_outside_pointer(&ev),
+            PageEvent::Key => {
+                if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
+                    on_window_key_down(self, &self.0.timers, k);
+                }
             }
-            return;
-        }
-        if name == "scroll" {
-            // The card is placed at its marker (fixed): opened by the keyboard it follows
-            // the marker while that is on screen (a focused marker scrolled into view
-            // keeps its card), else it closes. A scroll that cannot move the marker (in
-            // the card, in the panel) changes nothing.
-            if let Some(c) = self.0.card.get() {
-                let r = self.0.render.borrow().clone();
-                let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
-                if crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
-                    let follows = match self.0.nodes.try_borrow() {
-                        Ok(n) => n
-                            .as_ref()
-                            .is_some_and(|n| crate::dom::card::follow_marker(&n.card, link)),
-                        Err(_) => false,
-                    };
-                    if !follows {
-                        self.set_card(None);
+            PageEvent::Scroll => {
+                // The card is placed at its marker (fixed): opened by the keyboard it
+                // follows the marker while that is on screen (a focused marker scrolled
+                // into view keeps its card), else it closes. A scroll that cannot move
+                // the marker (in the card, in the panel) changes nothing.
+                if let Some(c) = self.0.card.get() {
+                    let r = self.0.render.borrow().clone();
+                    let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                    if crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+                        let follows = match self.0.nodes.try_borrow() {
+                            Ok(n) => n
+                                .as_ref()
+                                .is_some_and(|n| crate::dom::card::follow_marker(&n.card, link)),
+                            Err(_) => false,
+                        };
+                        if !follows {
+                            self.set_card(None);
+                        }
                     }
                 }
             }
-            return;
         }
+    }
+
+    pub(super) fn on_event(&self, name: &str, ev: web_sys::Event) {
         // A reader reached the answer before the task that completes it: completed now.
         self.flush_deferred();
         let t = self.0.timers.clone();
@@ -269,24 +269,31 @@ pub(super) fn follow_in_shadow_root(link: &Element, ev: &web_sys::Event) {
     dom::focus(&target);
 }
 
-/// A listener handled by [`Driver::on_event`] as `what`: of the answer `view`, or with
-/// `None` one of the page's ([`page`]), which only matters to the answer whose card is
-/// open (or was last). One closure type for every listener.
-pub(super) fn listener(view: Option<Weak<Inner>>, what: &'static str) -> page::Listener {
+/// A listener on the answer `view`'s element, handled by [`Driver::on_event`] as
+/// `what`. One closure type for every listener (the page's are of the same type).
+pub(super) fn listener(view: Weak<Inner>, what: &'static str) -> page::Listener {
     Closure::new(move |ev: web_sys::Event| {
-        let d = match &view {
-            Some(w) => w.upgrade(),
-            None => OPEN_CARD.with(|o| o.borrow().upgrade()),
-        };
-        if let Some(d) = d {
+        if let Some(d) = view.upgrade() {
             Driver(d).on_event(what, ev);
         }
     })
 }
 
-/// The callback of a page-wide listener ([`page::join`]).
-pub(super) fn page_listener(what: &'static str) -> page::Listener {
-    listener(None, what)
+/// The page's handle of an answer whose card is open: it lets go of the answer.
+impl page::OpenAnswer for Weak<Inner> {
+    fn on_page_event(&self, what: PageEvent, ev: web_sys::Event) {
+        if let Some(d) = upgrade(self) {
+            d.on_page_event(what, ev);
+        }
+    }
+    fn close_card(&self) {
+        if let Some(d) = upgrade(self) {
+            d.set_card(None);
+        }
+    }
+    fn id(&self) -> usize {
+        self.as_ptr() as usize
+    }
 }
 
 pub(super) fn upgrade(w: &Weak<Inner>) -> Option<Driver> {
@@ -301,14 +308,11 @@ impl Host for Driver {
         if self.0.card.get() == card {
             return;
         }
+        self.0.card.set(card);
         // One card on the page: opening one closes another answer's.
         if card.is_some() {
-            let other = OPEN_CARD.with(|o| o.replace(Rc::downgrade(&self.0)).upgrade());
-            if let Some(other) = other.filter(|o| !Rc::ptr_eq(o, &self.0)) {
-                Driver(other).set_card(None);
-            }
+            page::opened(Box::new(Rc::downgrade(&self.0)));
         }
-        self.0.card.set(card);
         self.show_card_now();
     }
     fn select_in_place(&self, n: Option<u32>) {

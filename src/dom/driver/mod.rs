@@ -15,7 +15,7 @@
 //! up to date once per frame) and `events` (listeners, card, highlight, copy).
 
 use crate::core::formats::{CiteData, Data};
-use crate::core::live::StreamInfo;
+use crate::core::live::{change, Change, StreamInfo};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
@@ -27,7 +27,7 @@ use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use std::sync::Arc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -217,11 +217,6 @@ struct Deferred {
     panel: String,
 }
 
-thread_local! {
-    /// The answer whose card is open (the page shows one card at a time).
-    static OPEN_CARD: RefCell<Weak<Inner>> = const { RefCell::new(Weak::new()) };
-}
-
 /// A mounted answer. Cloning it gives another handle to the same answer.
 #[derive(Clone)]
 pub struct Driver(Rc<Inner>);
@@ -350,19 +345,21 @@ impl Driver {
         let mut reread = false;
         let mut more = String::new();
         if let Some(a) = answer.filter(|_| !sse) {
-            let old_a = i.answer.borrow();
-            if a.len() >= old_a.len() && a.starts_with(old_a.as_str()) {
-                more = a[old_a.len()..].to_string();
-            } else {
-                restart = true;
+            match change(&i.answer.borrow(), &a, true, true, false) {
+                Change::Same => {}
+                Change::Append(grown) => more = grown.to_string(),
+                Change::Restart | Change::Replace => restart = true,
             }
-            drop(old_a);
             *i.answer.borrow_mut() = a;
         }
         if let Some(d) = data {
             let grown = match (&*i.data.borrow(), &d) {
-                (CiteData::Text(o), CiteData::Text(n)) if sse && n.starts_with(o.as_str()) => {
-                    Some(n[o.len()..].to_string())
+                (CiteData::Text(o), CiteData::Text(n)) if sse => {
+                    match change(o, n, true, true, false) {
+                        Change::Same => Some(String::new()),
+                        Change::Append(grown) => Some(grown.to_string()),
+                        Change::Restart | Change::Replace => None,
+                    }
                 }
                 _ => None,
             };

@@ -5,7 +5,7 @@
 
 use super::{Display, Driver, MessageSeen};
 use crate::core::formats::{CiteData, Data};
-use crate::core::live::{split_message, StreamInfo};
+use crate::core::live::{change, split_message, Change, StreamInfo};
 use crate::core::model::{CitedAnswer as Model, ContentKind};
 use crate::core::stream::StreamParser;
 use crate::dom::blocks::{patch_markers, render_stream_tail, show_answer};
@@ -113,7 +113,10 @@ impl Driver {
         }
         let (text, rest) = split_message(&message);
         let same_rest = i.message.borrow().as_ref().is_some_and(|m| m.rest == rest);
-        let grows = text.starts_with(i.answer.borrow().as_str());
+        let grows = matches!(
+            change(&i.answer.borrow(), &text, true, true, false),
+            Change::Same | Change::Append(_)
+        );
         *i.message.borrow_mut() = Some(MessageSeen {
             value: message.clone(),
             rest,

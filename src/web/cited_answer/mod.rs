@@ -14,6 +14,7 @@ use crate::dom::events::{
     on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
     on_pointer_over, on_window_key_down,
 };
+use crate::dom::page::{self, OpenAnswer, PageEvent};
 use crate::dom::panel::{mark_layout, PanelLayout};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
@@ -34,7 +35,6 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -287,66 +287,30 @@ pub(crate) fn cited_answer_view(
         let panel = panel || use_context::<PanelPresent>().is_some();
         on_key_down(&ctx, &t, panel, ev)
     };
-    let t = timers.clone();
-    // A tap outside closes the card (touch has no pointer-leave). Added by an effect,
-    // which runs in the browser only, so the view also renders on a server.
+    // The page's listeners (a press outside, Escape, a scroll or a new window size),
+    // once for every answer on the page, hand their events to the answer whose card
+    // is open ([`crate::dom::page`]): this one, from when its card opens. Effects run in
+    // the browser only, so the view also renders on a server.
+    let root_ref = NodeRef::<leptos::html::Div>::new();
+    let open_id = Rc::as_ptr(&timers) as usize;
     Effect::new(move |_| {
-        let outside = window_event_listener(leptos::ev::pointerdown, move |ev| {
-            if ctx.card.get_untracked().is_none() {
-                return;
-            }
-            let inside = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
-                || dom::closest(ev.target(), class::CARD_SEL).is_some();
-            if !inside {
-                ctx.card.set(None);
-            }
-        });
-        // Escape closes the card wherever the focus is (a hovered card has none).
-        let t = t.clone();
-        let escape = window_event_listener(leptos::ev::keydown, move |ev| {
-            on_window_key_down(&ctx, &t, &ev);
-        });
-        // The card is placed at its marker when it opens: on a scroll of the page or of
-        // a container around the answer (captured: scrolls do not bubble), or a new
-        // window size, a card opened by the keyboard follows the marker while that is
-        // on screen, any other closes (a scroll that cannot move the marker, in the card
-        // or the panel, changes nothing).
-        let close = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            let Some(c) = ctx.card.get_untracked() else {
-                return;
-            };
-            let r = ctx.render.get_untracked();
-            let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
-            if !crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
-                return;
-            }
-            let card = dom::by_id(&format!("{}-card", r.id_prefix));
-            if !card.is_some_and(|card| crate::dom::card::follow_marker(&card, link)) {
-                ctx.card.set(None);
-            }
-        });
-        let win = web_sys::window();
-        if let Some(w) = &win {
-            let f = close.as_ref().unchecked_ref();
-            let _ = w.add_event_listener_with_callback_and_bool("scroll", f, true);
-            let _ = w.add_event_listener_with_callback("resize", f);
-        }
-        let moved = SendWrapper::new((win, close));
-        on_cleanup(move || {
-            outside.remove();
-            escape.remove();
-            let (win, close) = moved.take();
-            if let Some(w) = win {
-                let f = close.as_ref().unchecked_ref();
-                let _ = w.remove_event_listener_with_callback_and_bool("scroll", f, true);
-                let _ = w.remove_event_listener_with_callback("resize", f);
-            }
-        });
+        let Some(root) = root_ref.get() else { return };
+        // Scrolls inside a shadow root do not reach the window: the page listens there too.
+        page::join(dom::shadow_root_of(&root).map(web_sys::EventTarget::from));
     });
+    let t = timers.clone();
+    Effect::new(move |_| {
+        if ctx.card.get().is_some() {
+            page::opened(Box::new(OpenView {
+                ctx,
+                timers: t.clone(),
+            }));
+        }
+    });
+    on_cleanup(move || page::left(open_id));
 
     // Where the panel is (beside the answer or below it) marked on the root, while the
     // root's width changes and when the panel comes or goes.
-    let root_ref = NodeRef::<leptos::html::Div>::new();
     let layout: SendWrapper<RefCell<Option<PanelLayout>>> = SendWrapper::new(RefCell::new(None));
     Effect::new(move |_| {
         // Run again when the panel comes or goes (the root's size may stay the same).
@@ -377,6 +341,62 @@ pub(crate) fn cited_answer_view(
             <Show when=show_panel><SourcePanel/></Show>
             <div class=class::CARD id=card_id role="tooltip" data-state="closed" hidden></div>
         </div>
+    }
+}
+
+/// The page's handle of an answer whose card is open ([`crate::dom::page`]): its
+/// context and its card's timers. It is forgotten when the answer's view ends (its
+/// signals go with it).
+struct OpenView {
+    ctx: CiteContext,
+    timers: Rc<Timers>,
+}
+
+impl OpenAnswer for OpenView {
+    fn on_page_event(&self, what: PageEvent, ev: web_sys::Event) {
+        let ctx = self.ctx;
+        let Some(c) = ctx.card.try_get_untracked().flatten() else {
+            return;
+        };
+        match what {
+            PageEvent::Press => {
+                // A tap outside closes the card (touch has no pointer-leave).
+                let inside = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
+                    || dom::closest(ev.target(), class::CARD_SEL).is_some();
+                if !inside {
+                    ctx.card.set(None);
+                }
+            }
+            PageEvent::Key => {
+                if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
+                    on_window_key_down(&ctx, &self.timers, k);
+                }
+            }
+            PageEvent::Scroll => {
+                // The card is placed at its marker when it opens: on a scroll of the page
+                // or of a container around the answer, or a new window size, a card
+                // opened by the keyboard follows the marker while that is on screen, any
+                // other closes (a scroll that cannot move the marker, in the card or the
+                // panel, changes nothing).
+                let r = ctx.render.get_untracked();
+                let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                if !crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+                    return;
+                }
+                let card = dom::by_id(&format!("{}-card", r.id_prefix));
+                if !card.is_some_and(|card| crate::dom::card::follow_marker(&card, link)) {
+                    ctx.card.set(None);
+                }
+            }
+        }
+    }
+    fn close_card(&self) {
+        if self.ctx.card.try_get_untracked().flatten().is_some() {
+            self.ctx.card.set(None);
+        }
+    }
+    fn id(&self) -> usize {
+        Rc::as_ptr(&self.timers) as usize
     }
 }
 
