@@ -190,7 +190,7 @@ fn js_map(obj: &JsValue, skip: &[&str], what: &str) -> JsResult<Map<String, Valu
 
 /// A bad prop value as a JS error.
 fn prop_error(e: PropError) -> Error {
-    js_error(e)
+    js_error(e.0)
 }
 
 /// Appends the `invalid-utf16` diagnostic when an input string had lone surrogates.
@@ -547,9 +547,8 @@ impl View {
             message,
         } = content_of(&props)?;
         with_view(self.id, |m| {
-            let (props, options) = m.props.update(&map).map_err(prop_error)?;
-            let display = props.display;
-            m.props = props;
+            let options = m.props.update(&map).map_err(prop_error)?;
+            let display = m.props.display;
             if answer.is_some() {
                 m.pending_high = None;
             }
@@ -579,9 +578,8 @@ impl View {
     pub fn set_options(&self, options: JsValue) -> Result<(), Error> {
         let map = js_map(&options, CONTENT_KEYS, "`options`")?;
         with_view(self.id, |m| {
-            let (props, options) = m.props.replace(&map).map_err(prop_error)?;
-            let display = props.display;
-            m.props = props;
+            let options = m.props.replace(&map).map_err(prop_error)?;
+            let display = m.props.display;
             m.driver.update(None, None, Some(options), display);
             Ok(())
         })

@@ -34,11 +34,11 @@ fn mount_reads_options_and_display_apart() {
 
 #[test]
 fn update_replaces_only_the_keys_present() {
-    let (props, _) = Props::mount(&map(
+    let (mut props, _) = Props::mount(&map(
         r#"{"numbering": "given", "markerStyle": "grouped", "panel": true, "footnotes": false}"#,
     ))
     .expect("valid props");
-    let (props, options) = props
+    let options = props
         .update(&map(r#"{"markerStyle": "domain", "footnotes": true}"#))
         .expect("valid update");
     assert_eq!(
@@ -57,7 +57,7 @@ fn update_replaces_only_the_keys_present() {
         "a display setting not given stays"
     );
     // An option set to null goes back to its default.
-    let (_, options) = props
+    let options = props
         .update(&map(r#"{"numbering": null}"#))
         .expect("valid update");
     assert_eq!(options.numbering, Numbering::default());
@@ -66,11 +66,11 @@ fn update_replaces_only_the_keys_present() {
 
 #[test]
 fn set_options_replaces_every_option_but_keeps_absent_display_settings() {
-    let (props, _) = Props::mount(&map(
+    let (mut props, _) = Props::mount(&map(
         r#"{"numbering": "given", "panel": true, "copyButton": true}"#,
     ))
     .expect("valid props");
-    let (props, options) = props
+    let options = props
         .replace(&map(r#"{"markerStyle": "grouped", "copyButton": false}"#))
         .expect("valid options");
     assert_eq!(
@@ -92,12 +92,23 @@ fn set_options_replaces_every_option_but_keeps_absent_display_settings() {
 
 #[test]
 fn a_bad_value_names_its_prop_and_changes_nothing() {
-    let (props, _) = Props::mount(&map(r#"{"panel": true}"#)).expect("valid props");
+    let (mut props, _) =
+        Props::mount(&map(r#"{"panel": true, "numbering": "given"}"#)).expect("valid props");
+    let before = props.clone();
     let err = props.update(&map(r#"{"panel": "yes"}"#)).unwrap_err();
     assert_eq!(
         err.to_string(),
         "option `panel` must be true or false, not a string"
     );
+    let err = props
+        .update(&map(r#"{"footnotes": false, "numbering": "last"}"#))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("invalid option `numbering`: unknown value `last`"),
+        "{err}"
+    );
+    assert_eq!(props, before, "a bad value changes nothing");
     let err = props.replace(&map(r#"{"numbering": "last"}"#)).unwrap_err();
     assert!(
         err.to_string()
@@ -106,10 +117,7 @@ fn a_bad_value_names_its_prop_and_changes_nothing() {
     );
     assert_eq!(
         Props::mount(&map(r#"{"footnotes": 1}"#)).unwrap_err(),
-        PropError::Flag {
-            key: "footnotes",
-            found: "a number"
-        }
+        PropError("option `footnotes` must be true or false, not a number".into())
     );
 }
 
