@@ -330,21 +330,6 @@ export function version() {
   return api.version();
 }
 
-// When the module cannot load, answers are still shown: as plain text with the common
-// marker forms taken out (numeric, sid, USAGE, full-width, footnote references, HTML
-// <sup class="cite">, the private-use forms), with the blanks before them.
-const MARKER =
-  /[ \t]*(?:\[\[(?:S:|USAGE:)?\s*\d+(?:\s*[-–,]\s*\d+)*\s*\]\]|\[\d+(?:\s*[-–,]\s*\d+)*(?:#[^\]\s]*)?\](?!\()|[【［]\d+(?:\s*[-–,]\s*\d+)*[】］]|\[\^[^\]\s]+\](?!:)|<sup\b[^>]*\bcite\b[^>]*>[^<]*<\/sup>|\ue200[^\ue201]*\ue201)/g;
-
-/** A marker still being typed at the end of a streamed answer. */
-const PARTIAL_MARKER = /[ \t]*(?:\[\[?(?:S:)?[\d,\s\-–]*|[【［]\d*)$/;
-
-/** The answer as plain text: markers taken out (a fallback, no parsing). */
-export function plainText(answer) {
-  if (typeof answer !== 'string') return '';
-  return answer.replace(MARKER, '').replace(PARTIAL_MARKER, '').replace(/[\ue203\ue204]/g, '');
-}
-
 /**
  * Whether the answer is a raw event stream held in `data` (appended as it grows, not
  * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
@@ -386,9 +371,11 @@ export function messageFallbackText(message) {
 const FALLBACK_CLASS = 'cite-fallback';
 
 /**
- * Shows `answer` in `element` as plain text (markers taken out), in place of the
- * rendered answer that could not be made; `error` is kept in `data-error` for a look
- * in the dev tools. Other children of `element` (a data script) stay.
+ * Shows `answer` in `element` as plain text, in place of the rendered answer that could
+ * not be made (yet); `error` is kept in `data-error` for a look in the dev tools. Other
+ * children of `element` (a data script) stay. The text is shown as written, markers
+ * included: reading markers is the module's (one grammar, src/core/markers.rs), and
+ * there is no module here, or the answer would be rendered.
  */
 export function showFallback(element, answer, error) {
   for (const child of [...element.children]) {
@@ -401,7 +388,7 @@ export function showFallback(element, answer, error) {
   body.className = 'cite-answer__body';
   // The text keeps its line breaks (it is not rendered as markdown).
   body.style.whiteSpace = 'pre-wrap';
-  body.textContent = plainText(answer);
+  body.textContent = typeof answer === 'string' ? answer : '';
   root.append(body);
   element.append(root);
 }

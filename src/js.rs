@@ -11,9 +11,12 @@ use crate::core::formats::CiteData;
 use crate::core::formats::Data;
 use crate::core::json::parse_json;
 use crate::core::model::{CitedAnswer as Model, Diagnostic};
-use crate::core::options::Options;
 use crate::core::output::to_json_text;
-use crate::dom::driver::{Display, Driver};
+use crate::core::props::{
+    fix_lone_surrogate_escapes, lone_surrogates, options_of, DataWarning, PropError, Props,
+    RenderProps, CONTENT_KEYS,
+};
+use crate::dom::driver::Driver;
 use crate::render::{self, RenderOptions};
 use js_sys::{Array, Error, Function, JsString, Object, Reflect, JSON};
 use serde_json::{Map, Value};
@@ -35,9 +38,6 @@ fn thrown_message(v: &JsValue) -> String {
     }
     v.as_string().unwrap_or_else(|| "unknown error".into())
 }
-
-/// Code of the diagnostic for lone surrogates in input strings.
-const INVALID_UTF16: &str = "invalid-utf16";
 
 /// A JS string as Rust text; lone surrogates become U+FFFD and set the flag.
 fn js_text(s: &JsString) -> (String, bool) {
@@ -150,65 +150,6 @@ fn stringify(v: &JsValue, what: &str) -> JsResult<String> {
     }
 }
 
-/// Replaces every `\uD800`–`\uDFFF` escape of JSON text that is not half of a valid
-/// surrogate pair by `\uFFFD` (`JSON.stringify` escapes lone surrogates that way, and
-/// serde_json refuses them). `None` when there was nothing to replace.
-pub(crate) fn fix_lone_surrogate_escapes(json: &str) -> Option<String> {
-    fn hex4(b: &[u8], at: usize) -> Option<u32> {
-        b.get(at..at.checked_add(4)?)?
-            .iter()
-            .try_fold(0, |n, &c| Some(n * 16 + (c as char).to_digit(16)?))
-    }
-    let b = json.as_bytes();
-    let mut out: Option<String> = None;
-    let mut copied = 0usize;
-    let mut i = 0usize;
-    while let Some(p) = b
-        .get(i..)
-        .and_then(|rest| crate::core::bytes::memchr(b'\\', rest))
-    {
-        let at = i + p;
-        if b.get(at + 1) != Some(&b'u') {
-            // Any other escape: skip the backslash and the escaped character.
-            i = at + 2;
-            continue;
-        }
-        let Some(unit) = hex4(b, at + 2) else {
-            i = at + 2;
-            continue;
-        };
-        if !(0xD800..=0xDFFF).contains(&unit) {
-            i = at + 6;
-            continue;
-        }
-        let paired = unit < 0xDC00
-            && b.get(at + 6) == Some(&b'\\')
-            && b.get(at + 7) == Some(&b'u')
-            && hex4(b, at + 8).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low));
-        if paired {
-            i = at + 12;
-            continue;
-        }
-        let o = out.get_or_insert_with(|| String::with_capacity(json.len()));
-        // `at` is a backslash and `at + 6` follows four ASCII digits: both are
-        // character boundaries.
-        o.push_str(json.get(copied..at).unwrap_or(""));
-        o.push_str("\\ufffd");
-        copied = at + 6;
-        i = at + 6;
-    }
-    out.map(|mut o| {
-        o.push_str(json.get(copied..).unwrap_or(""));
-        o
-    })
-}
-
-/// Keys of `mount` props that are not parse or display options.
-const CONTENT_KEYS: &[&str] = &["answer", "data", "message", "streaming"];
-
-/// Keys of `mount` props that choose what is shown (not parse options).
-const DISPLAY_KEYS: &[&str] = &["panel", "footnotes", "copyButton", "injectCss"];
-
 /// The own enumerable keys of `obj` (not in `skip`) with their values as JSON; an
 /// `undefined` or `null` value (or one with no JSON form) is `Value::Null`, meaning
 /// "unset". `what` names the object in errors.
@@ -247,36 +188,16 @@ fn js_map(obj: &JsValue, skip: &[&str], what: &str) -> JsResult<Map<String, Valu
     Ok(map)
 }
 
-/// Options from a JSON map: null values are left at their defaults, unknown keys are
-/// ignored, a bad value is an error naming its option.
-fn options_of(map: &Map<String, Value>) -> JsResult<Options> {
-    Options::from_json(map).map_err(|(k, e)| js_error(format!("invalid option `{k}`: {e}")))
-}
-
-/// A boolean display option: `true`/`false`, or the default when unset.
-fn flag(map: &Map<String, Value>, key: &str, default: bool) -> JsResult<bool> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(js_error(format!(
-            "option `{key}` must be true or false, not {}",
-            crate::core::json::type_name(other)
-        ))),
-    }
+/// A bad prop value as a JS error.
+fn prop_error(e: PropError) -> Error {
+    js_error(e.0)
 }
 
 /// Appends the `invalid-utf16` diagnostic when an input string had lone surrogates.
 fn note_surrogates(model: &mut Model, answer_bad: bool, data_bad: bool) {
-    let which = match (answer_bad, data_bad) {
-        (true, true) => "the answer and the data",
-        (true, false) => "the answer",
-        (false, true) => "the data",
-        (false, false) => return,
-    };
-    model.diagnostics.push(Diagnostic::warning(
-        INVALID_UTF16,
-        format!("{which} contained lone UTF-16 surrogates; each was replaced by U+FFFD"),
-    ));
+    model
+        .diagnostics
+        .extend(lone_surrogates(answer_bad, data_bad));
 }
 
 /// The model as a plain JS value: its JSON text (written by
@@ -301,7 +222,7 @@ fn model_to_js(text: &str) -> JsResult<JsValue> {
 /// for arguments of the wrong type or a bad option value.
 #[wasm_bindgen(js_name = parse)]
 pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
-    let options = options_of(&js_map(&options, CONTENT_KEYS, "`options`")?)?;
+    let options = options_of(&js_map(&options, CONTENT_KEYS, "`options`")?).map_err(prop_error)?;
     let (answer, answer_bad) = answer_arg(&answer)?;
     let (data, data_bad) = data_arg(&data)?;
     let mut model =
@@ -339,13 +260,11 @@ pub fn js_render_to_string(
     data: JsValue,
     options: JsValue,
 ) -> Result<String, Error> {
-    let map = js_map(&options, CONTENT_KEYS, "`options`")?;
-    let opts = options_of(&map)?;
-    let panel = flag(&map, "panel", false)?;
-    let prefix = match map.get("idPrefix") {
-        Some(Value::String(p)) => p.clone(),
-        _ => "cite".to_string(),
-    };
+    let RenderProps {
+        options: opts,
+        panel,
+        id_prefix: prefix,
+    } = RenderProps::of(&js_map(&options, CONTENT_KEYS, "`options`")?).map_err(prop_error)?;
     let (answer, _) = answer_arg(&answer).unwrap_or((None, false));
     let model = match data_arg(&data) {
         Ok((data, _)) => crate::core::parse_lenient(answer.as_deref(), data.as_data(), &opts),
@@ -388,47 +307,24 @@ pub fn js_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// These display settings with the keys present in `map` replaced.
-fn merged(d: Display, map: &Map<String, Value>) -> JsResult<Display> {
-    Ok(Display {
-        panel: flag(map, "panel", d.panel)?,
-        footnotes: flag(map, "footnotes", d.footnotes)?,
-        copy_button: flag(map, "copyButton", d.copy_button)?,
-        inject_css: flag(map, "injectCss", d.inject_css)?,
-    })
-}
-
 /// One mounted answer.
 struct Mounted {
     driver: Driver,
-    /// The options as given (JSON), merged by `update`.
-    option_map: Map<String, Value>,
-    display: Display,
+    /// The options and display settings as given, merged by `update`.
+    props: Props,
     /// The high surrogate that ended the last appended chunk, waiting for its pair.
     pending_high: Option<JsString>,
     listeners: Vec<(String, Function)>,
-    /// The data error last reported to the console (each new one is reported once).
-    warned: Option<String>,
+    /// The data errors reported to the console (each new one once).
+    warned: DataWarning,
 }
 
 /// Says on the console why citations are missing when the data could not all be read
 /// (`mount` never throws on bad data): once per new first error.
 fn warn_data_errors(m: &mut Mounted) {
-    let Some((first, n)) = m.driver.data_errors() else {
-        m.warned = None;
-        return;
-    };
-    if m.warned.as_deref() == Some(first.as_str()) {
-        return;
+    if let Some(message) = m.warned.next(m.driver.data_errors()) {
+        web_sys::console::warn_1(&JsValue::from_str(&format!("citekit: {message}")));
     }
-    let more = match n {
-        1 => String::new(),
-        n => format!(" (and {} more)", n - 1),
-    };
-    web_sys::console::warn_1(&JsValue::from_str(&format!(
-        "citekit: the citation data could not be read as given: {first}{more}; the answer shows without those citations"
-    )));
-    m.warned = Some(first);
 }
 
 thread_local! {
@@ -478,9 +374,9 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
             js_type(&v)
         ))
     })?;
-    let map = js_map(&props, CONTENT_KEYS, "`props`")?;
-    let options = options_of(&map)?;
-    let display = merged(Display::default(), &map)?;
+    let (view_props, options) =
+        Props::mount(&js_map(&props, CONTENT_KEYS, "`props`")?).map_err(prop_error)?;
+    let display = view_props.display;
     let Content {
         answer,
         data,
@@ -497,10 +393,6 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
     for id in previous {
         destroy(id);
     }
-    let option_map: Map<String, Value> = map
-        .into_iter()
-        .filter(|(k, _)| !DISPLAY_KEYS.contains(&k.as_str()))
-        .collect();
     let driver = Driver::mount(
         element.clone(),
         answer.unwrap_or_default(),
@@ -513,11 +405,10 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
     }
     let mut m = Mounted {
         driver,
-        option_map,
-        display,
+        props: view_props,
         pending_high: None,
         listeners: Vec::new(),
-        warned: None,
+        warned: DataWarning::default(),
     };
     warn_data_errors(&mut m);
     let id = NEXT_VIEW.with(|n| {
@@ -656,16 +547,8 @@ impl View {
             message,
         } = content_of(&props)?;
         with_view(self.id, |m| {
-            let mut option_map = m.option_map.clone();
-            for (k, v) in &map {
-                if !DISPLAY_KEYS.contains(&k.as_str()) {
-                    option_map.insert(k.clone(), v.clone());
-                }
-            }
-            let options = options_of(&option_map)?;
-            let display = merged(m.display, &map)?;
-            m.option_map = option_map;
-            m.display = display;
+            let options = m.props.update(&map).map_err(prop_error)?;
+            let display = m.props.display;
             if answer.is_some() {
                 m.pending_high = None;
             }
@@ -695,15 +578,8 @@ impl View {
     pub fn set_options(&self, options: JsValue) -> Result<(), Error> {
         let map = js_map(&options, CONTENT_KEYS, "`options`")?;
         with_view(self.id, |m| {
-            let option_map: Map<String, Value> = map
-                .iter()
-                .filter(|(k, _)| !DISPLAY_KEYS.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            let options = options_of(&option_map)?;
-            let display = merged(m.display, &map)?;
-            m.option_map = option_map;
-            m.display = display;
+            let options = m.props.replace(&map).map_err(prop_error)?;
+            let display = m.props.display;
             m.driver.update(None, None, Some(options), display);
             Ok(())
         })
@@ -796,31 +672,5 @@ impl View {
     #[wasm_bindgen(getter, js_name = needsFormats)]
     pub fn needs_formats(&self) -> bool {
         with_view(self.id, |m| m.driver.needs_formats()).unwrap_or(false)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fix_lone_surrogate_escapes as fix;
-
-    #[test]
-    fn lone_surrogate_escapes_are_replaced() {
-        assert_eq!(fix(r#"{"a":"x"}"#), None);
-        assert_eq!(fix(r#"{"a":"\ud83d\ude00"}"#), None);
-        assert_eq!(fix(r#"{"a":"\\ud800"}"#), None);
-        assert_eq!(
-            fix(r#"{"a":"\ud800x"}"#).as_deref(),
-            Some(r#"{"a":"\ufffdx"}"#)
-        );
-        assert_eq!(
-            fix(r#"{"\udc00":"é\ud83d"}"#).as_deref(),
-            Some(r#"{"\ufffd":"é\ufffd"}"#)
-        );
-        assert_eq!(
-            fix(r#"["\ud800\ud800\udc00"]"#).as_deref(),
-            Some(r#"["\ufffd\ud800\udc00"]"#)
-        );
-        assert_eq!(fix("\\u12"), None);
-        assert_eq!(fix("\\"), None);
     }
 }

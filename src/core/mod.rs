@@ -22,6 +22,10 @@ pub mod model;
 pub mod offsets;
 pub mod options;
 pub mod output;
+// Read by the npm package's bindings (`js`), and its `Display` by the DOM driver; tested
+// on the host without either.
+#[cfg_attr(not(feature = "js"), allow(dead_code))]
+pub(crate) mod props;
 pub(crate) mod resolve;
 pub(crate) mod sanitize;
 pub(crate) mod sort;

@@ -312,7 +312,7 @@ export async function reactChecks(tally, context, url) {
     for (let i = errors.length - 1; i >= 0; i--) if (/numbering/.test(errors[i])) errors.splice(i, 1);
   });
 
-  await t('<CitedAnswer> shows its answer as plain text while the module loads (aria-busy), then the rendered answer', async () => {
+  await t('<CitedAnswer> shows its answer as plain text as written while the module loads (aria-busy), then the rendered answer', async () => {
     const slow = await context.newPage();
     let release;
     const gate = new Promise((ok) => {
@@ -323,14 +323,19 @@ export async function reactChecks(tally, context, url) {
       await route.continue();
     });
     await slow.goto(url);
+    // The answer streams in while the module loads: shown as written so far, its first
+    // marker included (only the module reads markers).
     await slow.waitForFunction(
-      () => (document.querySelector('#example .cite-fallback .cite-answer__body')?.textContent ?? '').length > 20,
+      () =>
+        (document.querySelector('#example .cite-fallback .cite-answer__body')?.textContent ?? '').startsWith(
+          'Rust 1.0 was released on May 15, 2015 [1]',
+        ),
       null,
       { timeout: 10000 },
     );
     const loading = await slow.evaluate(() => ({
       busy: document.querySelector('#example > div').getAttribute('aria-busy'),
-      raw: /\[\d|\[\s*$/.test(document.querySelector('#example .cite-answer__body').textContent),
+      asWritten: document.querySelector('#example .cite-answer__body').textContent.startsWith('Rust 1.0 was released on May 15, 2015 [1]'),
     }));
     release();
     await slow.waitForFunction(
@@ -343,7 +348,7 @@ export async function reactChecks(tally, context, url) {
       fallback: !!document.querySelector('#example .cite-fallback'),
     }));
     await slow.close();
-    eq(loading, { busy: 'true', raw: false }, 'while the module loads');
+    eq(loading, { busy: 'true', asWritten: true }, 'while the module loads');
     eq(done, { busy: null, fallback: false }, 'once mounted');
   });
 
@@ -386,9 +391,10 @@ export async function reactFailureChecks(tally, context, url) {
   });
   await tally.test('react, wasm served as HTML: <CitedAnswer> shows plain text; the error names the fix', async () => {
     await page.goto(url);
+    // As written, markers included: only the module reads them.
     const text =
-      'Rust 1.0 was released on May 15, 2015. Its package manager is Cargo, ' +
-      'and crates.io hosts the packages Cargo installs.';
+      'Rust 1.0 was released on May 15, 2015 [1]. Its package manager is Cargo [2], ' +
+      'and crates.io hosts the packages Cargo installs [2][3].';
     await page.waitForFunction(
       (text) => document.querySelector('#example .cite-fallback .cite-answer__body')?.textContent === text,
       text,

@@ -37,29 +37,7 @@ mod events;
 mod frame;
 mod stream;
 
-/// What is shown besides the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Display {
-    /// The source panel beside the answer.
-    pub panel: bool,
-    /// Footnotes under the answer.
-    pub footnotes: bool,
-    /// A button that copies the answer with its citations as markdown.
-    pub copy_button: bool,
-    /// citekit's stylesheet added to the document head.
-    pub inject_css: bool,
-}
-
-impl Default for Display {
-    fn default() -> Self {
-        Display {
-            panel: false,
-            footnotes: true,
-            copy_button: false,
-            inject_css: true,
-        }
-    }
-}
+pub use crate::core::props::Display;
 
 /// The elements of a mounted answer.
 struct Nodes {
