@@ -61,56 +61,14 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in the order of docs/formats.md.
-    pub const ALL: [Format; 21] = [
-        Format::Stored,
-        Format::Posthoc,
-        Format::CitationMap,
-        Format::Sse,
-        Format::Scintilla,
-        Format::Canonical,
-        Format::Payload,
-        Format::Anthropic,
-        Format::Openai,
-        Format::Gemini,
-        Format::Perplexity,
-        Format::AiSdk,
-        Format::Cohere,
-        Format::BedrockConverse,
-        Format::BedrockKb,
-        Format::Azure,
-        Format::Mistral,
-        Format::Xai,
-        Format::Llamaindex,
-        Format::Langchain,
-        Format::Markdown,
-    ];
+    /// Every format, in the order of docs/formats.md (the format registry's,
+    /// `core::formats::registry`).
+    pub const ALL: [Format; crate::core::formats::registry::COUNT] =
+        crate::core::formats::registry::FORMATS;
 
     /// The name used in options and JSON (`"citation_map"`, ...).
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Stored => "stored",
-            Format::Posthoc => "posthoc",
-            Format::CitationMap => "citation_map",
-            Format::Sse => "sse",
-            Format::Scintilla => "scintilla",
-            Format::Canonical => "canonical",
-            Format::Payload => "payload",
-            Format::Anthropic => "anthropic",
-            Format::Openai => "openai",
-            Format::Gemini => "gemini",
-            Format::Perplexity => "perplexity",
-            Format::AiSdk => "ai-sdk",
-            Format::Cohere => "cohere",
-            Format::BedrockConverse => "bedrock",
-            Format::BedrockKb => "bedrock-kb",
-            Format::Azure => "azure",
-            Format::Mistral => "mistral",
-            Format::Xai => "xai",
-            Format::Llamaindex => "llamaindex",
-            Format::Langchain => "langchain",
-            Format::Markdown => "markdown",
-        }
+        crate::core::formats::registry::entry(self).name
     }
 
     /// The format with this name, if any.

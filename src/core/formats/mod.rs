@@ -48,6 +48,7 @@ pub mod platform_stream;
 pub mod posthoc;
 #[cfg(feature = "platforms")]
 mod quoted_span;
+pub mod registry;
 #[cfg(feature = "scintilla")]
 pub mod scintilla;
 pub mod sse;
@@ -61,13 +62,6 @@ pub mod xai;
 /// unresolved) without citations, and a `format-not-loaded` error saying so. The npm
 /// package's first module does this for posthoc, scintilla and payload data until its
 /// full module takes over.
-#[cfg(any(
-    not(feature = "providers"),
-    not(feature = "posthoc"),
-    not(feature = "scintilla"),
-    not(feature = "payload"),
-    not(feature = "platforms")
-))]
 fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft {
     let text = match answer {
         Some(a) => a.to_string(),
@@ -87,11 +81,7 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
         format!(
             "{} data needs the `{}` feature, which this build of citekit does not include",
             format.name(),
-            match format {
-                Format::Posthoc | Format::Scintilla | Format::Payload => format.name(),
-                f if is_platform(f) => "platforms",
-                _ => "providers",
-            },
+            registry::entry(format).feature.name(),
         ),
     ));
     d
@@ -103,13 +93,6 @@ fn not_loaded(format: Format, answer: Option<&str>, v: Option<&Value>) -> Draft 
 /// `text` (or its citation event's `value.text`); nothing of scintilla's tool metadata,
 /// which holds no text; the RAG platforms' messages (xAI's as OpenAI's, LlamaIndex's
 /// `response` or `content`).
-#[cfg(any(
-    not(feature = "providers"),
-    not(feature = "posthoc"),
-    not(feature = "scintilla"),
-    not(feature = "payload"),
-    not(feature = "platforms")
-))]
 fn provider_text(format: Format, v: &Value) -> String {
     let texts = |items: Option<&Value>, kind: Option<&str>| -> String {
         let mut out = String::new();
@@ -301,114 +284,36 @@ pub fn parse_draft(
         Data::Json(v) => Some(v),
         _ => None,
     };
-    match format {
-        Format::Stored => stored::parse(answer, v, options),
-        #[cfg(feature = "posthoc")]
-        Format::Posthoc => posthoc::parse(answer, v, options),
-        #[cfg(not(feature = "posthoc"))]
-        Format::Posthoc => Ok(not_loaded(format, answer, v)),
-        Format::CitationMap => citation_map::parse(answer, v, options),
-        Format::Sse => match data {
-            Data::Text(_) | Data::Json(Value::String(_)) => {
-                let stream = match data {
-                    Data::Json(Value::String(t)) => t.as_str(),
-                    Data::Text(t) => t,
-                    _ => "",
-                };
-                let mut draft = sse::parse(stream, options)?;
-                if let Some(a) = answer {
-                    support::use_caller_text(&mut draft, a);
-                }
-                Ok(draft)
-            }
-            Data::None => sse::parse(answer.unwrap_or(""), options),
-            Data::Json(other) => Err(ParseError::not_format(
-                Format::Sse,
-                "$",
-                format!(
-                    "expected the event stream as text, found {}",
-                    crate::core::json::type_name(other)
-                ),
-            )),
-        },
-        #[cfg(feature = "scintilla")]
-        Format::Scintilla => scintilla::parse(answer, v, options),
-        #[cfg(not(feature = "scintilla"))]
-        Format::Scintilla => Ok(not_loaded(format, answer, v)),
-        Format::Canonical => canonical::parse(answer, v, options),
-        #[cfg(feature = "payload")]
-        Format::Payload => payload::parse(answer, v, options),
-        #[cfg(not(feature = "payload"))]
-        Format::Payload => Ok(not_loaded(format, answer, v)),
-        #[cfg(feature = "providers")]
-        Format::Anthropic => anthropic::parse(answer, v, options),
-        #[cfg(feature = "providers")]
-        Format::Openai => openai::parse(answer, v, options),
-        #[cfg(feature = "providers")]
-        Format::Gemini => gemini::parse(answer, v, options),
-        #[cfg(feature = "providers")]
-        Format::Perplexity => perplexity::parse(answer, v, options),
-        #[cfg(not(feature = "providers"))]
-        Format::Anthropic | Format::Openai | Format::Gemini | Format::Perplexity => {
-            Ok(not_loaded(format, answer, v))
+    let entry = registry::entry(format);
+    // A stream given as text (or as a JSON string holding it).
+    let stream = match data {
+        Data::Text(t) => Some(t),
+        Data::Json(Value::String(t)) if format == Format::Sse || looks_like_sse(t) => {
+            Some(t.as_str())
         }
-        Format::AiSdk => {
-            let mut draft = match data {
-                Data::Text(t) => ai_sdk::parse_stream(t, options)?,
-                Data::Json(Value::String(t)) if looks_like_sse(t) => {
-                    ai_sdk::parse_stream(t, options)?
-                }
-                _ => return ai_sdk::parse(answer, v, options),
-            };
-            if let Some(a) = answer {
-                support::use_caller_text(&mut draft, a);
-            }
-            Ok(draft)
+        _ => None,
+    };
+    let mut draft = match (entry.stream, stream) {
+        (registry::Stream::Sse, Some(t)) => sse::parse(t, options)?,
+        (registry::Stream::Sse, None) if v.is_none() => {
+            return sse::parse(answer.unwrap_or(""), options)
         }
+        (registry::Stream::UiMessages, Some(t)) => ai_sdk::parse_stream(t, options)?,
         #[cfg(feature = "platforms")]
-        Format::Cohere
-        | Format::BedrockConverse
-        | Format::BedrockKb
-        | Format::Azure
-        | Format::Mistral
-        | Format::Xai
-        | Format::Llamaindex
-        | Format::Langchain => {
-            let stream = match data {
-                Data::Text(t) => Some(t),
-                Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
-                _ => None,
-            };
-            if let Some(t) = stream {
-                let mut draft = platform_stream::parse_stream(format, t, options)?;
-                if let Some(a) = answer {
-                    support::use_caller_text(&mut draft, a);
-                }
-                return Ok(draft);
-            }
-            match format {
-                Format::Cohere => cohere::parse(answer, v, options),
-                Format::BedrockConverse => bedrock::parse_converse(answer, v, options),
-                Format::Azure => azure::parse(answer, v, options),
-                Format::Mistral => mistral::parse(answer, v, options),
-                Format::Xai => xai::parse(answer, v, options),
-                Format::Llamaindex => llamaindex::parse(answer, v, options),
-                Format::Langchain => langchain::parse(answer, v, options),
-                _ => bedrock::parse_kb(answer, v, options),
+        (registry::Stream::Platform { .. }, Some(t)) => {
+            platform_stream::parse_stream(format, t, options)?
+        }
+        _ => {
+            return match entry.parse {
+                Some(parse) => parse(answer, v, options),
+                None => Ok(not_loaded(format, answer, v)),
             }
         }
-        // Their streams too: recognized, not read (an empty text).
-        #[cfg(not(feature = "platforms"))]
-        Format::Cohere
-        | Format::BedrockConverse
-        | Format::BedrockKb
-        | Format::Azure
-        | Format::Mistral
-        | Format::Xai
-        | Format::Llamaindex
-        | Format::Langchain => Ok(not_loaded(format, answer, v)),
-        Format::Markdown => markdown::parse(answer, v, options),
+    };
+    if let Some(a) = answer {
+        support::use_caller_text(&mut draft, a);
     }
+    Ok(draft)
 }
 
 /// Reads `t`, the whole event stream of `format`, a provider's with an event stream
@@ -442,15 +347,8 @@ fn provider_stream(
 /// [`platform_stream::PlatformStream`].
 pub fn is_platform(format: Format) -> bool {
     matches!(
-        format,
-        Format::Cohere
-            | Format::BedrockConverse
-            | Format::BedrockKb
-            | Format::Azure
-            | Format::Mistral
-            | Format::Xai
-            | Format::Llamaindex
-            | Format::Langchain
+        registry::entry(format).stream,
+        registry::Stream::Platform { .. }
     )
 }
 
@@ -459,7 +357,13 @@ pub fn is_platform(format: Format) -> bool {
 /// comes at the end (a LlamaIndex or LangChain app may stream its text and send the
 /// response or message last; its stream is appended to data given as `""`).
 pub fn streams_without_data(format: Format) -> bool {
-    is_platform(format) && !matches!(format, Format::Llamaindex | Format::Langchain)
+    matches!(
+        registry::entry(format).stream,
+        registry::Stream::Platform {
+            waits_for_stream: true,
+            ..
+        }
+    )
 }
 
 /// The format of an event stream: a platform's (by its first event), the AI SDK's UI
@@ -549,8 +453,8 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
 pub fn has_event_stream(format: Format) -> bool {
     cfg!(feature = "providers")
         && matches!(
-            format,
-            Format::Anthropic | Format::Gemini | Format::Openai | Format::Perplexity
+            registry::entry(format).stream,
+            registry::Stream::Anthropic | registry::Stream::Gemini | registry::Stream::Openai
         )
 }
 
