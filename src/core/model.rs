@@ -7,7 +7,9 @@ use crate::core::text_map::TextMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// The input formats citekit understands (docs/formats.md, a section each).
+/// The input formats citekit understands (docs/formats.md, a section each). Their
+/// names, the list of them and what reads each are the format registry's
+/// (`core::formats::registry`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
@@ -58,23 +60,6 @@ pub enum Format {
     Langchain,
     /// A markdown answer with no citation data of its own (GFM footnotes still work).
     Markdown,
-}
-
-impl Format {
-    /// Every format, in the order of docs/formats.md (the format registry's,
-    /// `core::formats::registry`).
-    pub const ALL: [Format; crate::core::formats::registry::COUNT] =
-        crate::core::formats::registry::FORMATS;
-
-    /// The name used in options and JSON (`"citation_map"`, ...).
-    pub fn name(self) -> &'static str {
-        crate::core::formats::registry::entry(self).name
-    }
-
-    /// The format with this name, if any.
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
-    }
 }
 
 impl std::fmt::Display for Format {

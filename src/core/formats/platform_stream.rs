@@ -334,7 +334,7 @@ fn inert(event: &Map<String, Value>) -> bool {
 /// Azure's and xAI's streams are chat completions chunks only).
 #[cfg(feature = "platforms")]
 fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
-    match super::registry::entry(format).stream {
+    match super::registry::stream(format) {
         super::registry::Stream::Platform {
             apply_event: Some(apply_event),
             ..
@@ -401,7 +401,7 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
             ));
             return d;
         }
-        let parsed = match super::registry::entry(format).parse {
+        let parsed = match super::registry::parser(format) {
             Some(parse) => parse(None, Some(response), options),
             None => Ok(Draft::new(format, "")),
         };

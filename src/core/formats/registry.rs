@@ -323,6 +323,45 @@ pub fn entry(format: Format) -> &'static Entry {
     &REGISTRY[format as usize]
 }
 
+/// One field of every entry, as a const array built from [`REGISTRY`] when the crate
+/// compiles. What runs reads a field through these (one small table each in the
+/// wasm) rather than through [`entry`], which would put every entry in the npm
+/// package's first module.
+macro_rules! column {
+    ($ty:ty, $field:ident) => {{
+        const COLUMN: [$ty; COUNT] = {
+            let mut out = [REGISTRY[0].$field; COUNT];
+            let mut i = 1;
+            while i < COUNT {
+                out[i] = REGISTRY[i].$field;
+                i += 1;
+            }
+            out
+        };
+        COLUMN
+    }};
+}
+
+/// The name of `format` (its entry's).
+pub fn name(format: Format) -> &'static str {
+    column!(&'static str, name)[format as usize]
+}
+
+/// The feature that holds the parser of `format`.
+pub fn feature(format: Format) -> Feature {
+    column!(Feature, feature)[format as usize]
+}
+
+/// The parser of `format`'s JSON data, if this build has it.
+pub(crate) fn parser(format: Format) -> Option<ParseFn> {
+    column!(Option<ParseFn>, parse)[format as usize]
+}
+
+/// What reads `format`'s event stream.
+pub fn stream(format: Format) -> Stream {
+    column!(Stream, stream)[format as usize]
+}
+
 /// Every format, in the registry's order.
 pub const FORMATS: [Format; COUNT] = {
     let mut out = [Format::Markdown; COUNT];
@@ -333,6 +372,21 @@ pub const FORMATS: [Format; COUNT] = {
     }
     out
 };
+
+impl Format {
+    /// Every format, in the order of docs/formats.md (the registry's).
+    pub const ALL: [Format; COUNT] = FORMATS;
+
+    /// The name used in options and JSON (`"citation_map"`, ...).
+    pub fn name(self) -> &'static str {
+        name(self)
+    }
+
+    /// The format with this name, if any.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
 
 #[cfg(test)]
 mod tests {

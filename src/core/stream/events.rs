@@ -61,8 +61,8 @@ impl EventAcc {
     /// An accumulator for `format`'s stream, as the format registry says (a UI message
     /// stream, Anthropic's, Gemini's, a platform's; else `sse` until a typed event says).
     pub(super) fn new(format: Format, options: &Options) -> Self {
-        use crate::core::formats::registry::{entry, Stream};
-        match entry(format).stream {
+        use crate::core::formats::registry::{stream, Stream};
+        match stream(format) {
             Stream::UiMessages => {
                 EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)))
             }
