@@ -146,15 +146,32 @@ pub fn parse_draft(
         Data::Json(v) => Some(v),
         _ => None,
     };
-    // A stream given as text, or as a JSON string holding it (`sse`'s parser reads its
-    // JSON string itself).
+    // A stream given as text, or as a JSON string holding it (any JSON string, for
+    // `sse`).
     let stream = match data {
         Data::Text(t) => Some(t),
-        Data::Json(Value::String(t)) if looks_like_sse(t) => Some(t.as_str()),
+        Data::Json(Value::String(t)) if format == Format::Sse || looks_like_sse(t) => {
+            Some(t.as_str())
+        }
         _ => None,
     };
     let mut draft = match (registry::stream(format), stream) {
         (registry::Stream::Sse, Some(t)) => sse::parse(t, options)?,
+        // `sse` data that is no stream: none (the answer is the stream), or JSON that
+        // is not this format.
+        (registry::Stream::Sse, None) => {
+            return match v {
+                None => sse::parse(answer.unwrap_or(""), options),
+                Some(other) => Err(ParseError::not_format(
+                    Format::Sse,
+                    "$",
+                    format!(
+                        "expected the event stream as text, found {}",
+                        crate::core::json::type_name(other)
+                    ),
+                )),
+            }
+        }
         (registry::Stream::UiMessages, Some(t)) => ai_sdk::parse_stream(t, options)?,
         #[cfg(feature = "platforms")]
         (registry::Stream::Platform { .. }, Some(t)) => {

@@ -113,7 +113,8 @@ pub struct Entry {
     /// The feature that holds its parser.
     pub feature: Feature,
     /// Its parser of JSON data; `None` in a build without its feature (the data then
-    /// shows its text with a `format-not-loaded` error).
+    /// shows its text with a `format-not-loaded` error), and for `sse`, whose data is
+    /// only ever its stream ([`Stream::Sse`] reads it).
     pub(crate) parse: Option<ParseFn>,
     /// Its event stream.
     pub stream: Stream,
@@ -178,7 +179,8 @@ pub const REGISTRY: [Entry; COUNT] = {
             format: Format::Sse,
             name: "sse",
             feature: Feature::Core,
-            parse: Some(sse::parse_data),
+            // Its data is only ever its stream (text, a JSON string, or the answer).
+            parse: None,
             stream: Stream::Sse,
         },
         Entry {
@@ -445,11 +447,18 @@ mod tests {
         }
     }
 
-    /// A format's parser is there exactly when its feature is built.
+    /// A format's parser is there exactly when its feature is built (`sse` has none:
+    /// its stream reader reads all its data).
     #[test]
     fn a_parser_is_there_when_its_feature_is() {
         for e in &REGISTRY {
-            assert_eq!(e.parse.is_some(), e.feature.enabled(), "{}", e.name);
+            let stream_only = matches!(e.stream, Stream::Sse);
+            assert_eq!(
+                e.parse.is_some(),
+                e.feature.enabled() && !stream_only,
+                "{}",
+                e.name
+            );
             if let Stream::Platform { apply_event, .. } = e.stream {
                 assert_eq!(e.feature, Feature::Platforms, "{}", e.name);
                 if !e.feature.enabled() {

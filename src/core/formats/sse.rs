@@ -256,34 +256,6 @@ pub(crate) fn event_json(
     }
 }
 
-/// Reads `sse` data given as JSON (the registry's parser of the format): the stream as
-/// a JSON string (the caller's text winning over its tokens), or no data (the answer is
-/// the stream); any other JSON value is not this format.
-pub fn parse_data(
-    answer: Option<&str>,
-    data: Option<&Value>,
-    options: &Options,
-) -> Result<Draft, ParseError> {
-    match data {
-        None => parse(answer.unwrap_or(""), options),
-        Some(Value::String(stream)) => {
-            let mut draft = parse(stream, options)?;
-            if let Some(a) = answer {
-                super::support::use_caller_text(&mut draft, a);
-            }
-            Ok(draft)
-        }
-        Some(other) => Err(ParseError::not_format(
-            Format::Sse,
-            "$",
-            format!(
-                "expected the event stream as text, found {}",
-                crate::core::json::type_name(other)
-            ),
-        )),
-    }
-}
-
 /// Parses an event stream into a draft.
 pub fn parse(stream: &str, _options: &Options) -> Result<Draft, ParseError> {
     let mut acc = SseAccumulator::new();
