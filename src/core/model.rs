@@ -7,7 +7,9 @@ use crate::core::text_map::TextMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// The input formats citekit understands (docs/formats.md, a section each).
+/// The input formats citekit understands (docs/formats.md, a section each). Their
+/// names, the list of them and what reads each are the format registry's
+/// (`core::formats::registry`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
@@ -58,65 +60,6 @@ pub enum Format {
     Langchain,
     /// A markdown answer with no citation data of its own (GFM footnotes still work).
     Markdown,
-}
-
-impl Format {
-    /// Every format, in the order of docs/formats.md.
-    pub const ALL: [Format; 21] = [
-        Format::Stored,
-        Format::Posthoc,
-        Format::CitationMap,
-        Format::Sse,
-        Format::Scintilla,
-        Format::Canonical,
-        Format::Payload,
-        Format::Anthropic,
-        Format::Openai,
-        Format::Gemini,
-        Format::Perplexity,
-        Format::AiSdk,
-        Format::Cohere,
-        Format::BedrockConverse,
-        Format::BedrockKb,
-        Format::Azure,
-        Format::Mistral,
-        Format::Xai,
-        Format::Llamaindex,
-        Format::Langchain,
-        Format::Markdown,
-    ];
-
-    /// The name used in options and JSON (`"citation_map"`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Stored => "stored",
-            Format::Posthoc => "posthoc",
-            Format::CitationMap => "citation_map",
-            Format::Sse => "sse",
-            Format::Scintilla => "scintilla",
-            Format::Canonical => "canonical",
-            Format::Payload => "payload",
-            Format::Anthropic => "anthropic",
-            Format::Openai => "openai",
-            Format::Gemini => "gemini",
-            Format::Perplexity => "perplexity",
-            Format::AiSdk => "ai-sdk",
-            Format::Cohere => "cohere",
-            Format::BedrockConverse => "bedrock",
-            Format::BedrockKb => "bedrock-kb",
-            Format::Azure => "azure",
-            Format::Mistral => "mistral",
-            Format::Xai => "xai",
-            Format::Llamaindex => "llamaindex",
-            Format::Langchain => "langchain",
-            Format::Markdown => "markdown",
-        }
-    }
-
-    /// The format with this name, if any.
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
-    }
 }
 
 impl std::fmt::Display for Format {

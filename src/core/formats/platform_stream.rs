@@ -330,19 +330,16 @@ fn inert(event: &Map<String, Value>) -> bool {
     ) || (event.len() == 1 && event.contains_key("contentBlockStop"))
 }
 
-/// Applies one event to the rebuilt response (the format's rules).
+/// Applies one event to the rebuilt response (the format's rules, from the registry;
+/// Azure's and xAI's streams are chat completions chunks only).
 #[cfg(feature = "platforms")]
 fn apply(format: Format, response: &mut Value, event: &Map<String, Value>) -> Option<String> {
-    use crate::core::formats::{bedrock, cohere, langchain, llamaindex, mistral};
-    match format {
-        Format::Cohere => cohere::apply_event(response, event),
-        Format::BedrockConverse => bedrock::apply_converse_event(response, event),
-        Format::Mistral => mistral::apply_conversation_event(response, event),
-        Format::Llamaindex => llamaindex::apply_event(response, event),
-        Format::Langchain => langchain::apply_event(response, event),
-        // Azure's and xAI's streams are chat completions chunks only.
-        Format::Azure | Format::Xai => None,
-        _ => bedrock::apply_kb_event(response, event),
+    match super::registry::stream(format) {
+        super::registry::Stream::Platform {
+            apply_event: Some(apply_event),
+            ..
+        } => apply_event(response, event),
+        _ => None,
     }
 }
 
@@ -389,7 +386,6 @@ fn chat_chunk(format: Format, chat: &mut ChatChunks, chunk: &Map<String, Value>)
 #[cfg(feature = "platforms")]
 fn parse_response(format: Format, response: &Value, options: &Options) -> Draft {
     {
-        use crate::core::formats::{azure, bedrock, cohere, langchain, llamaindex, mistral, xai};
         // Nothing yet, or only chunks without a choice (Azure's first, with its
         // `prompt_filter_results`).
         let empty = response.as_object().is_some_and(|o| {
@@ -405,15 +401,9 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
             ));
             return d;
         }
-        let parsed = match format {
-            Format::Cohere => cohere::parse(None, Some(response), options),
-            Format::BedrockConverse => bedrock::parse_converse(None, Some(response), options),
-            Format::Azure => azure::parse(None, Some(response), options),
-            Format::Xai => xai::parse(None, Some(response), options),
-            Format::Mistral => mistral::parse(None, Some(response), options),
-            Format::Llamaindex => llamaindex::parse(None, Some(response), options),
-            Format::Langchain => langchain::parse(None, Some(response), options),
-            _ => bedrock::parse_kb(None, Some(response), options),
+        let parsed = match super::registry::parser(format) {
+            Some(parse) => parse(None, Some(response), options),
+            None => Ok(Draft::new(format, "")),
         };
         parsed.unwrap_or_else(|e| {
             let mut d = Draft::new(format, "");

@@ -58,21 +58,24 @@ pub(super) enum EventAcc {
 }
 
 impl EventAcc {
-    /// An accumulator for `format` (`ai-sdk`, `anthropic`, `gemini`, else `sse` until a
-    /// typed event says).
+    /// An accumulator for `format`'s stream, as the format registry says (a UI message
+    /// stream, Anthropic's, Gemini's, a platform's; else `sse` until a typed event says).
     pub(super) fn new(format: Format, options: &Options) -> Self {
-        match format {
-            Format::AiSdk => EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options))),
+        use crate::core::formats::registry::{stream, Stream};
+        match stream(format) {
+            Stream::UiMessages => {
+                EventAcc::AiSdk(Box::new(ai_sdk::StreamAccumulator::new(options)))
+            }
             #[cfg(feature = "providers")]
-            Format::Anthropic => {
+            Stream::Anthropic => {
                 EventAcc::Anthropic(Box::new(anthropic_stream::StreamAccumulator::new(options)))
             }
             #[cfg(feature = "providers")]
-            Format::Gemini => {
+            Stream::Gemini => {
                 EventAcc::Gemini(Box::new(gemini_stream::StreamAccumulator::new(options)))
             }
-            f if crate::core::formats::is_platform(f) => {
-                EventAcc::Platform(Box::new(PlatformStream::new(f, options)))
+            Stream::Platform { .. } => {
+                EventAcc::Platform(Box::new(PlatformStream::new(format, options)))
             }
             _ => EventAcc::Sse {
                 acc: Box::new(SseAccumulator::new()),
