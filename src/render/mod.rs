@@ -14,155 +14,23 @@ pub mod html;
 pub mod json_view;
 pub mod markdown;
 pub mod md;
+pub(crate) mod options;
+pub(crate) mod parts;
 pub mod stream_view;
 mod writer;
 
 use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
 use crate::core::model::{CitedAnswer, ContentKind, Source};
-use crate::core::options::{MarkerStyle, Options, Theme, Uncited};
+use crate::core::options::{MarkerStyle, Theme, Uncited};
 use class::{
     ANSWER, ANSWER_BODY, CARD_NAV, FOOTNOTES, MARKER, MARKER_LINK, PANEL, SOURCE, SOURCE_TOGGLE,
 };
 use escape::push_escaped;
+pub use options::{marker_style_name, sanitize_prefix, Labels, RenderOptions, DEFAULT_LABELS};
+pub(crate) use parts::about_words;
+use parts::{about_html, display_title, external_link, meta_html, source_label};
 use std::fmt::Write;
 use std::ops::Range;
-
-/// Texts shown to users, replaceable for other languages (`labels` option), in the
-/// order of [`DEFAULT_LABELS`] (a list read by position, not a map).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Labels(Vec<String>);
-
-/// The label keys and their English defaults. `{n}`, `{i}`, `{total}`, `{title}` are
-/// filled in where they appear.
-pub const DEFAULT_LABELS: &[(&str, &str)] = &[
-    ("sources", "Sources"),
-    ("references", "References"),
-    ("source", "Source {n}"),
-    ("sourceTitled", "Source {n}: {title}"),
-    ("sourcesList", "Sources {list}"),
-    ("opensInNewTab", "(opens in a new tab)"),
-    ("open", "Open source"),
-    ("previous", "Previous source"),
-    ("next", "Next source"),
-    ("pager", "{i}/{total}"),
-    ("citedTimes", "cited {n}×"),
-    ("uncited", "not cited"),
-    ("backToCitation", "Back to citation {label}"),
-    ("page", "Page"),
-    ("score", "Score"),
-    ("published", "Published"),
-    ("modified", "Updated"),
-    ("details", "Details"),
-    ("copy", "Copy with citations"),
-    ("copied", "Copied"),
-    ("pending", "Source not loaded yet"),
-    ("untitled", "Untitled source"),
-    ("forAnswer", "for “{excerpt}”"),
-];
-
-impl Default for Labels {
-    fn default() -> Self {
-        Labels(DEFAULT_LABELS.iter().map(|(_, v)| v.to_string()).collect())
-    }
-}
-
-impl Labels {
-    /// The defaults with `overrides` replacing some of them (unknown keys ignored).
-    pub fn with(overrides: &crate::core::text_map::TextMap) -> Self {
-        let mut l = Labels::default();
-        for (k, v) in overrides {
-            if let Some(i) = DEFAULT_LABELS.iter().position(|(d, _)| d == k) {
-                l.0[i] = v.clone();
-            }
-        }
-        l
-    }
-
-    /// The text of `key`.
-    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
-        DEFAULT_LABELS
-            .iter()
-            .position(|(d, _)| *d == key)
-            .and_then(|i| self.0.get(i))
-            .map_or(key, String::as_str)
-    }
-
-    /// The text of `key` with `{name}` placeholders filled.
-    pub fn fill(&self, key: &str, vars: &[(&str, &str)]) -> String {
-        let mut s = self.get(key).to_string();
-        for (k, v) in vars {
-            let mut placeholder = String::with_capacity(k.len() + 2);
-            placeholder.push('{');
-            placeholder.push_str(k);
-            placeholder.push('}');
-            if crate::core::bytes::has(&s, &placeholder) {
-                s = crate::core::bytes::replace(&s, &placeholder, v);
-            }
-        }
-        s
-    }
-}
-
-/// How to render.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RenderOptions {
-    /// Prefix of every element id, unique per answer on a page. Defaults to `cite`.
-    pub id_prefix: String,
-    /// Marker look. Defaults to numbers.
-    pub marker_style: MarkerStyle,
-    /// Uncited sources in the panel. Defaults to dimmed.
-    pub uncited: Uncited,
-    /// Texts.
-    pub labels: Labels,
-    /// The theme class of a static rendering's root ([`render_to_string`]); the live
-    /// component sets its root's class itself, so that a theme change re-renders
-    /// nothing. Defaults to auto (no class: the page's colour scheme decides).
-    pub theme: Theme,
-}
-
-impl Default for RenderOptions {
-    fn default() -> Self {
-        RenderOptions {
-            id_prefix: "cite".into(),
-            marker_style: MarkerStyle::Number,
-            uncited: Uncited::Dim,
-            labels: Labels::default(),
-            theme: Theme::Auto,
-        }
-    }
-}
-
-impl RenderOptions {
-    /// Render options from parse options, with an id prefix.
-    pub fn from_options(options: &Options, id_prefix: &str) -> Self {
-        RenderOptions {
-            id_prefix: sanitize_prefix(id_prefix),
-            marker_style: options.marker_style,
-            uncited: options.uncited,
-            labels: Labels::with(&options.labels),
-            theme: options.theme,
-        }
-    }
-
-    /// The render options of a live answer (the Leptos component, the npm driver): as
-    /// the options say, but with the theme left to the root's class, so that a theme
-    /// change re-renders nothing and an open card and the panel's selection stay.
-    pub fn live(options: &Options, id_prefix: &str) -> Self {
-        RenderOptions {
-            theme: Theme::Auto,
-            ..RenderOptions::from_options(options, id_prefix)
-        }
-    }
-}
-
-/// The root's `data-marker-style` value of a live answer (`number`, `domain`, ...).
-pub fn marker_style_name(style: MarkerStyle) -> &'static str {
-    match style {
-        MarkerStyle::Number => "number",
-        MarkerStyle::Grouped => "grouped",
-        MarkerStyle::Domain => "domain",
-    }
-}
 
 /// Whether an answer shows its footnotes and its panel, given whether each is asked
 /// for: footnotes when a source is cited or is a source of the whole answer, the panel
@@ -177,20 +45,6 @@ pub fn lists_shown(answer: &CitedAnswer, footnotes: bool, panel: bool) -> (bool,
                 .any(|s| s.cited || s.of_whole_answer()),
         panel && answer.show_citations && !answer.sources.is_empty(),
     )
-}
-
-/// An id prefix reduced to `[A-Za-z0-9_-]`, starting with a letter.
-pub fn sanitize_prefix(p: &str) -> String {
-    let s: String = p
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .take(40)
-        .collect();
-    if s.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        s
-    } else {
-        format!("c{s}")
-    }
 }
 
 /// Bytes of answer text after which rendered blocks (and the footnote list) are laid
@@ -455,23 +309,6 @@ pub fn compress_numbers(nums: &[u32]) -> String {
     crate::core::bytes::join(&mut parts.iter().map(String::as_str), ", ")
 }
 
-fn source_label(s: &Source, opts: &RenderOptions) -> String {
-    let n = s.number.to_string();
-    match s.display_title() {
-        Some(t) => opts
-            .labels
-            .fill("sourceTitled", &[("n", &n), ("title", &t)]),
-        None => opts.labels.fill("source", &[("n", &n)]),
-    }
-}
-
-/// The title shown for `s` in the card, the panel and the footnotes
-/// ([`Source::display_title`]), or the `untitled` label.
-fn display_title<'a>(s: &'a Source, opts: &'a RenderOptions) -> std::borrow::Cow<'a, str> {
-    s.display_title()
-        .unwrap_or(std::borrow::Cow::Borrowed(opts.labels.get("untitled")))
-}
-
 /// The id of marker link `k` of citation `ci`.
 pub fn ref_id(opts: &RenderOptions, ci: usize, k: usize) -> String {
     format!("{}-ref-{ci}-{k}", opts.id_prefix)
@@ -677,61 +514,6 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
     out
 }
 
-/// A link that opens in a new tab. Its accessible name says so: the visible text, then
-/// the note (in `aria-label`, not a hidden element: one box less per source).
-fn external_link(out: &mut String, class: &str, url: &str, text: &str, opts: &RenderOptions) {
-    let _ = write!(out, "<a class=\"{class}\" href=\"");
-    push_escaped(out, url);
-    out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\" dir=\"auto\" aria-label=\"");
-    push_escaped(out, text);
-    out.push(' ');
-    push_escaped(out, opts.labels.get("opensInNewTab"));
-    out.push_str("\">");
-    push_escaped(out, text);
-    out.push_str("</a>");
-}
-
-/// Page, score and dates of a source as a `<dl>` (empty when it has none).
-fn meta_html(s: &Source, opts: &RenderOptions, class: &str) -> String {
-    let mut rows: Vec<(&str, String)> = Vec::new();
-    if let Some(p) = s.page {
-        rows.push(("page", p.to_string()));
-    }
-    if let Some(sc) = s.score {
-        rows.push(("score", decimal3(sc)));
-    }
-    if let Some(d) = &s.published {
-        rows.push(("published", short_date(d)));
-    }
-    if let Some(d) = &s.modified {
-        rows.push(("modified", short_date(d)));
-    }
-    if rows.is_empty() {
-        return String::new();
-    }
-    let mut out = format!("<dl class=\"{class}\">");
-    for (k, v) in rows {
-        out.push_str("<div><dt>");
-        push_escaped(&mut out, opts.labels.get(k));
-        out.push_str("</dt><dd>");
-        push_escaped(&mut out, &v);
-        out.push_str("</dd></div>");
-    }
-    out.push_str("</dl>");
-    out
-}
-
-/// `2025-01-02T12:34:56Z` → `2025-01-02`; other forms as given (cleaned, short).
-fn short_date(d: &str) -> String {
-    let d = crate::core::sanitize::clean_text(d);
-    let b = d.as_bytes();
-    if b.len() >= 10 && b[4] == b'-' && b[7] == b'-' && b[..4].iter().all(u8::is_ascii_digit) {
-        d[..10].to_string()
-    } else {
-        crate::core::sanitize::excerpt(&d, 40)
-    }
-}
-
 /// The body of the hover card for page `index` of citation `ci`.
 pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOptions) -> String {
     let Some(c) = answer.citations.get(ci) else {
@@ -793,29 +575,6 @@ pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOpt
         );
     }
     out.push_str("</div></div>");
-    out
-}
-
-/// A number rounded to at most three decimals, as Rust's `{}` writes the rounded
-/// `f64` (`0.5`, `0.123`, `2`, `-0.25`), but through integer formatting: no float
-/// formatting code in the wasm. Values past 2^53 thousandths show their integer part.
-fn decimal3(x: f64) -> String {
-    let m = (x * 1000.0).round();
-    if !m.is_finite() || m.abs() >= 9.0e15 {
-        return (x.round() as i64).to_string();
-    }
-    let m = m as i64;
-    let (int, frac) = (m.unsigned_abs() / 1000, m.unsigned_abs() % 1000);
-    let mut out = String::new();
-    if m < 0 {
-        out.push('-');
-    }
-    out.push_str(&int.to_string());
-    if frac > 0 {
-        let digits = format!("{frac:03}");
-        out.push('.');
-        out.push_str(digits.trim_end_matches('0'));
-    }
     out
 }
 
@@ -915,38 +674,6 @@ pub fn panel_details_html(answer: &CitedAnswer, n: u32, opts: &RenderOptions) ->
         );
     }
     out
-}
-
-/// A visually hidden ` for “first words of the answer…”` after a heading, so that the
-/// panel and footnotes landmarks of several answers on one page have distinct names.
-fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
-    let words = about_words(answer);
-    if words.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from("<span class=\"cite-visually-hidden\"> ");
-    push_escaped(
-        &mut out,
-        &opts.labels.fill("forAnswer", &[("excerpt", &words)]),
-    );
-    out.push_str("</span>");
-    out
-}
-
-/// The first words of the answer that the panel's and the footnotes' headings quote.
-pub(crate) fn about_words(answer: &CitedAnswer) -> String {
-    // The first words without markdown's punctuation (`## `, `**`, backticks).
-    if answer.content_kind == ContentKind::Markdown {
-        let head: String = answer
-            .text
-            .chars()
-            .take(400)
-            .filter(|c| !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '~'))
-            .collect();
-        crate::core::sanitize::excerpt(&head, 48)
-    } else {
-        crate::core::sanitize::excerpt(&answer.text, 48)
-    }
 }
 
 /// The footnotes: cited sources with back-links to every marker (a, b, c ...), then
@@ -1121,30 +848,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scores_show_as_the_rounded_float_would() {
-        for x in [
-            0.5,
-            0.123_4,
-            2.0,
-            -0.25,
-            0.999_6,
-            0.000_4,
-            1e-9,
-            87.654_321,
-            -3.000_1,
-            1e12 + 0.5,
-        ] {
-            assert_eq!(
-                decimal3(x),
-                format!("{}", (x * 1000.0).round() / 1000.0),
-                "{x}"
-            );
-        }
-        assert_eq!(decimal3(f64::NAN), "0");
-        assert_eq!(decimal3(1e300), i64::MAX.to_string());
-    }
-
-    #[test]
     fn footnote_title_names_the_answer_without_markdown() {
         let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
         let a = crate::core::parse_lenient(
@@ -1169,12 +872,6 @@ mod tests {
         assert_eq!(backlink_letter(0), "a");
         assert_eq!(backlink_letter(25), "z");
         assert_eq!(backlink_letter(26), "aa");
-    }
-
-    #[test]
-    fn prefixes_are_safe() {
-        assert_eq!(sanitize_prefix("a\"><script>"), "ascript");
-        assert_eq!(sanitize_prefix("9x"), "c9x");
     }
 
     /// A grouped or domain marker standing for several sources is named with their
