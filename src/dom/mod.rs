@@ -9,7 +9,6 @@
 //! package's [`driver`] keeps it in cells and calls it at once.
 
 pub(crate) mod blocks;
-pub(crate) mod card;
 pub mod driver;
 #[cfg(browser_tables)]
 mod entity;
@@ -23,10 +22,10 @@ pub mod state;
 mod unicode;
 pub(crate) mod util;
 
+pub use crate::components::card::dom::place_card;
 #[cfg(browser_tables)]
 use entity::entity;
 pub use state::{Card, Highlight};
-pub use util::place_card;
 
 /// Hands the browser's answers to the core and the markdown parser in a build without
 /// the entity and Unicode tables (`cfg(browser_tables)`: src/core/unicode.rs says which

@@ -161,36 +161,6 @@ fn style_element(doc: &Document, css: &str) -> Option<Element> {
     Some(style)
 }
 
-/// Where a card of size `card` (w, h) goes next to an anchor rect, inside a viewport of
-/// `view` (w, h): below the anchor, or above when there is no room below; shifted
-/// sideways to stay inside. Returns (left, top, placed above).
-pub fn place_card(
-    anchor: (f64, f64, f64, f64),
-    card: (f64, f64),
-    view: (f64, f64),
-) -> (f64, f64, bool) {
-    let (ax, ay, aw, ah) = anchor;
-    let (cw, ch) = card;
-    let (vw, vh) = view;
-    let gap = 6.0;
-    let margin = 8.0;
-    let below = ay + ah + gap;
-    let above = ay - gap - ch;
-    let (top, flipped) = if below + ch <= vh - margin || above < margin {
-        (below, false)
-    } else {
-        (above, true)
-    };
-    let mut left = ax + aw / 2.0 - cw / 2.0;
-    if left + cw > vw - margin {
-        left = vw - margin - cw;
-    }
-    if left < margin {
-        left = margin;
-    }
-    (left, top, flipped)
-}
-
 /// The name of citekit's highlight in `CSS.highlights` (styled by
 /// `::highlight(cite-active)`).
 pub const HIGHLIGHT: &str = crate::render::class::ACTIVE;

@@ -17,9 +17,8 @@
 //! view! { <CitedAnswer answer="Paris is the capital [1]." data=CiteData::json(map) /> }
 //! ```
 
-mod card;
 mod cited_answer;
-mod context;
+pub(crate) mod context;
 mod footnotes;
 mod highlight;
 mod source_panel;

@@ -4,8 +4,8 @@
 //! highlight, and the copy button.
 
 use super::{Driver, Inner, OPEN_CARD};
+use crate::components::card::dom::show_card;
 use crate::core::export::copy_text;
-use crate::dom::card::show_card;
 use crate::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
     on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
@@ -156,11 +156,11 @@ impl Driver {
             if let Some(c) = self.0.card.get() {
                 let r = self.0.render.borrow().clone();
                 let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
-                if crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+                if crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                     let follows = match self.0.nodes.try_borrow() {
-                        Ok(n) => n
-                            .as_ref()
-                            .is_some_and(|n| crate::dom::card::follow_marker(&n.card, link)),
+                        Ok(n) => n.as_ref().is_some_and(|n| {
+                            crate::components::card::dom::follow_marker(&n.card, link)
+                        }),
                         Err(_) => false,
                     };
                     if !follows {

@@ -110,7 +110,7 @@ impl NotesKey {
             show_citations: a.show_citations,
             lazy: a.text.len() >= render::LAZY_AFTER,
             text: a.text.len(),
-            about: render::about_words(a),
+            about: render::parts::about_words(a),
             stale: false,
         }
     }
@@ -122,7 +122,7 @@ impl NotesKey {
         if self.text == usize::MAX || self.text == a.text.len() {
             return true;
         }
-        let about = render::about_words(a);
+        let about = render::parts::about_words(a);
         let same = about == self.about;
         // The quote reads at most 400 characters of the text.
         self.text = if a.text.len() > 1600 && same {

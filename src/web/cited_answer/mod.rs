@@ -6,6 +6,7 @@
 
 mod adopt;
 
+use crate::components::card::leptos::wire_card;
 use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
@@ -21,7 +22,6 @@ use crate::render;
 use crate::render::class;
 use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
-use crate::web::card::wire_card;
 use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
 use crate::web::context::CiteContext;
 use crate::web::footnotes::Footnotes;
@@ -317,11 +317,11 @@ pub(crate) fn cited_answer_view(
             };
             let r = ctx.render.get_untracked();
             let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
-            if !crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+            if !crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                 return;
             }
             let card = dom::by_id(&format!("{}-card", r.id_prefix));
-            if !card.is_some_and(|card| crate::dom::card::follow_marker(&card, link)) {
+            if !card.is_some_and(|card| crate::components::card::dom::follow_marker(&card, link)) {
                 ctx.card.set(None);
             }
         });
