@@ -15,3 +15,4 @@
 //! `leptos.rs` of the Leptos components' (tests/layers.rs holds them to it).
 
 pub(crate) mod card;
+pub(crate) mod panel;

@@ -16,7 +16,6 @@ pub(crate) mod events;
 pub(crate) mod highlight;
 pub(crate) mod morph;
 pub(crate) mod page;
-pub(crate) mod panel;
 pub mod state;
 #[cfg(browser_tables)]
 mod unicode;

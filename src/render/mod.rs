@@ -20,13 +20,16 @@ pub mod stream_view;
 mod writer;
 
 pub use crate::components::card::html::card_html;
+pub use crate::components::panel::html::{
+    panel_details_html, panel_html, panel_item_id, PANEL_EAGER,
+};
 use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
 use crate::core::model::{CitedAnswer, ContentKind, Source};
-use crate::core::options::{MarkerStyle, Theme, Uncited};
-use class::{ANSWER, ANSWER_BODY, FOOTNOTES, MARKER, MARKER_LINK, PANEL, SOURCE, SOURCE_TOGGLE};
+use crate::core::options::{MarkerStyle, Theme};
+use class::{ANSWER, ANSWER_BODY, FOOTNOTES, MARKER, MARKER_LINK, PANEL};
 use escape::push_escaped;
 pub use options::{marker_style_name, sanitize_prefix, Labels, RenderOptions, DEFAULT_LABELS};
-use parts::{about_html, display_title, external_link, meta_html, source_label};
+use parts::{about_html, display_title, external_link, source_label};
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -317,11 +320,6 @@ pub fn footnote_id(opts: &RenderOptions, n: u32) -> String {
     format!("{}-fn-{n}", opts.id_prefix)
 }
 
-/// The id of the panel entry of source number `n`.
-pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
-    format!("{}-src-{n}", opts.id_prefix)
-}
-
 /// What stands between adjacent links of one marker: the text `, ` in an element the
 /// stylesheet gives no room on screen, kept in copied text and in the marker's text
 /// content.
@@ -509,104 +507,6 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
         }
     }
     out.push_str("</sup>");
-    out
-}
-
-/// How many panel entries are laid out at once, about a screenful; the ones after skip
-/// layout and paint until they scroll near (`cite-source--lazy`, `content-visibility:
-/// auto`). Measured on the 20 KB answer of `bench/mount.mjs` (30 sources), three runs:
-/// the mount to a forced layout went from 1.10-1.23x marked to 0.90-0.92x, and to the
-/// end of the first frame from 1.23x to 1.06-1.15x.
-pub const PANEL_EAGER: usize = 8;
-
-/// The source panel's list: cited sources first, uncited after (dimmed or hidden).
-pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
-    let p = &opts.id_prefix;
-    let mut out = String::with_capacity(256 + answer.sources.len() * 400);
-    let _ = write!(
-        out,
-        "<h2 class=\"cite-panel__title\" id=\"{p}-panel-title\">{}{}</h2><ol class=\"cite-panel__list\">",
-        escape::escape(opts.labels.get("sources")),
-        about_html(answer, opts)
-    );
-    // Cited sources first, then the sources of the whole answer (given for the answer,
-    // with no position: listed as the footnotes list them, neither dimmed nor hidden),
-    // then the uncited ones, dimmed or hidden by the option.
-    let cited = answer.sources.iter().filter(|s| s.cited);
-    let whole = answer.sources.iter().filter(|s| s.of_whole_answer());
-    let uncited = answer
-        .sources
-        .iter()
-        .filter(|s| !s.cited && !s.of_whole_answer());
-    let list: Vec<&Source> = if opts.uncited == Uncited::Hide {
-        cited.chain(whole).collect()
-    } else {
-        cited.chain(whole).chain(uncited).collect()
-    };
-    for (k, s) in list.into_iter().enumerate() {
-        let n = s.number;
-        let dim = !s.cited && !s.of_whole_answer() && opts.uncited == Uncited::Dim;
-        let _ = write!(
-            out,
-            "<li class=\"{SOURCE}{}{}\" id=\"{}\" data-source=\"{n}\" data-cited=\"{}\" data-state=\"collapsed\"><button type=\"button\" class=\"{SOURCE_TOGGLE}\" data-source=\"{n}\" aria-expanded=\"false\" aria-controls=\"{}-details\"><span class=\"cite-source__number\">{n}</span><span class=\"cite-source__main\"><span class=\"cite-source__title\" dir=\"auto\">",
-            if dim { " cite-source--uncited" } else { "" },
-            if k >= PANEL_EAGER { " cite-source--lazy" } else { "" },
-            panel_item_id(opts, n),
-            s.cited,
-            panel_item_id(opts, n),
-        );
-        push_escaped(&mut out, &display_title(s, opts));
-        out.push_str("</span>");
-        if let Some(d) = &s.domain {
-            out.push_str("<span class=\"cite-source__domain\" dir=\"auto\">");
-            push_escaped(&mut out, d);
-            out.push_str("</span>");
-        }
-        out.push_str("</span><span class=\"cite-source__count\" dir=\"auto\">");
-        if s.cited {
-            push_escaped(
-                &mut out,
-                &opts
-                    .labels
-                    .fill("citedTimes", &[("n", &s.cite_count.to_string())]),
-            );
-        } else {
-            push_escaped(&mut out, opts.labels.get("uncited"));
-        }
-        out.push_str("</span></button>");
-        if let Some(sn) = &s.snippet {
-            out.push_str("<p class=\"cite-source__snippet\" dir=\"auto\">");
-            push_escaped(&mut out, &crate::core::sanitize::excerpt200(sn));
-            out.push_str("</p>");
-        }
-        // The details (metadata, the source's link) are made when the entry is first
-        // expanded ([`panel_details_html`]): most never are.
-        let _ = write!(
-            out,
-            "<div class=\"cite-source__details\" id=\"{}-details\" hidden></div></li>",
-            panel_item_id(opts, n)
-        );
-    }
-    out.push_str("</ol>");
-    out
-}
-
-/// What an expanded panel entry shows under its title: the source's metadata and a
-/// link to it. Empty when there is no source numbered `n`.
-pub fn panel_details_html(answer: &CitedAnswer, n: u32, opts: &RenderOptions) -> String {
-    let Some(s) = answer.source_by_number(n) else {
-        return String::new();
-    };
-    let mut out = meta_html(s, opts, "cite-source__meta");
-    if let Some(u) = &s.url {
-        external_link(
-            &mut out,
-            "cite-source__link",
-            u,
-            opts.labels.get("open"),
-            opts,
-        );
-    }
     out
 }
 

@@ -2,8 +2,7 @@
 
 use crate::render::class;
 use crate::render::{self};
-use crate::web::context::CiteContext;
-use crate::web::source_panel::sources_key;
+use crate::web::context::{sources_key, CiteContext};
 use leptos::prelude::*;
 
 /// Footnotes: an ordered list of the cited sources with back-links to every marker

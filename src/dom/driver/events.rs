@@ -5,6 +5,7 @@
 
 use super::{Driver, Inner, OPEN_CARD};
 use crate::components::card::dom::show_card;
+use crate::components::panel::dom::{bring_into_view, set_expanded};
 use crate::core::export::copy_text;
 use crate::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
@@ -13,7 +14,6 @@ use crate::dom::events::{
 };
 use crate::dom::highlight::apply_highlight;
 use crate::dom::page;
-use crate::dom::panel::{bring_into_view, set_expanded};
 use crate::dom::state::{sources_of, Card, Highlight, Timeout};
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};

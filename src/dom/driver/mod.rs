@@ -14,13 +14,13 @@
 //! (the root markup, what is deferred past the first frame, footnotes and panel kept
 //! up to date once per frame) and `events` (listeners, card, highlight, copy).
 
+use crate::components::panel::dom::PanelLayout;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::StreamInfo;
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::page;
-use crate::dom::panel::PanelLayout;
 use crate::dom::state::{next_prefix, Card, Highlight, Timeout, Timers};
 use crate::dom::util as dom;
 use crate::render::stream_view::StreamDefs;

@@ -7,6 +7,8 @@
 mod adopt;
 
 use crate::components::card::leptos::wire_card;
+use crate::components::panel::dom::{mark_layout, PanelLayout};
+use crate::components::panel::leptos::{PanelPresent, SourcePanel};
 use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
@@ -15,7 +17,6 @@ use crate::dom::events::{
     on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
     on_pointer_over, on_window_key_down,
 };
-use crate::dom::panel::{mark_layout, PanelLayout};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
 use crate::render;
@@ -26,7 +27,6 @@ use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
 use crate::web::context::CiteContext;
 use crate::web::footnotes::Footnotes;
 use crate::web::highlight::wire_highlight;
-use crate::web::source_panel::{PanelPresent, SourcePanel};
 use crate::web::{CiteData, CSS};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
