@@ -14,5 +14,6 @@
 //! component's `html.rs` is of the render layer, its `dom.rs` of the DOM layer and its
 //! `leptos.rs` of the Leptos components' (tests/layers.rs holds them to it).
 
+pub(crate) mod answer;
 pub(crate) mod card;
 pub(crate) mod panel;

@@ -13,7 +13,6 @@ pub mod driver;
 #[cfg(browser_tables)]
 mod entity;
 pub(crate) mod events;
-pub(crate) mod highlight;
 pub(crate) mod morph;
 pub(crate) mod page;
 pub mod state;

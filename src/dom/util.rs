@@ -161,65 +161,8 @@ fn style_element(doc: &Document, css: &str) -> Option<Element> {
     Some(style)
 }
 
-/// The name of citekit's highlight in `CSS.highlights` (styled by
-/// `::highlight(cite-active)`).
-pub const HIGHLIGHT: &str = crate::render::class::ACTIVE;
-
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// The CSS Custom Highlight API's `Highlight` (a set of ranges).
-    #[wasm_bindgen(js_name = Highlight)]
-    type CssHighlight;
-    #[wasm_bindgen(constructor, js_class = "Highlight", catch)]
-    fn new() -> Result<CssHighlight, wasm_bindgen::JsValue>;
-    #[wasm_bindgen(method, js_class = "Highlight", js_name = add)]
-    fn add(this: &CssHighlight, range: &web_sys::Range);
-}
-
-thread_local! {
-    /// The highlighted ranges of each answer (by id prefix): one `Highlight` holds them
-    /// all, so one answer clearing its own leaves the others'.
-    /// (A list, not a map: a page shows a few answers.)
-    static RANGES: std::cell::RefCell<Vec<(String, Vec<web_sys::Range>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Sets the highlighted ranges of answer `key` (none clears them) and puts every
-/// answer's ranges into `CSS.highlights`. Without the API (older browsers) nothing
-/// is highlighted; nothing fails.
-pub fn set_highlight(key: &str, ranges: Vec<web_sys::Range>) {
-    let all: Vec<web_sys::Range> = RANGES.with(|r| {
-        let mut r = r.borrow_mut();
-        r.retain(|(k, _)| k != key);
-        if !ranges.is_empty() {
-            r.push((key.to_string(), ranges));
-        }
-        r.iter().flat_map(|(_, v)| v).cloned().collect()
-    });
-    let Some(registry) = highlight_registry() else {
-        return;
-    };
-    let name = wasm_bindgen::JsValue::from_str(HIGHLIGHT);
-    if all.is_empty() {
-        call(&registry, "delete", &[name]);
-        return;
-    }
-    let Ok(h) = CssHighlight::new() else { return };
-    for range in &all {
-        h.add(range);
-    }
-    call(&registry, "set", &[name, h.into()]);
-}
-
-/// `CSS.highlights`, when the browser has it.
-fn highlight_registry() -> Option<wasm_bindgen::JsValue> {
-    let css = js_sys::Reflect::get(&js_sys::global(), &"CSS".into()).ok()?;
-    let reg = js_sys::Reflect::get(&css, &"highlights".into()).ok()?;
-    (!reg.is_undefined() && !reg.is_null()).then_some(reg)
-}
-
 /// `obj[method](...args)`, errors ignored (`undefined` then).
-fn call(
+pub(crate) fn call(
     obj: &wasm_bindgen::JsValue,
     method: &str,
     args: &[wasm_bindgen::JsValue],

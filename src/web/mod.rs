@@ -20,7 +20,6 @@
 mod cited_answer;
 pub(crate) mod context;
 mod footnotes;
-mod highlight;
 
 pub use crate::components::panel::leptos::SourcePanel;
 pub use crate::core::formats::CiteData;

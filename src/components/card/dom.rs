@@ -1,11 +1,12 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
+use crate::components::answer::html::ref_id;
 use crate::core::model::CitedAnswer as Model;
 use crate::dom::events::REPLACING;
 use crate::dom::state::Card;
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::{self, RenderOptions};
+use crate::render::RenderOptions;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -51,7 +52,7 @@ pub(crate) fn show_card(
     }
     let _ = el.remove_attribute("hidden");
     let _ = el.set_attribute("data-state", "open");
-    let Some(link) = dom::by_id(&render::ref_id(r, c.ci, c.k)) else {
+    let Some(link) = dom::by_id(&ref_id(r, c.ci, c.k)) else {
         return;
     };
     let _ = link.set_attribute("aria-describedby", &el.id());

@@ -4,6 +4,7 @@
 //! highlight, and the copy button.
 
 use super::{Driver, Inner, OPEN_CARD};
+use crate::components::answer::dom::apply_highlight;
 use crate::components::card::dom::show_card;
 use crate::components::panel::dom::{bring_into_view, set_expanded};
 use crate::core::export::copy_text;
@@ -12,7 +13,6 @@ use crate::dom::events::{
     on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
     on_window_key_down, source_detail, Host,
 };
-use crate::dom::highlight::apply_highlight;
 use crate::dom::page;
 use crate::dom::state::{sources_of, Card, Highlight, Timeout};
 use crate::dom::util as dom;

@@ -14,6 +14,7 @@
 //! (the root markup, what is deferred past the first frame, footnotes and panel kept
 //! up to date once per frame) and `events` (listeners, card, highlight, copy).
 
+use crate::components::answer::dom::set_highlight;
 use crate::components::panel::dom::PanelLayout;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::StreamInfo;
@@ -22,7 +23,6 @@ use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::page;
 use crate::dom::state::{next_prefix, Card, Highlight, Timeout, Timers};
-use crate::dom::util as dom;
 use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
 use serde_json::Value;
@@ -438,7 +438,7 @@ impl Driver {
                 .element
                 .remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
         }
-        dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
+        set_highlight(&i.render.borrow().id_prefix, Vec::new());
         i.layout.borrow_mut().take();
         i.nodes.borrow_mut().take();
         i.blocks.borrow_mut().clear();
