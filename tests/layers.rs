@@ -588,9 +588,17 @@ fn a_components_files_take_the_layers_of_what_they_do() {
         .map(|m| format!("{} ({})", m.join("::"), layer(m).map_or("?", |l| l.0)))
         .collect();
     for part in [
+        "components::answer::html (render)",
+        "components::answer::dom (dom)",
+        "components::answer::leptos (web)",
         "components::card::html (render)",
         "components::card::dom (dom)",
         "components::card::leptos (web)",
+        "components::panel::html (render)",
+        "components::panel::dom (dom)",
+        "components::panel::leptos (web)",
+        "components::footnotes::html (render)",
+        "components::footnotes::leptos (web)",
     ] {
         assert!(parts.iter().any(|p| p == part), "{part} in {parts:?}");
     }

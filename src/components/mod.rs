@@ -16,4 +16,5 @@
 
 pub(crate) mod answer;
 pub(crate) mod card;
+pub(crate) mod footnotes;
 pub(crate) mod panel;

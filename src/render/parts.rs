@@ -7,6 +7,10 @@ use super::options::RenderOptions;
 use crate::core::model::{CitedAnswer, ContentKind, Source};
 use std::fmt::Write;
 
+/// Bytes of answer text after which rendered blocks (and the footnote list) are laid
+/// out lazily, with `content-visibility: auto`: about a screenful of text.
+pub const LAZY_AFTER: usize = 6000;
+
 /// The accessible name of a link to `s`: `Source 2: Its title`, or `Source 2`.
 pub(crate) fn source_label(s: &Source, opts: &RenderOptions) -> String {
     let n = s.number.to_string();

@@ -19,14 +19,13 @@
 
 mod cited_answer;
 pub(crate) mod context;
-mod footnotes;
 
+pub use crate::components::footnotes::leptos::Footnotes;
 pub use crate::components::panel::leptos::SourcePanel;
 pub use crate::core::formats::CiteData;
 pub use crate::dom::place_card;
 pub use cited_answer::CitedAnswer;
 pub use context::{Card, CitationProvider, CiteContext, Highlight};
-pub use footnotes::Footnotes;
 
 /// The stylesheet of every component (`--cite-*` custom properties, light and dark).
 pub const CSS: &str = crate::dom::CSS;

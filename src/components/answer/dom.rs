@@ -2,11 +2,11 @@
 //! Custom Highlight from each span's start anchor to its marker), and the page's
 //! registry of what each answer has lit.
 
+use crate::components::footnotes::html::footnote_id;
 use crate::core::model::CitedAnswer as Model;
 use crate::dom::state::{citations_of, Highlight};
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::footnote_id;
 use crate::render::RenderOptions;
 use web_sys::Element;
 

@@ -8,6 +8,7 @@ mod adopt;
 
 use crate::components::answer::leptos::wire_highlight;
 use crate::components::card::leptos::wire_card;
+use crate::components::footnotes::leptos::Footnotes;
 use crate::components::panel::dom::{mark_layout, PanelLayout};
 use crate::components::panel::leptos::{PanelPresent, SourcePanel};
 use crate::core::live::{stream_step, Live, StreamInfo};
@@ -26,7 +27,6 @@ use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
 use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
 use crate::web::context::CiteContext;
-use crate::web::footnotes::Footnotes;
 use crate::web::{CiteData, CSS};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
