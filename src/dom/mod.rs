@@ -46,5 +46,6 @@ static BROWSER_TABLES: crate::core::unicode::BrowserTables = crate::core::unicod
 };
 
 /// The stylesheet of every answer (`--cite-*` custom properties, light and dark):
-/// style/citekit.css without comments and layout whitespace (build.rs).
+/// the sheets style/sheets.txt lists, joined without comments and layout whitespace
+/// (build.rs).
 pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/citekit.min.css"));

@@ -115,7 +115,7 @@ impl Drop for PanelLayout {
 
 /// Brings the panel entry of source number `n` into view, as it is laid out now
 /// (expanded, with every entry before it laid out: see `.cite-source--lazy` in
-/// citekit.css). When the panel scrolls on its own (beside the answer) only the panel
+/// panel.css). When the panel scrolls on its own (beside the answer) only the panel
 /// scrolls, so that the entry is in the part of the panel on screen and the answer
 /// stays where the reader is; otherwise, or when that is not enough, the page scrolls
 /// to it as well.
