@@ -16,7 +16,9 @@ pub fn footnote_id(opts: &RenderOptions, n: u32) -> String {
 }
 
 /// The footnotes: cited sources with back-links to every marker (a, b, c ...), then
-/// the sources of the whole answer ([`Source::of_whole_answer`]), without back-links.
+/// the sources of the whole answer
+/// ([`Source::of_whole_answer`](crate::core::model::Source::of_whole_answer)), without
+/// back-links.
 pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
     // (source number, citation, link) of each back-link, sorted by number and, within
     // one number, in text order (a stable sort of what is pushed in text order).
