@@ -1,6 +1,7 @@
-//! Writes the stylesheet that the wasm carries (`src/dom/mod.rs`, `CSS`) without its
-//! comments and layout whitespace: style/citekit.css is written for people to read, and
-//! every byte of the embedded copy is downloaded with the npm package (1.3 KB gzip less).
+//! Writes the stylesheet that the wasm carries (`src/dom/mod.rs`, `CSS`): the sheets
+//! style/sheets.txt lists (the base and each component's), joined, without their
+//! comments and layout whitespace: the sheets are written for people to read, and every
+//! byte of the embedded copy is downloaded with the npm package (1.3 KB gzip less).
 //! Also sets `cfg(browser_tables)` and `cfg(trap_panics)` (below).
 
 use std::{env, fs, path::Path};
@@ -24,9 +25,24 @@ fn main() {
     if env::var("CARGO_CFG_PANIC").is_ok_and(|p| p.split(',').any(|v| v == "immediate-abort")) {
         println!("cargo::rustc-cfg=trap_panics");
     }
-    let src = "style/citekit.css";
-    println!("cargo::rerun-if-changed={src}");
-    let css = fs::read_to_string(src).expect("style/citekit.css is readable");
+    // The stylesheet: the sheets style/sheets.txt lists, joined in its order with a blank
+    // line between (as scripts/stylesheet.sh joins them for the npm package).
+    let list = "style/sheets.txt";
+    println!("cargo::rerun-if-changed={list}");
+    let list = fs::read_to_string(list).expect("style/sheets.txt is readable");
+    let mut css = String::new();
+    for sheet in list
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        println!("cargo::rerun-if-changed={sheet}");
+        if !css.is_empty() {
+            css.push('\n');
+        }
+        let text = fs::read_to_string(sheet)
+            .unwrap_or_else(|e| panic!("{sheet}, listed in style/sheets.txt: {e}"));
+        css.push_str(&text);
+    }
     let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("citekit.min.css");
     fs::write(out, minify(&css)).expect("OUT_DIR is writable");
 }

@@ -8,6 +8,7 @@
 // docs.rs (`--cfg docsrs`, Cargo.toml): each item gated by a feature says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod components;
 pub mod core;
 #[cfg(feature = "dom")]
 pub mod dom;

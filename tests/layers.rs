@@ -9,6 +9,10 @@
 //! - `web` (`src/web`, the Leptos components) and `js` (`src/js.rs`, the npm package's
 //!   bindings): two hosts side by side, neither importing the other.
 //!
+//! A component's folder (`src/components/<name>/`) holds a file of three layers: its
+//! `dom.rs` (or `dom/`) is of `dom`, its `leptos.rs` (or `leptos/`) of `web`, and the
+//! rest (its markup, `html.rs`, and the `mod.rs` files that declare them) of `render`.
+//!
 //! A file may import its own layer and the layers below it (what the browser supplies to
 //! the pure layers, the entity and Unicode tables, is handed in from above at start-up),
 //! and no files import each other in a loop. An import is a path the code names: from
@@ -32,6 +36,12 @@ fn layer(m: &[String]) -> Option<(&'static str, u8)> {
     match m.first().map(String::as_str) {
         Some("core") => Some(("core", 0)),
         Some("render") => Some(("render", 1)),
+        // A component's parts, each of its own layer (the module docs above).
+        Some("components") => match m.get(2).map(String::as_str) {
+            Some("dom") => Some(("dom", 2)),
+            Some("leptos") => Some(("web", 3)),
+            _ => Some(("render", 1)),
+        },
         Some("dom") => Some(("dom", 2)),
         Some("web") => Some(("web", 3)),
         Some("js") => Some(("js", 3)),
@@ -555,6 +565,43 @@ fn no_import_loop() {
         "files that import each other in a loop:\n{}",
         described.join("\n\n")
     );
+}
+
+/// A component's files take the layer of what they do: its markup is the renderer's, its
+/// DOM behaviour the DOM layer's, its Leptos wrapper the components'; so a card's
+/// `html.rs` that named `web_sys` code of its `dom.rs` would be an import up a layer.
+#[test]
+fn a_components_files_take_the_layers_of_what_they_do() {
+    let of = |path: &str| layer(&path.split("::").map(String::from).collect::<Vec<_>>());
+    assert_eq!(of("components::card::html"), Some(("render", 1)));
+    assert_eq!(of("components::card"), Some(("render", 1)));
+    assert_eq!(of("components"), Some(("render", 1)));
+    assert_eq!(of("components::card::dom"), Some(("dom", 2)));
+    assert_eq!(of("components::panel::dom::scroll"), Some(("dom", 2)));
+    assert_eq!(of("components::card::leptos"), Some(("web", 3)));
+    // Every component file of the crate is read and placed.
+    let c = read_crate();
+    let parts: Vec<String> = c
+        .files
+        .keys()
+        .filter(|m| m.first().is_some_and(|s| s == "components"))
+        .map(|m| format!("{} ({})", m.join("::"), layer(m).map_or("?", |l| l.0)))
+        .collect();
+    for part in [
+        "components::answer::html (render)",
+        "components::answer::dom (dom)",
+        "components::answer::leptos (web)",
+        "components::card::html (render)",
+        "components::card::dom (dom)",
+        "components::card::leptos (web)",
+        "components::panel::html (render)",
+        "components::panel::dom (dom)",
+        "components::panel::leptos (web)",
+        "components::footnotes::html (render)",
+        "components::footnotes::leptos (web)",
+    ] {
+        assert!(parts.iter().any(|p| p == part), "{part} in {parts:?}");
+    }
 }
 
 /// The reader itself: groups, `self`, `super` inside inline modules, a child module's

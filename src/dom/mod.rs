@@ -9,24 +9,21 @@
 //! package's [`driver`] keeps it in cells and calls it at once.
 
 pub(crate) mod blocks;
-pub(crate) mod card;
 pub mod driver;
 #[cfg(browser_tables)]
 mod entity;
 pub(crate) mod events;
-pub(crate) mod highlight;
 pub(crate) mod morph;
 pub(crate) mod page;
-pub(crate) mod panel;
 pub mod state;
 #[cfg(browser_tables)]
 mod unicode;
 pub(crate) mod util;
 
+pub use crate::components::card::dom::place_card;
 #[cfg(browser_tables)]
 use entity::entity;
 pub use state::{Card, Highlight};
-pub use util::place_card;
 
 /// Hands the browser's answers to the core and the markdown parser in a build without
 /// the entity and Unicode tables (`cfg(browser_tables)`: src/core/unicode.rs says which
@@ -49,5 +46,6 @@ static BROWSER_TABLES: crate::core::unicode::BrowserTables = crate::core::unicod
 };
 
 /// The stylesheet of every answer (`--cite-*` custom properties, light and dark):
-/// style/citekit.css without comments and layout whitespace (build.rs).
+/// the sheets style/sheets.txt lists, joined without comments and layout whitespace
+/// (build.rs).
 pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/citekit.min.css"));

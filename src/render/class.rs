@@ -1,6 +1,6 @@
 //! Class names that the renderer writes and the components look for, spelled once:
 //! each as a class (`MARKER_LINK`) and as its selector (`MARKER_LINK_SEL`). The
-//! stylesheet (`style/citekit.css`) uses the same names.
+//! stylesheet (the sheets `style/sheets.txt` lists) uses the same names.
 
 /// Defines each class and its `.class` selector from one literal.
 macro_rules! classes {

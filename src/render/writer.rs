@@ -5,7 +5,7 @@
 //! between the two with the CSS Custom Highlight API (no extra boxes to lay out).
 
 use super::escape::push_escaped;
-use super::MarkerSet;
+use crate::components::answer::html::MarkerSet;
 use std::ops::Range;
 
 /// An output buffer over the answer text that knows where markers and spans go.

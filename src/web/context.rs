@@ -160,3 +160,44 @@ pub fn CitationProvider(
     });
     leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
 }
+
+/// See [`sources_key`].
+pub(crate) type SourcesKey = (
+    Vec<Vec<String>>,
+    Vec<(String, u32, u32, bool, u64)>,
+    bool,
+    usize,
+);
+
+/// What the panel and the footnotes show of an answer, cheap to compare: the
+/// citations' sources and every source's number, count, state and a hash of what its
+/// entries read (title, url, domain, snippet: new data may keep the ids and change
+/// these). The answer text is not in it (it grows on every streamed chunk).
+pub(crate) fn sources_key(ctx: CiteContext) -> Memo<SourcesKey> {
+    Memo::new(move |_| {
+        ctx.answer.with(|a| {
+            (
+                a.citations.iter().map(|c| c.sources.clone()).collect(),
+                a.sources
+                    .iter()
+                    .map(|s| (s.id.clone(), s.number, s.cite_count, s.cited, shown_hash(s)))
+                    .collect(),
+                a.show_citations,
+                a.text.len().min(48),
+            )
+        })
+    })
+}
+
+/// FNV-1a over the texts a source's list entries show.
+fn shown_hash(s: &crate::core::model::Source) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [&s.title, &s.url, &s.domain, &s.snippet] {
+        // A separator byte that no UTF-8 text holds, so ("ab", "c") and ("a", "bc") differ.
+        let bytes = part.as_deref().unwrap_or("").bytes().chain([0xff]);
+        for b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}

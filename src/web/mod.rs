@@ -17,19 +17,15 @@
 //! view! { <CitedAnswer answer="Paris is the capital [1]." data=CiteData::json(map) /> }
 //! ```
 
-mod card;
 mod cited_answer;
-mod context;
-mod footnotes;
-mod highlight;
-mod source_panel;
+pub(crate) mod context;
 
+pub use crate::components::footnotes::leptos::Footnotes;
+pub use crate::components::panel::leptos::SourcePanel;
 pub use crate::core::formats::CiteData;
 pub use crate::dom::place_card;
 pub use cited_answer::CitedAnswer;
 pub use context::{Card, CitationProvider, CiteContext, Highlight};
-pub use footnotes::Footnotes;
-pub use source_panel::SourcePanel;
 
 /// The stylesheet of every component (`--cite-*` custom properties, light and dark).
 pub const CSS: &str = crate::dom::CSS;

@@ -58,11 +58,11 @@ await tally.test('cargo package --list: what users need and nothing else', () =>
   assert(r.status === 0, `cargo package --list failed:\n${tail(r.out)}`);
   const files = r.stdout.trim().split('\n');
   console.log(`       ${files.length} files: ${files.join(' ')}`);
-  const extra = files.filter((f) => /^(tests|benches|bench|www|npm|fuzz|scripts|pkg|style\/(?!citekit\.css$)|examples\/(?!quickstart\.rs$|leptos_usage\.rs$))/.test(f));
+  const extra = files.filter((f) => /^(tests|benches|bench|www|npm|fuzz|scripts|pkg|style\/(?!base\.css$|sheets\.txt$)|examples\/(?!quickstart\.rs$|leptos_usage\.rs$))/.test(f));
   assert(extra.length === 0, `files users do not need: ${extra.join(', ')}`);
-  const needed = ['Cargo.toml', 'Cargo.lock', 'build.rs', 'style/citekit.css', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE'];
+  const needed = ['Cargo.toml', 'Cargo.lock', 'build.rs', 'style/base.css', 'style/sheets.txt', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE'];
   // Every source file of the library, whichever feature compiles it.
-  const sources = sh('git', ['ls-files', 'src']).stdout.trim().split('\n').filter((f) => f.endsWith('.rs'));
+  const sources = sh('git', ['ls-files', 'src']).stdout.trim().split('\n').filter((f) => f.endsWith('.rs') || f.endsWith('.css'));
   // The docs the README links to (crates.io shows the README).
   const docs = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[a-z_-]+\.md)[#)]/g)].map((m) => m[1]);
   const missing = [...needed, ...sources, ...docs].filter((f) => !files.includes(f));

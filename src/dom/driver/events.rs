@@ -4,16 +4,16 @@
 //! highlight, and the copy button.
 
 use super::{Driver, Inner};
+use crate::components::answer::dom::apply_highlight;
+use crate::components::card::dom::show_card;
+use crate::components::panel::dom::{bring_into_view, set_expanded};
 use crate::core::export::copy_text;
-use crate::dom::card::show_card;
 use crate::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
     on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
     on_window_key_down, source_detail, Host,
 };
-use crate::dom::highlight::apply_highlight;
 use crate::dom::page::{self, PageEvent};
-use crate::dom::panel::{bring_into_view, set_expanded};
 use crate::dom::state::{sources_of, Card, Highlight, Timeout};
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
@@ -153,11 +153,11 @@ impl Driver {
                 if let Some(c) = self.0.card.get() {
                     let r = self.0.render.borrow().clone();
                     let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
-                    if crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+                    if crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                         let follows = match self.0.nodes.try_borrow() {
-                            Ok(n) => n
-                                .as_ref()
-                                .is_some_and(|n| crate::dom::card::follow_marker(&n.card, link)),
+                            Ok(n) => n.as_ref().is_some_and(|n| {
+                                crate::components::card::dom::follow_marker(&n.card, link)
+                            }),
                             Err(_) => false,
                         };
                         if !follows {

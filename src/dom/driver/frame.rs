@@ -5,10 +5,10 @@
 
 use super::events::upgrade;
 use super::{find_nodes, Deferred, Driver, Nodes, NotesKey};
+use crate::components::panel::dom::{mark_layout, set_expanded, PanelLayout};
 use crate::core::bytes;
 use crate::core::model::{CitedAnswer as Model, ContentKind};
 use crate::dom::blocks::push_block;
-use crate::dom::panel::{mark_layout, set_expanded, PanelLayout};
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
 use std::fmt::Write as _;

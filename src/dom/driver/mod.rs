@@ -14,15 +14,15 @@
 //! (the root markup, what is deferred past the first frame, footnotes and panel kept
 //! up to date once per frame) and `events` (listeners, card, highlight, copy).
 
+use crate::components::answer::dom::set_highlight;
+use crate::components::panel::dom::PanelLayout;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, Change, StreamInfo};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::page;
-use crate::dom::panel::PanelLayout;
 use crate::dom::state::{next_prefix, Card, Highlight, Timeout, Timers};
-use crate::dom::util as dom;
 use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
 use serde_json::Value;
@@ -88,7 +88,7 @@ impl NotesKey {
             show_citations: a.show_citations,
             lazy: a.text.len() >= render::LAZY_AFTER,
             text: a.text.len(),
-            about: render::about_words(a),
+            about: render::parts::about_words(a),
             stale: false,
         }
     }
@@ -100,7 +100,7 @@ impl NotesKey {
         if self.text == usize::MAX || self.text == a.text.len() {
             return true;
         }
-        let about = render::about_words(a);
+        let about = render::parts::about_words(a);
         let same = about == self.about;
         // The quote reads at most 400 characters of the text.
         self.text = if a.text.len() > 1600 && same {
@@ -413,7 +413,7 @@ impl Driver {
                 .element
                 .remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
         }
-        dom::set_highlight(&i.render.borrow().id_prefix, Vec::new());
+        set_highlight(&i.render.borrow().id_prefix, Vec::new());
         i.layout.borrow_mut().take();
         i.nodes.borrow_mut().take();
         i.blocks.borrow_mut().clear();

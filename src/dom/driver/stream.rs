@@ -4,13 +4,13 @@
 //! changed.
 
 use super::{Display, Driver, MessageSeen};
+use crate::components::answer::dom::apply_highlight;
+use crate::components::card::dom::show_card;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, split_message, Change, StreamInfo};
 use crate::core::model::{CitedAnswer as Model, ContentKind};
 use crate::core::stream::StreamParser;
 use crate::dom::blocks::{patch_markers, render_stream_tail, show_answer};
-use crate::dom::card::show_card;
-use crate::dom::highlight::apply_highlight;
 use crate::dom::state::kept_card;
 use crate::render::{self, RenderOptions};
 use serde_json::Value;

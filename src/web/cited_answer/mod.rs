@@ -6,6 +6,11 @@
 
 mod adopt;
 
+use crate::components::answer::leptos::wire_highlight;
+use crate::components::card::leptos::wire_card;
+use crate::components::footnotes::leptos::Footnotes;
+use crate::components::panel::dom::{mark_layout, PanelLayout};
+use crate::components::panel::leptos::{PanelPresent, SourcePanel};
 use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::model::CitedAnswer as Model;
 use crate::core::options::Options;
@@ -15,19 +20,14 @@ use crate::dom::events::{
     on_pointer_over, on_window_key_down,
 };
 use crate::dom::page::{self, OpenAnswer, PageEvent};
-use crate::dom::panel::{mark_layout, PanelLayout};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
 use crate::render;
 use crate::render::class;
 use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
-use crate::web::card::wire_card;
 use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
 use crate::web::context::CiteContext;
-use crate::web::footnotes::Footnotes;
-use crate::web::highlight::wire_highlight;
-use crate::web::source_panel::{PanelPresent, SourcePanel};
 use crate::web::{CiteData, CSS};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -380,11 +380,13 @@ impl OpenAnswer for OpenView {
                 // panel, changes nothing).
                 let r = ctx.render.get_untracked();
                 let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
-                if !crate::dom::card::scroll_moves(ev.target(), link.as_ref()) {
+                if !crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                     return;
                 }
                 let card = dom::by_id(&format!("{}-card", r.id_prefix));
-                if !card.is_some_and(|card| crate::dom::card::follow_marker(&card, link)) {
+                if !card
+                    .is_some_and(|card| crate::components::card::dom::follow_marker(&card, link))
+                {
                     ctx.card.set(None);
                 }
             }

@@ -1,6 +1,6 @@
 //! The hover card of the components: kept in step with `ctx.card` by an effect.
 
-use crate::dom::card::show_card;
+use super::dom::show_card;
 use crate::dom::util as dom;
 use crate::web::context::CiteContext;
 use leptos::prelude::*;

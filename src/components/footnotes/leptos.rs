@@ -1,9 +1,8 @@
 //! The footnotes component.
 
+use super::html::footnotes_html;
 use crate::render::class;
-use crate::render::{self};
-use crate::web::context::CiteContext;
-use crate::web::source_panel::sources_key;
+use crate::web::context::{sources_key, CiteContext};
 use leptos::prelude::*;
 
 /// Footnotes: an ordered list of the cited sources with back-links to every marker
@@ -19,7 +18,7 @@ pub fn Footnotes() -> impl IntoView {
         // sources and notifies this one when they change.
         key.with(|_| ());
         let r = ctx.render.get();
-        ctx.answer.with_untracked(|a| render::footnotes_html(a, &r))
+        ctx.answer.with_untracked(|a| footnotes_html(a, &r))
     });
     let title_id = format!("{}-fn-title", ctx.prefix());
     view! { <section class=class::FOOTNOTES role="doc-endnotes" aria-labelledby=title_id inner_html=html></section> }

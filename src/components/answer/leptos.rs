@@ -1,6 +1,6 @@
 //! The components' highlight: `ctx.highlight` applied by an effect.
 
-use crate::dom::highlight::apply_highlight;
+use super::dom::{apply_highlight, set_highlight};
 use crate::dom::state::Highlight;
 use crate::dom::util as dom;
 use crate::web::context::CiteContext;
@@ -11,7 +11,7 @@ pub(crate) fn wire_highlight(ctx: CiteContext) {
     // The highlight lives in the browser's registry: nothing to clear on a server.
     if cfg!(target_arch = "wasm32") {
         let key = ctx.prefix();
-        on_cleanup(move || dom::set_highlight(&key, Vec::new()));
+        on_cleanup(move || set_highlight(&key, Vec::new()));
     }
     // The effect's value: whether anything is lit now.
     Effect::new(move |lit: Option<bool>| {

@@ -1,11 +1,12 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
+use crate::components::answer::html::ref_id;
 use crate::core::model::CitedAnswer as Model;
 use crate::dom::events::REPLACING;
 use crate::dom::state::Card;
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::{self, RenderOptions};
+use crate::render::RenderOptions;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -38,7 +39,7 @@ pub(crate) fn show_card(
     let focused = dom::active_element().filter(|f| el.contains(Some(f)));
     let nav = focused.as_ref().and_then(|f| f.get_attribute("data-nav"));
     REPLACING.with(|r| r.set(true));
-    el.set_inner_html(&render::card_html(a, c.ci, c.page, r));
+    el.set_inner_html(&super::html::card_html(a, c.ci, c.page, r));
     REPLACING.with(|r| r.set(false));
     if focused.is_some() {
         let sel = match &nav {
@@ -51,7 +52,7 @@ pub(crate) fn show_card(
     }
     let _ = el.remove_attribute("hidden");
     let _ = el.set_attribute("data-state", "open");
-    let Some(link) = dom::by_id(&render::ref_id(r, c.ci, c.k)) else {
+    let Some(link) = dom::by_id(&ref_id(r, c.ci, c.k)) else {
         return;
     };
     let _ = link.set_attribute("aria-describedby", &el.id());
@@ -125,7 +126,7 @@ pub(crate) fn position_card(card: &Element, anchor: &Element) {
     let Some((vw, vh)) = viewport() else { return };
     let a = anchor.get_bounding_client_rect();
     let c = card.get_bounding_client_rect();
-    let (left, top, above) = dom::place_card(
+    let (left, top, above) = place_card(
         (a.left(), a.top(), a.width(), a.height()),
         (c.width(), c.height()),
         (vw, vh),
@@ -137,4 +138,34 @@ pub(crate) fn position_card(card: &Element, anchor: &Element) {
         let _ = s.set_property("top", &format!("{}px", top.round_ties_even() as i64));
     }
     let _ = card.set_attribute("data-side", if above { "top" } else { "bottom" });
+}
+
+/// Where a card of size `card` (w, h) goes next to an anchor rect, inside a viewport of
+/// `view` (w, h): below the anchor, or above when there is no room below; shifted
+/// sideways to stay inside. Returns (left, top, placed above).
+pub fn place_card(
+    anchor: (f64, f64, f64, f64),
+    card: (f64, f64),
+    view: (f64, f64),
+) -> (f64, f64, bool) {
+    let (ax, ay, aw, ah) = anchor;
+    let (cw, ch) = card;
+    let (vw, vh) = view;
+    let gap = 6.0;
+    let margin = 8.0;
+    let below = ay + ah + gap;
+    let above = ay - gap - ch;
+    let (top, flipped) = if below + ch <= vh - margin || above < margin {
+        (below, false)
+    } else {
+        (above, true)
+    };
+    let mut left = ax + aw / 2.0 - cw / 2.0;
+    if left + cw > vw - margin {
+        left = vw - margin - cw;
+    }
+    if left < margin {
+        left = margin;
+    }
+    (left, top, flipped)
 }

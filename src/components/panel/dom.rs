@@ -1,10 +1,11 @@
 //! The source panel: its expanded entry, where the layout put it (beside the answer or
 //! below it), and bringing a selected entry into view.
 
+use super::html::{panel_details_html, panel_item_id};
 use crate::core::model::CitedAnswer as Model;
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::{self, RenderOptions};
+use crate::render::RenderOptions;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -13,7 +14,7 @@ use web_sys::Element;
 /// (made from `a` the first time), its toggle's `aria-expanded`, the entry marked
 /// selected.
 pub(crate) fn set_expanded(r: &RenderOptions, a: &Model, n: u32, open: bool) {
-    let id = render::panel_item_id(r, n);
+    let id = panel_item_id(r, n);
     let Some(li) = dom::by_id(&id) else { return };
     let _ = li.set_attribute("data-state", if open { "expanded" } else { "collapsed" });
     let _ = if open {
@@ -26,7 +27,7 @@ pub(crate) fn set_expanded(r: &RenderOptions, a: &Model, n: u32, open: bool) {
     }
     if let Some(d) = dom::by_id(&format!("{id}-details")) {
         if open && d.child_element_count() == 0 {
-            d.set_inner_html(&render::panel_details_html(a, n, r));
+            d.set_inner_html(&panel_details_html(a, n, r));
         }
         let _ = if open {
             d.remove_attribute("hidden")
@@ -114,12 +115,12 @@ impl Drop for PanelLayout {
 
 /// Brings the panel entry of source number `n` into view, as it is laid out now
 /// (expanded, with every entry before it laid out: see `.cite-source--lazy` in
-/// citekit.css). When the panel scrolls on its own (beside the answer) only the panel
+/// panel.css). When the panel scrolls on its own (beside the answer) only the panel
 /// scrolls, so that the entry is in the part of the panel on screen and the answer
 /// stays where the reader is; otherwise, or when that is not enough, the page scrolls
 /// to it as well.
 pub(crate) fn bring_into_view(r: &RenderOptions, n: u32) {
-    let Some(entry) = dom::by_id(&render::panel_item_id(r, n)) else {
+    let Some(entry) = dom::by_id(&panel_item_id(r, n)) else {
         return;
     };
     let own_scroll = entry
