@@ -1179,12 +1179,14 @@ mod tests {
         // (`Straße` and `STRASSE` are one label; lowercasing alone keeps them apart).
         let t = "[see [1]][STRASSE] [2]\n\n[Straße]: https://a.example\n";
         assert_eq!(syntaxes(t), vec!["[2]"]);
-        let links = crate::render::md::parse(t)
+        let links = crate::core::commonmark::parse(t)
             .iter()
             .filter(|(e, _)| {
                 matches!(
                     e,
-                    crate::render::md::Event::Start(crate::render::md::Tag::Link { .. })
+                    crate::core::commonmark::Event::Start(
+                        crate::core::commonmark::Tag::Link { .. }
+                    )
                 )
             })
             .count();

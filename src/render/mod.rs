@@ -13,7 +13,6 @@ pub mod html;
 #[cfg(feature = "answer-kinds")]
 pub mod json_view;
 pub mod markdown;
-pub mod md;
 pub mod stream_view;
 mod writer;
 

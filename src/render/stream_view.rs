@@ -2,9 +2,9 @@
 //! stream runs, so that syntax still arriving never flashes as literal characters.
 
 use super::markdown::render_range_after;
-use super::md::{self, RefDef};
 use super::{Block, MarkerSet, RenderOptions};
 use crate::core::bytes;
+use crate::core::commonmark::{self, RefDef};
 use crate::core::model::CitedAnswer;
 use std::ops::Range;
 
@@ -49,7 +49,7 @@ impl StreamDefs {
             });
             if let Some(part) = part {
                 if crate::core::bytes::find(part.as_bytes(), b"]:").is_some() {
-                    self.add(md::definitions(part));
+                    self.add(commonmark::definitions(part));
                 }
                 self.read = start;
             }
@@ -71,7 +71,7 @@ impl StreamDefs {
             if let Some(a) = self.runs.last_mut() {
                 // The earlier run's definitions first: the stable sort keeps them.
                 a.extend(later);
-                md::sort_definitions(a);
+                commonmark::sort_definitions(a);
             }
         }
     }
@@ -621,7 +621,7 @@ mod growth_tests {
     /// of its own, stay in a few runs.
     #[test]
     fn stream_definitions_are_read_once_in_order() {
-        use crate::render::md::RefDef;
+        use crate::core::commonmark::RefDef;
         // The destination and title of a label: from the first run that has it.
         fn get(runs: &[Vec<RefDef>], key: &str) -> Option<String> {
             runs.iter()

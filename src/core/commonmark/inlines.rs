@@ -3,10 +3,9 @@
 //! entities, escapes, breaks, emphasis delimiters, brackets), links and emphasis matched,
 //! then the events, each with its range in the answer text.
 
+use super::spans::{autolink, html_tag, read_attrs, HtmlEnds, Ticks};
 use super::RefDef;
 use super::{Event, Tag, TagEnd};
-use crate::core::markers::inline::{autolink, html_tag, HtmlEnds, Ticks};
-use crate::core::markers::syntax::read_attrs;
 use std::borrow::Cow;
 use std::ops::Range;
 

@@ -8,7 +8,9 @@
 mod blocks;
 mod entities;
 mod inlines;
+pub(crate) mod lines;
 mod punct;
+pub(crate) mod spans;
 
 use std::borrow::Cow;
 use std::ops::Range;

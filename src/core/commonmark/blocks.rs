@@ -4,12 +4,12 @@
 //! by `inlines`.
 
 use super::inlines::{self, Defs, Line};
-use super::{Alignment, Event, RefDef, Tag, TagEnd};
-use crate::core::markers::block::{
+use super::lines::{
     atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
     html_block, html_block_6, item_width, line_end, list_marker, setext_underline, task_box_only,
     thematic_break, Cursor, HtmlEnd,
 };
+use super::{Alignment, Event, RefDef, Tag, TagEnd};
 use std::borrow::Cow;
 use std::ops::Range;
 
