@@ -145,14 +145,11 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
             cut = block_start + (last.as_ptr() as usize - shown.as_ptr() as usize);
         }
     }
-    // An unfinished link `[text](http...`.
+    // An unfinished link `[text](http...`, as the stream parser holds it back from its
+    // markers.
     let shown = &text[block_start.min(cut)..cut];
-    if let Some(open) = bytes::rfind_str(shown, "](") {
-        if !crate::core::bytes::has_char(&shown[open..], ')') {
-            if let Some(lb) = bytes::rfind_str(&shown[..open], "[") {
-                cut = block_start + lb;
-            }
-        }
+    if let Some(lb) = crate::core::stream::unclosed_link_start(shown) {
+        cut = block_start + lb;
     }
     let shown = &text[block_start.min(cut)..cut];
     let fenced = bytes::has(shown, "```") || bytes::has(shown, "~~~");
@@ -326,6 +323,26 @@ mod tests {
         assert_eq!(
             stream_view_text("See [docs](https://ex.com) now", 0),
             "See [docs](https://ex.com) now"
+        );
+    }
+
+    /// The view had an "unfinished link" rule of its own: from the last `](` without a
+    /// `)` back to the nearest `[`. A nested label (`[see [3]](ht`) then showed `[see `
+    /// as literal text until the link closed, and a `](` that no `)` follows on its
+    /// line (`[a](b c`) hid the rest of its paragraph. It takes the stream parser's
+    /// hold-back rule now, so the view and the markers hold back the same text.
+    #[test]
+    fn an_unfinished_link_is_held_back_as_the_stream_parser_holds_it() {
+        assert_eq!(stream_view_text("x [see [3]](https://ex", 0), "x ");
+        assert_eq!(
+            stream_view_text("[a](b c\nmore text", 0),
+            "[a](b c\nmore text"
+        );
+        assert_eq!(stream_view_text("[1]([1](https://u", 0), "");
+        assert_eq!(stream_view_text("[1]([1](https://u)", 0), "");
+        assert_eq!(
+            stream_view_text("[1]([1](https://u))", 0),
+            "[1]([1](https://u))"
         );
     }
 
