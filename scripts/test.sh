@@ -117,7 +117,7 @@ fuzz_smoke() {
     return
   fi
   for t in $targets; do
-    # markdown_diff holds render::md to pulldown-cmark's events: a differential target
+    # markdown_diff holds core::commonmark to pulldown-cmark's events: a differential target
     # for long runs (scripts/fuzz.sh) whose findings are differences to weigh, not
     # crashes; it is built above, not run as a smoke.
     [[ $t == markdown_diff ]] && continue

@@ -2,9 +2,12 @@
 //! any `cfg`, which no single build compiles, is read too).
 //!
 //! The layers, from the ground up (docs/rendering.md, "Layers"):
-//! - `core` (`src/core`): the model, the formats, the marker scanner, resolution. Pure:
-//!   no browser, no Leptos.
-//! - `render` (`src/render`): HTML strings and the markdown parser. Pure too.
+//! - `core` (`src/core`): the model, the formats, the CommonMark parser, the marker
+//!   scanner, resolution. Pure: no browser, no Leptos. Its CommonMark parser
+//!   (`core::commonmark`) is the one place that decides the markdown structure, at the
+//!   ground of the layer: it reads only core's byte, map and Unicode helpers, and the
+//!   scanner, the stream and the renderer read it.
+//! - `render` (`src/render`): HTML strings, drawn from the parser's events. Pure too.
 //! - `dom` (`src/dom`): what an answer does in a browser, without Leptos.
 //! - `web` (`src/web`, the Leptos components) and `js` (`src/js.rs`, the npm package's
 //!   bindings): two hosts side by side, neither importing the other.
@@ -440,6 +443,44 @@ fn imports_run_down_the_layers() {
     assert!(
         wrong.is_empty(),
         "imports that run up a layer or across to the other host:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The modules of `core` the CommonMark parser may import: helpers with no markdown in
+/// them. Everything else that reads markdown structure (the marker scanner, the stream
+/// hold-back, the renderer) sits above the parser and reads it, never the other way.
+const PARSER_GROUND: [&str; 3] = ["bytes", "map", "unicode"];
+
+/// The CommonMark parser (`core::commonmark`) imports nothing of core but the helpers
+/// of [`PARSER_GROUND`]: were it to read the marker scanner (as the renderer's parser
+/// once read the scanner's line recognizers), the scanner could not read it back.
+#[test]
+fn the_commonmark_parser_is_the_ground_of_the_markdown_structure() {
+    let c = read_crate();
+    let parser = |m: &ModPath| m.len() >= 2 && m[0] == "core" && m[1] == "commonmark";
+    assert!(
+        c.files.keys().any(parser),
+        "no core::commonmark: the parser is not where the layers say"
+    );
+    let mut wrong = Vec::new();
+    for (from, to) in c.edges.iter().filter(|(m, _)| parser(m)) {
+        for (target, name) in to {
+            let ground = target.len() == 2
+                && target[0] == "core"
+                && PARSER_GROUND.contains(&target[1].as_str());
+            if !parser(target) && !ground {
+                wrong.push(format!(
+                    "{} -> {}: {name}",
+                    shown(&c, from),
+                    shown(&c, target)
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the CommonMark parser imports what reads it or sits above it:\n{}",
         wrong.join("\n")
     );
 }

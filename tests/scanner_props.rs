@@ -2,14 +2,14 @@
 //! panics, its markers are sorted, disjoint and on char boundaries, taking them out and
 //! putting them back gives the input again, no marker stands where pulldown-cmark
 //! sees code or a link, and the scanner's protected ranges agree with citekit's own
-//! markdown parser (`render::md`): no marker where the parser sees code, a link or
+//! markdown parser (`core::commonmark`): no marker where the parser sees code, a link or
 //! HTML, and no protected range over text the parser shows as prose.
 #![cfg(not(target_arch = "wasm32"))]
 
+use citekit::core::commonmark as md;
 use citekit::core::markers::{
     protected_regions, scan, Grammar, Marker, MarkerKind, Scan, TextSyntax,
 };
-use citekit::render::md;
 use proptest::prelude::*;
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 use std::ops::Range;
@@ -275,7 +275,7 @@ fn check_pulldown(md: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// What `render::md` reads in `md`: the ranges of code (spans and blocks), links and
+/// What `core::commonmark` reads in `md`: the ranges of code (spans and blocks), links and
 /// images (text and destination: the scanner reads no marker in a link's text either)
 /// and inline HTML; and the ranges of prose, the text events outside all of those and
 /// outside HTML blocks, each run of adjacent text joined. An HTML block's lines are

@@ -4,7 +4,7 @@
 #![no_main]
 
 use citekit::core::formats::Data;
-use citekit::render::md::{parse, Event};
+use citekit::core::commonmark::{parse, Event};
 use citekit::render::{answer_blocks, RenderOptions};
 use citekit::Options;
 use libfuzzer_sys::fuzz_target;

@@ -1,15 +1,15 @@
-//! `render::md` against pulldown-cmark on arbitrary text: the same events, normalized
-//! as the parser's tests compare them (src/render/md/against_pulldown.rs), but on the
+//! `core::commonmark` against pulldown-cmark on arbitrary text: the same events, normalized
+//! as the parser's tests compare them (src/core/commonmark/against_pulldown.rs), but on the
 //! inputs where the two differ by design (see `pulldown_quirk`, and characters whose
 //! punctuation status differs between their Unicode versions) or by a known gap
 //! (`open_difference`).
 #![no_main]
 
-use citekit::render::md::{parse, Alignment, Event, Tag};
+use citekit::core::commonmark::{parse, Alignment, Event, Tag};
 use libfuzzer_sys::fuzz_target;
 
 #[allow(dead_code)]
-#[path = "../../src/render/md/against_pulldown.rs"]
+#[path = "../../src/core/commonmark/against_pulldown.rs"]
 mod against_pulldown;
 
 fuzz_target!(|text: &str| {

@@ -196,20 +196,6 @@ pub fn split<'a>(s: &'a str, n: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     })
 }
 
-/// `s.split_inclusive(n)`: each piece keeps its `n`; no empty last piece.
-pub fn split_inclusive<'a>(s: &'a str, n: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-    let mut rest = s;
-    core::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let end = find(rest.as_bytes(), n.as_bytes()).map_or(rest.len(), |i| i + n.len());
-        let (piece, more) = rest.split_at(end);
-        rest = more;
-        Some(piece)
-    })
-}
-
 /// The part of `s` before the first `n` (all of it without one): `s.split(n).next()`.
 pub fn before<'a>(s: &'a str, n: &str) -> &'a str {
     find_str(s, n).map_or(s, |i| &s[..i])
@@ -364,10 +350,6 @@ mod tests {
                 assert_eq!(
                     split(h, n).collect::<Vec<_>>(),
                     h.split(n).collect::<Vec<_>>()
-                );
-                assert_eq!(
-                    split_inclusive(h, n).collect::<Vec<_>>(),
-                    h.split_inclusive(n).collect::<Vec<_>>()
                 );
                 assert_eq!(before(h, n), h.split(n).next().unwrap());
                 assert_eq!(

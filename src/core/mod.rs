@@ -1,13 +1,16 @@
-//! The pure core: model, format parsers, marker scanner, offsets, resolution,
-//! sanitizing, export. Nothing here imports leptos, web-sys or wasm-bindgen; it is
-//! tested with plain `cargo test` on the host.
+//! The pure core: model, format parsers, the CommonMark parser, marker scanner,
+//! offsets, resolution, sanitizing, export. Nothing here imports leptos, web-sys or
+//! wasm-bindgen; it is tested with plain `cargo test` on the host.
 //!
 //! The public modules are the model, the options, the format parsers (and their
-//! detection), the marker scanner, offsets, the JSON output, export and the streaming
-//! parser; the draft between parsers and resolver, the resolver itself, sanitizing,
-//! JSON reading, limits and sorting are the crate's own.
+//! detection), the marker scanner, offsets, the JSON output, export, the streaming
+//! parser, and the CommonMark parser (public for the differential tests and fuzz
+//! targets that hold it to pulldown-cmark); the draft between parsers and resolver,
+//! the resolver itself, sanitizing, JSON reading, limits and sorting are the crate's
+//! own.
 
 pub(crate) mod bytes;
+pub mod commonmark;
 pub(crate) mod draft;
 pub mod error;
 pub mod export;

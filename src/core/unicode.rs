@@ -1,6 +1,6 @@
 //! The Unicode questions the parsers ask beyond ASCII: case folding (reference labels,
 //! claims) and letters and digits (word edges); the markdown parser's punctuation
-//! (`render::md::punct`) and named character references (`render::md::entities`) work
+//! (`core::commonmark::punct`) and named character references (`core::commonmark::entities`) work
 //! the same way. A host build, and every build with the cargo feature `tables`, answers
 //! from tables: unicase's case folding, the punctuation masks, the entity list and
 //! core's own. A wasm build with the DOM layer and without `tables`

@@ -1,10 +1,10 @@
 //! Markdown answers (CommonMark + GFM tables, strikethrough, task lists, footnotes) to
-//! HTML blocks, from the events of citekit's parser (`render::md`) with their source
+//! HTML blocks, from the events of citekit's CommonMark parser (`core::commonmark`) with their source
 //! ranges. Raw HTML in the answer is shown as text; links and images only keep safe urls.
 
-use super::md::{Alignment, Event, RefDef, Tag, TagEnd};
 use super::writer::Inline;
 use super::{Block, MarkerSet};
+use crate::core::commonmark::{Alignment, Event, RefDef, Tag, TagEnd};
 use crate::core::model::CitedAnswer;
 use crate::core::sanitize::{sanitize_url, UrlContext};
 
@@ -117,7 +117,7 @@ pub fn render_range_after(
     let mut cell = 0usize;
     let mut in_head = false;
     let mut list_stack: Vec<bool> = Vec::new();
-    for (ev, r) in super::md::parse_after(text, before) {
+    for (ev, r) in crate::core::commonmark::parse_after(text, before) {
         let r = (r.start + base)..(r.end + base);
         if let Some((_, _, alt)) = image_alt.as_mut() {
             match &ev {

@@ -19,7 +19,6 @@ pub mod html;
 #[cfg(feature = "answer-kinds")]
 pub mod json_view;
 pub mod markdown;
-pub mod md;
 pub(crate) mod options;
 pub(crate) mod parts;
 pub mod stream_view;

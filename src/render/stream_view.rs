@@ -2,9 +2,9 @@
 //! stream runs, so that syntax still arriving never flashes as literal characters.
 
 use super::markdown::render_range_after;
-use super::md::{self, RefDef};
 use super::{Block, MarkerSet, RenderOptions};
 use crate::core::bytes;
+use crate::core::commonmark::{self, RefDef};
 use crate::core::model::CitedAnswer;
 use std::ops::Range;
 
@@ -49,7 +49,7 @@ impl StreamDefs {
             });
             if let Some(part) = part {
                 if crate::core::bytes::find(part.as_bytes(), b"]:").is_some() {
-                    self.add(md::definitions(part));
+                    self.add(commonmark::definitions(part));
                 }
                 self.read = start;
             }
@@ -71,7 +71,7 @@ impl StreamDefs {
             if let Some(a) = self.runs.last_mut() {
                 // The earlier run's definitions first: the stable sort keeps them.
                 a.extend(later);
-                md::sort_definitions(a);
+                commonmark::sort_definitions(a);
             }
         }
     }
@@ -145,14 +145,11 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
             cut = block_start + (last.as_ptr() as usize - shown.as_ptr() as usize);
         }
     }
-    // An unfinished link `[text](http...`.
+    // An unfinished link `[text](http...`, as the stream parser holds it back from its
+    // markers.
     let shown = &text[block_start.min(cut)..cut];
-    if let Some(open) = bytes::rfind_str(shown, "](") {
-        if !crate::core::bytes::has_char(&shown[open..], ')') {
-            if let Some(lb) = bytes::rfind_str(&shown[..open], "[") {
-                cut = block_start + lb;
-            }
-        }
+    if let Some(lb) = crate::core::stream::unclosed_link_start(shown) {
+        cut = block_start + lb;
     }
     let shown = &text[block_start.min(cut)..cut];
     let fenced = bytes::has(shown, "```") || bytes::has(shown, "~~~");
@@ -326,6 +323,26 @@ mod tests {
         assert_eq!(
             stream_view_text("See [docs](https://ex.com) now", 0),
             "See [docs](https://ex.com) now"
+        );
+    }
+
+    /// The view had an "unfinished link" rule of its own: from the last `](` without a
+    /// `)` back to the nearest `[`. A nested label (`[see [3]](ht`) then showed `[see `
+    /// as literal text until the link closed, and a `](` that no `)` follows on its
+    /// line (`[a](b c`) hid the rest of its paragraph. It takes the stream parser's
+    /// hold-back rule now, so the view and the markers hold back the same text.
+    #[test]
+    fn an_unfinished_link_is_held_back_as_the_stream_parser_holds_it() {
+        assert_eq!(stream_view_text("x [see [3]](https://ex", 0), "x ");
+        assert_eq!(
+            stream_view_text("[a](b c\nmore text", 0),
+            "[a](b c\nmore text"
+        );
+        assert_eq!(stream_view_text("[1]([1](https://u", 0), "");
+        assert_eq!(stream_view_text("[1]([1](https://u)", 0), "");
+        assert_eq!(
+            stream_view_text("[1]([1](https://u))", 0),
+            "[1]([1](https://u))"
         );
     }
 
@@ -621,7 +638,7 @@ mod growth_tests {
     /// of its own, stay in a few runs.
     #[test]
     fn stream_definitions_are_read_once_in_order() {
-        use crate::render::md::RefDef;
+        use crate::core::commonmark::RefDef;
         // The destination and title of a label: from the first run that has it.
         fn get(runs: &[Vec<RefDef>], key: &str) -> Option<String> {
             runs.iter()

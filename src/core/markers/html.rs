@@ -2,9 +2,9 @@
 //! contents of elements whose text is code or already a link (`<pre>`, `<code>`,
 //! `<script>`, `<style>`, `<textarea>`, `<a>`); markers are looked for in the rest.
 
-use super::inline::Find;
 use super::syntax::{self, Found};
 use super::{Ctx, Grammar};
+use crate::core::commonmark::spans::{read_attrs, Find};
 
 const SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
@@ -208,7 +208,7 @@ fn tag(ctx: &mut Ctx<'_>, f: &mut Finds, i: usize) -> usize {
             }
             let name_end = j;
             let lim = e.min(j + ctx.lookahead());
-            let Some((end, self_closing)) = syntax::read_attrs(b, j, lim, |_| {}) else {
+            let Some((end, self_closing)) = read_attrs(b, j, lim, |_| {}) else {
                 ctx.spend(lim - i);
                 return i + 1;
             };

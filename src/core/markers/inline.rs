@@ -4,8 +4,7 @@
 
 use super::syntax::{self, Found};
 use super::{Ctx, Grammar, MarkerKind};
-use crate::core::bytes;
-use crate::core::map::Map;
+use crate::core::commonmark::spans::{autolink, html_tag, read_attrs, Find, HtmlEnds, Ticks};
 
 /// Bytes that may start something in markdown inline text.
 const MD_SPECIAL: [bool; 256] = special(true);
@@ -27,31 +26,6 @@ const fn special(md: bool) -> [bool; 256] {
     t
 }
 
-/// The first occurrence of a pattern at or after some position, remembered so that a
-/// later search from a position before it costs nothing (searches move forward).
-#[derive(Default)]
-pub(crate) struct Find {
-    from: usize,
-    at: Option<usize>,
-    valid: bool,
-}
-
-impl Find {
-    pub(crate) fn get(&mut self, hay: &[u8], p: usize, end: usize, pat: &[u8]) -> Option<usize> {
-        if self.valid && p >= self.from && self.at.is_none_or(|a| a >= p) {
-            return self.at;
-        }
-        let r = hay
-            .get(p..end)
-            .and_then(|s| bytes::find(s, pat))
-            .map(|x| x + p);
-        self.from = p;
-        self.at = r;
-        self.valid = true;
-        r
-    }
-}
-
 /// A `[` waiting for its `]`.
 struct Opener {
     /// Where the link would start (`!` for an image).
@@ -62,55 +36,6 @@ struct Opener {
     /// Markers and malformed markers recorded before it (dropped if it becomes a link).
     markers: usize,
     malformed: usize,
-}
-
-/// Backtick runs of a paragraph by length, to find a code span's closer in O(1)
-/// (amortized: lookups for one length move forward).
-#[derive(Default)]
-pub(crate) struct Ticks {
-    pub(crate) built: bool,
-    /// Runs of length 1..=SMALL, by length - 1: (positions, index of the first not passed).
-    small: Vec<(Vec<usize>, usize)>,
-    /// Longer runs.
-    big: Map<usize, (Vec<usize>, usize)>,
-}
-
-const SMALL: usize = 8;
-
-impl Ticks {
-    pub(crate) fn build(&mut self, b: &[u8], from: usize, end: usize) {
-        self.built = true;
-        self.small.resize_with(SMALL, Default::default);
-        let mut i = from;
-        while let Some(k) = b
-            .get(i..end)
-            .and_then(|s| crate::core::bytes::memchr(b'`', s))
-        {
-            let s = i + k;
-            let mut e = s;
-            while e < end && b[e] == b'`' {
-                e += 1;
-            }
-            let len = e - s;
-            match self.small.get_mut(len - 1) {
-                Some(v) => v.0.push(s),
-                None => self.big.or_default(len).0.push(s),
-            }
-            i = e;
-        }
-    }
-
-    /// The first run of exactly `len` backticks starting at or after `p`.
-    pub(crate) fn closer(&mut self, len: usize, p: usize) -> Option<usize> {
-        let (v, k) = match self.small.get_mut(len.wrapping_sub(1)) {
-            Some(x) => x,
-            None => self.big.get_mut(&len)?,
-        };
-        while *k < v.len() && v[*k] < p {
-            *k += 1;
-        }
-        v.get(*k).copied()
-    }
 }
 
 /// Per-run state.
@@ -425,7 +350,7 @@ impl Run<'_, '_> {
         let ctx = &mut self.ctx;
         html_tag(b, i, e, &mut self.html_ends, |_, j| {
             let lim = e.min(j + ctx.lookahead());
-            let end = syntax::read_attrs(b, j, lim, |_| {}).map(|(end, _)| end);
+            let end = read_attrs(b, j, lim, |_| {}).map(|(end, _)| end);
             ctx.spend(end.unwrap_or(j) - i);
             end
         })
@@ -471,106 +396,6 @@ impl Run<'_, '_> {
             _ => i + 1,
         }
     }
-}
-
-/// Where the ends of raw HTML constructs were found: `-->`, `?>`, `]]>` and `>`, each
-/// searched once per run (unclosed ones stay linear).
-#[derive(Default)]
-pub(crate) struct HtmlEnds {
-    comment: Find,
-    pi: Find,
-    cdata: Find,
-    /// The next `>` (a declaration's end; also a bound for open tags).
-    pub(crate) gt: Find,
-}
-
-/// A raw HTML tag at `i` in `b[..e]` (open, closing, comment, processing instruction,
-/// declaration, CDATA), per CommonMark: its end. `open_tag(ends, j)` reads an open
-/// tag's attributes from `j`, just after its name, to its end.
-pub(crate) fn html_tag(
-    b: &[u8],
-    i: usize,
-    e: usize,
-    ends: &mut HtmlEnds,
-    open_tag: impl FnOnce(&mut HtmlEnds, usize) -> Option<usize>,
-) -> Option<usize> {
-    let c1 = *b.get(i + 1)?;
-    match c1 {
-        b'!' => {
-            if b.get(i + 2..i + 4) == Some(b"--") {
-                if b.get(i + 4) == Some(&b'>') {
-                    return Some(i + 5);
-                }
-                if b.get(i + 4..i + 6) == Some(b"->") {
-                    return Some(i + 6);
-                }
-                return ends.comment.get(b, i + 4, e, b"-->").map(|k| k + 3);
-            }
-            if b.get(i + 2..i + 9) == Some(b"[CDATA[") {
-                return ends.cdata.get(b, i + 9, e, b"]]>").map(|k| k + 3);
-            }
-            if b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) {
-                return ends.gt.get(b, i + 2, e, b">").map(|k| k + 1);
-            }
-            None
-        }
-        b'?' => ends.pi.get(b, i + 2, e, b"?>").map(|k| k + 2),
-        b'/' => {
-            let mut j = i + 2;
-            if !b.get(j).is_some_and(u8::is_ascii_alphabetic) {
-                return None;
-            }
-            while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-                j += 1;
-            }
-            while j < e && b[j].is_ascii_whitespace() {
-                j += 1;
-            }
-            (j < e && b[j] == b'>').then_some(j + 1)
-        }
-        c if c.is_ascii_alphabetic() => {
-            let mut j = i + 2;
-            while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-                j += 1;
-            }
-            open_tag(ends, j)
-        }
-        _ => None,
-    }
-}
-
-/// An autolink `<scheme:...>` or `<user@host>` at `i`.
-pub(crate) fn autolink(b: &[u8], i: usize, e: usize) -> Option<usize> {
-    let mut j = i + 1;
-    // URI: scheme of 2..=32 chars, then no spaces, `<`, `>` or controls.
-    if b.get(j).is_some_and(u8::is_ascii_alphabetic) {
-        let s = j;
-        while j < e && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'+' | b'.' | b'-')) {
-            j += 1;
-        }
-        if (2..=32).contains(&(j - s)) && j < e && b[j] == b':' {
-            j += 1;
-            while j < e && b[j] > b' ' && b[j] != b'<' && b[j] != b'>' && b[j] != 0x7f {
-                j += 1;
-            }
-            return (j < e && b[j] == b'>').then_some(j + 1);
-        }
-    }
-    // Email.
-    j = i + 1;
-    let s = j;
-    while j < e && (b[j].is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&b[j])) {
-        j += 1;
-    }
-    if j == s || j >= e || b[j] != b'@' {
-        return None;
-    }
-    j += 1;
-    let d = j;
-    while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'-') {
-        j += 1;
-    }
-    (j > d && j < e && b[j] == b'>').then_some(j + 1)
 }
 
 /// An inline link tail `(dest "title")` at `p` (`b[p] == b'('`), looking no further than
@@ -723,14 +548,5 @@ mod tests {
         assert_eq!(t("(see below)"), None);
         assert_eq!(t("(a"), None);
         assert_eq!(t("(a \"t)"), None);
-    }
-
-    #[test]
-    fn autolinks() {
-        let a = |s: &str| autolink(s.as_bytes(), 0, s.len());
-        assert_eq!(a("<https://a.example/x>"), Some(21));
-        assert_eq!(a("<a@b.example>"), Some(13));
-        assert_eq!(a("<b>"), None);
-        assert_eq!(a("<https://a b>"), None);
     }
 }

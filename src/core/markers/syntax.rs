@@ -2,6 +2,8 @@
 //! few hundred bytes ahead (the private-use entity search is cached by the caller).
 
 use super::{Grammar, MarkerKind, SourceKey, MAX_MARKER_NUMBER, MAX_RANGE_LEN};
+use crate::core::commonmark::lines::is_label_byte;
+use crate::core::commonmark::spans::read_attrs;
 
 /// What a recognizer found at a position.
 #[derive(Debug)]
@@ -194,16 +196,6 @@ fn strip_prefix_ci<'a>(s: &'a str, p: &str) -> Option<&'a str> {
     } else {
         None
     }
-}
-
-/// Whether a byte may be part of a footnote label: not whitespace, not a bracket, and
-/// nothing that starts inline markdown of its own (code, autolinks, escapes).
-pub(crate) fn is_label_byte(c: u8) -> bool {
-    !matches!(
-        c,
-        b']' | b'[' | b'\\' | b'`' | b'<' | b'>' | b'^' | b' ' | b'\t' | b'\n' | b'\r'
-    ) && c != 0x0b
-        && c != 0x0c
 }
 
 /// Marker syntax starting with `[` at `i` (`text.as_bytes()[i] == b'['`), looking no
@@ -546,83 +538,6 @@ pub(super) fn private_use(
         end,
         kind: MarkerKind::OpenaiCite { locator },
         keys,
-    }
-}
-
-/// One attribute of a tag: name range and value range (without quotes).
-pub(crate) struct Attr {
-    pub name: std::ops::Range<usize>,
-    pub value: Option<std::ops::Range<usize>>,
-}
-
-/// Reads the attributes of a tag from `i` (just after the tag name) to its `>`,
-/// looking no further than `lim`. Returns the position after `>` and whether the tag
-/// ended with `/>`.
-pub(crate) fn read_attrs(
-    b: &[u8],
-    mut i: usize,
-    lim: usize,
-    mut each: impl FnMut(Attr),
-) -> Option<(usize, bool)> {
-    let lim = lim.min(b.len());
-    loop {
-        let ws_start = i;
-        while i < lim && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let had_ws = i > ws_start;
-        match b.get(i) {
-            _ if i >= lim => return None,
-            Some(b'>') => return Some((i + 1, false)),
-            Some(b'/') if b.get(i + 1) == Some(&b'>') && i + 1 < lim => return Some((i + 2, true)),
-            Some(c) if had_ws && (c.is_ascii_alphabetic() || *c == b'_' || *c == b':') => {}
-            _ => return None,
-        }
-        let ns = i;
-        while i < lim && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'.' | b':' | b'-'))
-        {
-            i += 1;
-        }
-        let name = ns..i;
-        let save = i;
-        while i < lim && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i < lim && b[i] == b'=' {
-            i += 1;
-            while i < lim && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            let value = match b.get(i) {
-                _ if i >= lim => return None,
-                Some(&q @ (b'"' | b'\'')) => {
-                    let vs = i + 1;
-                    let ve = vs + crate::core::bytes::memchr(q, b.get(vs..lim)?)?;
-                    i = ve + 1;
-                    vs..ve
-                }
-                _ => {
-                    let vs = i;
-                    while i < lim
-                        && !b[i].is_ascii_whitespace()
-                        && !matches!(b[i], b'"' | b'\'' | b'=' | b'<' | b'>' | b'`')
-                    {
-                        i += 1;
-                    }
-                    if i == vs {
-                        return None;
-                    }
-                    vs..i
-                }
-            };
-            each(Attr {
-                name,
-                value: Some(value),
-            });
-        } else {
-            i = save;
-            each(Attr { name, value: None });
-        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! fences, HTML comments and blocks). It reads text only, so the parser and the views
 //! that settle blocks share one rule.
 
+use crate::core::commonmark::lines::{contains_ci, html_block, line_end, HtmlEnd};
 use crate::core::markers::{protected_regions, TextSyntax};
 
 /// The end of the first complete block of `tail`: the start of a line at column 0 that
@@ -38,48 +39,41 @@ pub fn block_boundary(tail: &str) -> Option<usize> {
 
 /// Whether `s` opens an HTML block that can span blank lines (CommonMark types 1-5:
 /// `<script>`, `<pre>`, `<style>`, `<textarea>`, comments, processing instructions,
-/// declarations, CDATA) and does not close it.
+/// declarations, CDATA) and does not close it. What starts such a block and what ends
+/// it is the parser's rule ([`html_block`]), so a block settles where the renderer
+/// ends it.
 fn unclosed_html_block(s: &str) -> bool {
-    let mut open: Option<&'static str> = None;
-    let mut offset = 0;
-    for line in crate::core::bytes::split_inclusive(s, "\n") {
-        let start = offset;
-        offset += line.len();
-        if open.is_some() {
-            continue;
-        }
-        let t = line.trim_start_matches(' ');
-        if line.len() - t.len() > 3 || !t.starts_with('<') {
-            continue;
-        }
-        let lower = t.to_ascii_lowercase();
-        let end = if lower.starts_with("<!--") {
-            "-->"
-        } else if lower.starts_with("<![cdata[") {
-            "]]>"
-        } else if lower.starts_with("<?") {
-            "?>"
-        } else if lower.starts_with("<!")
-            && lower[2..].starts_with(|c: char| c.is_ascii_alphabetic())
-        {
-            ">"
-        } else if let Some(tag) = ["script", "pre", "style", "textarea"]
-            .iter()
-            .find(|tag| lower[1..].starts_with(**tag))
-        {
-            match *tag {
-                "script" => "</script>",
-                "pre" => "</pre>",
-                "style" => "</style>",
-                _ => "</textarea>",
+    let b = s.as_bytes();
+    let mut ls = 0;
+    while ls < b.len() {
+        let (le, next) = line_end(b, ls);
+        let indent = b[ls..le].iter().take_while(|&&c| c == b' ').count();
+        if indent <= 3 {
+            let opener = ls + indent;
+            if let Some(HtmlEnd::Contains(end)) = html_block(&b[opener..le]) {
+                // The line holding the end closes the block; the opener's own line too.
+                if !contains_ci(&b[opener..], end) {
+                    return true;
+                }
             }
-        } else {
-            continue;
-        };
-        let body_from = start + (line.len() - t.len()) + 2;
-        if !crate::core::bytes::has(&s[body_from.min(s.len())..].to_ascii_lowercase(), end) {
-            open = Some(end);
         }
+        ls = next;
     }
-    open.is_some()
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::block_boundary;
+
+    /// `<scripts>`, `<prefix>` or `<stylesheet>` only begin like a raw HTML block's
+    /// tag: the hold-back once read them as one and never settled the block before a
+    /// blank line after them, so every chunk re-read the rest of the answer.
+    #[test]
+    fn a_tag_that_only_begins_like_script_does_not_hold_the_block_open() {
+        assert_eq!(block_boundary("<scripts>\n\nnext\n"), Some(11));
+        assert_eq!(block_boundary("<prefix>\n\nnext\n"), Some(10));
+        assert_eq!(block_boundary("<script>\n\nnext\n"), None);
+        assert_eq!(block_boundary("<script>\n\n</script>\n\nnext"), Some(21));
+    }
 }

@@ -101,7 +101,9 @@ const LINK_LOOKBACK: usize = 4096;
 /// The start of a link label whose destination is not closed yet at the end of `tail`:
 /// the `[` matching the `]` before the first `(` of the last line that no `)` closes
 /// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
-fn unclosed_link_start(tail: &str) -> Option<usize> {
+/// The stream parser holds such a link back from its markers, and the streaming view
+/// from what it shows, by this one rule.
+pub(crate) fn unclosed_link_start(tail: &str) -> Option<usize> {
     let from = crate::core::bytes::rfind_str(tail, "\n")
         .map_or(0, |i| i + 1)
         .max(tail.len().saturating_sub(LINK_LOOKBACK));

@@ -64,6 +64,7 @@ mod tests;
 use joined::Joined;
 
 pub use boundary::block_boundary;
+pub(crate) use hold::unclosed_link_start;
 pub use hold::{hold_back, shown_without_parser, unclosed_code_span};
 pub use settle::{settle, Settle};
 

@@ -292,7 +292,7 @@ fn html_text(html: &str) -> String {
         let end = find_ascii_ci(rest, skip_to).map_or(rest.len(), |i| i + skip_to.len());
         // A block's edge keeps words apart (`</p><p>`, `<br>`); an inline tag does not.
         let tag = &rest.as_bytes()[1..];
-        if crate::core::markers::block::html_block_6(tag) || starts("<br") || starts("<pre") {
+        if crate::core::commonmark::lines::html_block_6(tag) || starts("<br") || starts("<pre") {
             out.push(' ');
         }
         rest = &rest[end..];

@@ -1,9 +1,9 @@
-//! The normalization that compares `render::md`'s events with pulldown-cmark's
+//! The normalization that compares `core::commonmark`'s events with pulldown-cmark's
 //! (adjacent text joined, ranges aside, the blanks both may write differently evened
 //! out), and the inputs where the two differ by design. Shared by the parser's tests
 //! and the differential fuzz target `fuzz/fuzz_targets/markdown_diff.rs`, which
 //! includes this file; the including module brings `parse`, `Event`, `Tag` and
-//! `Alignment` of `render::md` into scope.
+//! `Alignment` of `core::commonmark` into scope.
 
 use super::{parse, Alignment, Event, Tag};
 use pulldown_cmark as pd;
@@ -214,7 +214,7 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 }
 
 /// Where citekit differs from CommonMark and pulldown-cmark, not fixed yet: a carriage
-/// return not followed by a line feed ends a line there, and is text in `render::md`
+/// return not followed by a line feed ends a line there, and is text in `core::commonmark`
 /// (and the marker scanner, whose line ends it shares). The fuzz target leaves such
 /// inputs out; `bare_carriage_return_ends_a_line` in the parser's tests is the case.
 pub fn open_difference(t: &str) -> bool {

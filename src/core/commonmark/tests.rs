@@ -307,11 +307,11 @@ fn vertical_tab_in_a_link_is_a_pulldown_quirk() {
 }
 
 /// Found by the `markdown_diff` fuzz target, open: CommonMark (and pulldown-cmark) end a
-/// line at a carriage return with no line feed after it; `render::md` and the marker
+/// line at a carriage return with no line feed after it; `core::commonmark` and the marker
 /// scanner share a line-end rule that knows `\n` and `\r\n` only. Fixing it touches
 /// both readers and the stream's line handling.
 #[test]
-#[ignore = "open: a bare carriage return is no line end for render::md yet"]
+#[ignore = "open: a bare carriage return is no line end for core::commonmark yet"]
 fn bare_carriage_return_ends_a_line() {
     for md in [
         "quo\re",

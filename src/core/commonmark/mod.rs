@@ -1,14 +1,24 @@
-//! citekit's markdown parser: CommonMark with the GFM parts citekit renders (tables,
+//! citekit's CommonMark parser: CommonMark with the GFM parts citekit renders (tables,
 //! strikethrough, task lists, footnotes), as a list of events with their byte ranges in
 //! the text, the events `render::markdown` draws. It reads the text the way
 //! pulldown-cmark does (a differential test holds it to pulldown-cmark, which stays a
 //! dev-dependency), and weighs a fraction of it in the wasm: no table of pointers for
 //! the HTML entities, one pass over lines for blocks, one over each leaf for inlines.
+//!
+//! It sits at the ground of `core` (it imports only the byte, map and Unicode helpers;
+//! `tests/layers.rs` holds it there) so that everything else that must know the
+//! markdown structure reads it: the marker scanner (`core::markers`) takes its line
+//! recognizers (`lines`: fences, list markers, HTML block starts, ...) and span
+//! recognizers (`spans`: backtick runs, raw HTML tags, autolinks), the stream's block
+//! boundary its HTML block rule, and `tests/scanner_props.rs` holds the scanner's
+//! protected ranges to its code and link ranges.
 
 mod blocks;
 mod entities;
 mod inlines;
+pub(crate) mod lines;
 mod punct;
+pub(crate) mod spans;
 
 use std::borrow::Cow;
 use std::ops::Range;
