@@ -10,7 +10,7 @@
 use crate::core::formats::CiteData;
 use crate::core::formats::Data;
 use crate::core::json::parse_json;
-use crate::core::model::{CitedAnswer as Model, Diagnostic};
+use crate::core::model::{Answer, Diagnostic};
 use crate::core::output::to_json_text;
 use crate::core::props::{
     fix_lone_surrogate_escapes, lone_surrogates, options_of, DataWarning, PropError, Props,
@@ -194,7 +194,7 @@ fn prop_error(e: PropError) -> Error {
 }
 
 /// Appends the `invalid-utf16` diagnostic when an input string had lone surrogates.
-fn note_surrogates(model: &mut Model, answer_bad: bool, data_bad: bool) {
+fn note_surrogates(model: &mut Answer, answer_bad: bool, data_bad: bool) {
     model
         .diagnostics
         .extend(lone_surrogates(answer_bad, data_bad));
@@ -240,7 +240,7 @@ pub fn js_parse(answer: JsValue, data: JsValue, options: JsValue) -> Result<JsVa
 
 /// Data in a format the module leaves out (a `format-not-loaded`
 /// diagnostic): an error with that code, which npm/core.js turns into what to do.
-fn not_loaded(model: &Model) -> Option<Error> {
+fn not_loaded(model: &Answer) -> Option<Error> {
     let d = model
         .diagnostics
         .iter()

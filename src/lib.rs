@@ -19,7 +19,7 @@ pub mod render;
 pub mod web;
 
 pub use crate::core::formats::Data;
-pub use crate::core::model::{Citation, CitedAnswer, Diagnostic, Format, Severity, Source};
+pub use crate::core::model::{Answer, Citation, Diagnostic, Format, Severity, Source};
 pub use crate::core::options::Options;
 pub use crate::core::text_map::TextMap;
 pub use crate::core::{parse, parse_lenient};

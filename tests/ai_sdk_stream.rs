@@ -9,7 +9,7 @@
 use citekit::core::formats::Data;
 use citekit::core::options::Options;
 use citekit::core::stream::StreamParser;
-use citekit::{CitedAnswer, Format};
+use citekit::{Answer, Format};
 use serde_json::Value;
 #[path = "support/recorded_stream.rs"]
 #[allow(dead_code)]
@@ -29,7 +29,7 @@ fn recorded() -> Vec<(String, String, Value)> {
 /// What must be equal ([`recorded_stream::shown`]), a diagnostic by its code and range:
 /// its message names where the data said it, a stream event (`events[3].url`) or the
 /// final message's part (`parts[2].url`).
-fn shown(a: &CitedAnswer) -> Value {
+fn shown(a: &Answer) -> Value {
     let mut v = recorded_stream::shown(a);
     for d in v["diagnostics"].as_array_mut().unwrap() {
         d[1] = Value::Null;
@@ -38,7 +38,7 @@ fn shown(a: &CitedAnswer) -> Value {
 }
 
 /// A stream as a view starts it: no data yet, then every chunk appended raw.
-fn streamed(chunks: &[String], o: &Options) -> (CitedAnswer, Vec<CitedAnswer>) {
+fn streamed(chunks: &[String], o: &Options) -> (Answer, Vec<Answer>) {
     let mut p = StreamParser::new(Data::Text(""), o).expect("starts");
     let mut snapshots = Vec::new();
     for c in chunks {

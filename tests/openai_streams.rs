@@ -129,7 +129,7 @@ fn a_responses_stream_that_lost_a_delta_ends_as_its_final_response() {
     }
 }
 
-fn check_lost_delta(name: &str, events: &[&str], whole: &citekit::CitedAnswer) {
+fn check_lost_delta(name: &str, events: &[&str], whole: &citekit::Answer) {
     use citekit::core::formats::Data;
     use citekit::core::stream::StreamParser;
     let mut p = StreamParser::new(Data::Text(""), &options("openai")).unwrap();

@@ -20,7 +20,7 @@ mod invariants;
 
 use citekit::core::formats::Data;
 use citekit::core::markers::{scan, Grammar};
-use citekit::core::model::{CitedAnswer, Format};
+use citekit::core::model::{Answer, Format};
 use citekit::core::options::{FormatChoice, Numbering, Options};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -113,11 +113,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 
 /// Every successful parse of `answer` with `data` (as text, as JSON, and none) under
 /// every format and detection, plus the lenient parses. Panics propagate.
-fn all_outputs(
-    answer: Option<&str>,
-    text: &str,
-    value: &Value,
-) -> Vec<(FormatChoice, CitedAnswer)> {
+fn all_outputs(answer: Option<&str>, text: &str, value: &Value) -> Vec<(FormatChoice, Answer)> {
     let mut out = Vec::new();
     let value_text = value.to_string();
     for choice in choices() {
@@ -230,7 +226,7 @@ fn explicit_spans() -> impl Strategy<Value = (Option<String>, Value)> {
     })
 }
 
-fn check(a: &CitedAnswer, numbering: Numbering) -> Result<(), TestCaseError> {
+fn check(a: &Answer, numbering: Numbering) -> Result<(), TestCaseError> {
     invariants::check_spans(a).map_err(TestCaseError::fail)?;
     invariants::check_model(a, numbering).map_err(TestCaseError::fail)?;
     invariants::check_json_offsets(a).map_err(TestCaseError::fail)?;

@@ -14,7 +14,7 @@
 use citekit::core::formats::Data;
 use citekit::core::options::{FormatChoice, Options};
 use citekit::core::stream::StreamParser;
-use citekit::{CitedAnswer, Format};
+use citekit::{Answer, Format};
 use serde_json::Value;
 use std::path::Path;
 #[path = "support/utf8_chunks.rs"]
@@ -69,7 +69,7 @@ fn recorded() -> Vec<(String, Format, String, Value, bool)> {
 }
 
 /// What must be equal: the text, and each source's and citation's fields that show.
-fn shown(a: &CitedAnswer) -> Value {
+fn shown(a: &Answer) -> Value {
     let sources: Vec<Value> = a
         .sources
         .iter()

@@ -11,7 +11,7 @@
 use citekit::core::formats::Data;
 use citekit::core::options::{FormatChoice, Options};
 use citekit::core::stream::StreamParser;
-use citekit::{CitedAnswer, Format};
+use citekit::{Answer, Format};
 use serde_json::Value;
 use std::path::Path;
 #[path = "support/utf8_chunks.rs"]
@@ -51,7 +51,7 @@ fn variants(stream: &str) -> Vec<(&'static str, String)> {
     vec![("LF", lf), ("CRLF", crlf), ("comments", comments)]
 }
 
-fn model(a: &CitedAnswer) -> Value {
+fn model(a: &Answer) -> Value {
     serde_json::to_value(a).unwrap()
 }
 

@@ -5,23 +5,19 @@
 
 use citekit::core::formats::Data;
 use citekit::core::model::{
-    Citation, CitationOrigin, CitedAnswer, ContentKind, Format, Location, Source,
+    Answer, Citation, CitationOrigin, ContentKind, Format, Location, Source,
 };
 use citekit::core::options::Options;
 use citekit::render::{answer_blocks, answer_html, RenderOptions};
 use proptest::prelude::*;
 
 /// An HTML answer without citations.
-fn html_answer(text: &str) -> CitedAnswer {
+fn html_answer(text: &str) -> Answer {
     answer(text, ContentKind::Html, &[])
 }
 
 /// An answer of `kind` citing one source per citation `(start, end, id, pointer)`.
-fn answer(
-    text: &str,
-    kind: ContentKind,
-    cites: &[(usize, usize, &str, Option<&str>)],
-) -> CitedAnswer {
+fn answer(text: &str, kind: ContentKind, cites: &[(usize, usize, &str, Option<&str>)]) -> Answer {
     let mut sources: Vec<Source> = Vec::new();
     for (_, _, id, _) in cites {
         if !sources.iter().any(|s| s.id == *id) {
@@ -34,7 +30,7 @@ fn answer(
             });
         }
     }
-    CitedAnswer {
+    Answer {
         text: text.into(),
         format: Format::Canonical,
         content_kind: kind,
@@ -59,7 +55,7 @@ fn answer(
     }
 }
 
-fn render(a: &CitedAnswer) -> String {
+fn render(a: &Answer) -> String {
     answer_html(a, &RenderOptions::default())
 }
 
@@ -581,7 +577,7 @@ fn canonical_data() -> serde_json::Value {
     ])
 }
 
-fn parse_canonical(answer: &str) -> CitedAnswer {
+fn parse_canonical(answer: &str) -> Answer {
     let options = Options {
         format: citekit::core::options::FormatChoice::Given(Format::Canonical),
         ..Default::default()

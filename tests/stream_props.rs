@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use citekit::core::formats::Data;
-use citekit::core::model::{CitedAnswer, ContentKind};
+use citekit::core::model::{Answer, ContentKind};
 use citekit::core::options::Options;
 use citekit::core::stream::StreamParser;
 use proptest::prelude::*;
@@ -66,7 +66,7 @@ fn cases() -> Vec<Case> {
     out
 }
 
-fn one_shot(c: &Case) -> Option<CitedAnswer> {
+fn one_shot(c: &Case) -> Option<Answer> {
     let data = match &c.data {
         None => Data::None,
         Some(Value::String(s)) => Data::Text(s),
@@ -97,7 +97,7 @@ fn cut(s: &str, cuts: &[u16]) -> Vec<String> {
         .collect()
 }
 
-fn normalized(a: &CitedAnswer) -> String {
+fn normalized(a: &Answer) -> String {
     let mut diags: Vec<String> = a
         .diagnostics
         .iter()
@@ -115,7 +115,7 @@ fn normalized(a: &CitedAnswer) -> String {
 }
 
 /// Streams `c` cut at `cuts`; `None` when the stream cannot start (not the format).
-fn streamed(c: &Case, cuts: &[u16]) -> Option<CitedAnswer> {
+fn streamed(c: &Case, cuts: &[u16]) -> Option<Answer> {
     let sse = matches!(c.data, Some(Value::String(_))) && c.answer.is_none();
     if sse {
         let Some(Value::String(stream)) = &c.data else {
@@ -226,7 +226,7 @@ fn fuzz_data() -> Value {
 
 /// Streams `text` in chunks of `step` bytes (widened to char boundaries), as the
 /// `stream` fuzz target does, and returns the finished result.
-fn streamed_in_steps(text: &str, data: &Value, step: usize) -> CitedAnswer {
+fn streamed_in_steps(text: &str, data: &Value, step: usize) -> Answer {
     let options = Options::default();
     let mut p = StreamParser::new(Data::Json(data), &options).unwrap();
     let mut i = 0;
@@ -270,7 +270,7 @@ fn span_after_a_sentence_end_keeps_its_dash_in_a_streamed_list_item() {
 /// Whether the citations of `snap` (a snapshot while streaming) are the first ones of
 /// `done` (the finished answer): each stands after the same text, with the first of its
 /// sources.
-fn markers_are_a_prefix(snap: &CitedAnswer, done: &CitedAnswer) -> Result<(), String> {
+fn markers_are_a_prefix(snap: &Answer, done: &Answer) -> Result<(), String> {
     if snap.citations.len() > done.citations.len() {
         return Err(format!(
             "{} markers shown, {} in the whole answer",

@@ -4,7 +4,7 @@
 #[path = "../../tests/support/invariants.rs"]
 pub mod invariants;
 
-use citekit::core::model::CitedAnswer;
+use citekit::core::model::Answer;
 use citekit::core::offsets::PositionEncoding;
 use citekit::core::options::{Numbering, Options, Unresolved};
 
@@ -44,7 +44,7 @@ pub fn options_from(bits: u8) -> Options {
 /// Panics with the broken invariant, so libFuzzer records the input as a crash. The
 /// JSON offsets are checked in one unit per call (picked by the text's length), since
 /// `to_json` costs more than the parse itself.
-pub fn check(answer: &CitedAnswer, options: &Options) {
+pub fn check(answer: &Answer, options: &Options) {
     let enc = invariants::ENCODINGS[answer.text.len() % 3];
     let result = invariants::check_spans(answer)
         .and_then(|()| invariants::check_model(answer, options.numbering))

@@ -2,7 +2,7 @@
 //! it), the sources with the keys markers use for them, explicit spans, diagnostics.
 //!
 //! Every format parser in [`crate::core::formats`] builds a [`Draft`]; the resolver
-//! ([`crate::core::resolve`]) turns it into a [`CitedAnswer`](crate::core::model::CitedAnswer).
+//! ([`crate::core::resolve`]) turns it into an [`Answer`](crate::core::model::Answer).
 
 use crate::core::markers::{Grammar, SourceKey};
 use crate::core::model::{ContentKind, Diagnostic, Format, Location, Source};

@@ -3,11 +3,11 @@
 //! for a copy button.
 
 use crate::core::markers::{protected_regions, TextSyntax};
-use crate::core::model::{CitedAnswer, ContentKind};
+use crate::core::model::{Answer, ContentKind};
 use std::fmt::Write;
 
 /// Where to insert what, in the answer text: (position, order, text).
-fn insertions(answer: &CitedAnswer, footnotes: bool) -> Vec<(usize, u8, String)> {
+fn insertions(answer: &Answer, footnotes: bool) -> Vec<(usize, u8, String)> {
     let syntax = match answer.content_kind {
         ContentKind::Markdown => TextSyntax::Markdown,
         ContentKind::Html => TextSyntax::Html,
@@ -63,7 +63,7 @@ fn apply(text: &str, ins: &[(usize, u8, String)]) -> String {
 
 /// The sources the exports list: the cited ones, then the sources of the whole answer
 /// (no citation names them; listed as the footnotes list them).
-fn listed(answer: &CitedAnswer) -> Vec<&crate::core::model::Source> {
+fn listed(answer: &Answer) -> Vec<&crate::core::model::Source> {
     answer
         .sources
         .iter()
@@ -74,7 +74,7 @@ fn listed(answer: &CitedAnswer) -> Vec<&crate::core::model::Source> {
 /// The answer as markdown with `[^n]` references and footnote definitions for the cited
 /// sources and the sources of the whole answer (`[^n]: [Title](url)`), identifier
 /// links as markdown links.
-pub fn to_markdown(answer: &CitedAnswer) -> String {
+pub fn to_markdown(answer: &Answer) -> String {
     let mut out = apply(&answer.text, &insertions(answer, true));
     let cited = listed(answer);
     if !cited.is_empty() {
@@ -104,7 +104,7 @@ pub fn to_markdown(answer: &CitedAnswer) -> String {
 /// What the copy button copies: [`to_markdown`], except for an answer that is JSON or
 /// YAML, copied as it is shown (references written into its values would make it
 /// invalid; neither has a place for footnote definitions that JSON would keep).
-pub fn copy_text(answer: &CitedAnswer) -> String {
+pub fn copy_text(answer: &Answer) -> String {
     match answer.content_kind {
         crate::core::model::ContentKind::Json | crate::core::model::ContentKind::Yaml => {
             answer.text.clone()
@@ -116,7 +116,7 @@ pub fn copy_text(answer: &CitedAnswer) -> String {
 /// The answer as plain text with `[n]` after each cited statement and a `Sources`
 /// block listing the cited sources with their urls and quoted text, then the sources
 /// of the whole answer.
-pub fn to_plain_text(answer: &CitedAnswer) -> String {
+pub fn to_plain_text(answer: &Answer) -> String {
     let mut out = apply(&answer.text, &insertions(answer, false));
     let cited = listed(answer);
     if !cited.is_empty() {

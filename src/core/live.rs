@@ -9,7 +9,7 @@
 //! The Leptos components ([`stream_step`]) and the npm package's driver both follow it.
 
 use crate::core::formats::{CiteData, Data};
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use serde_json::Value;
@@ -86,7 +86,7 @@ pub fn change<'a>(
 
 /// The answer shown when the data cannot start a stream: the text parsed whole
 /// without data, with the data's error as a diagnostic.
-pub fn refused(answer: &str, opts: &Options, e: &crate::core::error::ParseError) -> Model {
+pub fn refused(answer: &str, opts: &Options, e: &crate::core::error::ParseError) -> Answer {
     let mut m = crate::core::parse_lenient(Some(answer), Data::None, opts);
     m.diagnostics.push(crate::core::model::Diagnostic::error(
         e.code(),
@@ -105,7 +105,7 @@ pub fn stream_step(
     d: &CiteData,
     opts: &Options,
     streaming: bool,
-) -> (Model, StreamInfo) {
+) -> (Answer, StreamInfo) {
     let sse = crate::core::formats::streams_events(opts.format, d);
     // The streamed input: the answer, or for sse the event stream so far.
     let grows = |l: &Live| {

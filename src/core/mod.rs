@@ -38,7 +38,7 @@ pub(crate) mod unicode;
 
 use error::ParseError;
 use formats::Data;
-use model::{CitedAnswer, ContentKind, Diagnostic, Format};
+use model::{Answer, ContentKind, Diagnostic, Format};
 use options::{FormatChoice, Options};
 
 /// Parses an answer and its citation data into the normalized model.
@@ -50,7 +50,7 @@ pub fn parse(
     answer: Option<&str>,
     data: Data<'_>,
     options: &Options,
-) -> Result<CitedAnswer, ParseError> {
+) -> Result<Answer, ParseError> {
     let draft = formats::parse_draft(answer, data, options)?;
     Ok(resolve_parsed(draft, answer, options))
 }
@@ -60,7 +60,7 @@ pub(crate) fn resolve_parsed(
     mut draft: draft::Draft,
     answer: Option<&str>,
     options: &Options,
-) -> CitedAnswer {
+) -> Answer {
     // Sources and no text: a citation map (or stored data) given without its answer
     // would otherwise show nothing and say nothing.
     if draft.text.is_empty() && answer.is_none_or(str::is_empty) && !draft.sources.is_empty() {
@@ -77,10 +77,10 @@ pub(crate) fn resolve_parsed(
 
 /// Like [`parse`], but never fails: on an error the answer text (if any) comes through
 /// as plain markdown with the error as an error-level diagnostic.
-pub fn parse_lenient(answer: Option<&str>, data: Data<'_>, options: &Options) -> CitedAnswer {
+pub fn parse_lenient(answer: Option<&str>, data: Data<'_>, options: &Options) -> Answer {
     match parse(answer, data, options) {
         Ok(a) => a,
-        Err(e) => CitedAnswer {
+        Err(e) => Answer {
             text: answer.unwrap_or("").to_string(),
             format: match options.format {
                 FormatChoice::Given(f) => f,

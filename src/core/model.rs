@@ -1,6 +1,6 @@
 //! The normalized model every input format is parsed into (docs/formats.md, docs/resolution.md).
 //!
-//! Offsets inside Rust are byte ranges into [`CitedAnswer::text`]; they are converted
+//! Offsets inside Rust are byte ranges into [`Answer::text`]; they are converted
 //! to the caller's unit only at the edges ([`crate::core::offsets`]).
 
 use crate::core::text_map::TextMap;
@@ -499,7 +499,7 @@ impl Diagnostic {
 /// A parsed answer: text without markers, its sources, citations and diagnostics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CitedAnswer {
+pub struct Answer {
     /// The answer text with the markers taken out.
     pub text: String,
     /// The format the input was read as.
@@ -524,7 +524,7 @@ pub struct CitedAnswer {
     pub metadata: Map<String, Value>,
 }
 
-impl CitedAnswer {
+impl Answer {
     /// The source with this id.
     pub fn source(&self, id: &str) -> Option<&Source> {
         self.sources.iter().find(|s| s.id == id)

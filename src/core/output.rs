@@ -1,11 +1,11 @@
 //! The JSON shape `parse` returns (npm/README.md, "parse"), with offsets in the caller's unit.
 
-use crate::core::model::{CitationOrigin, CitedAnswer, Location, Severity, Source};
+use crate::core::model::{Answer, CitationOrigin, Location, Severity, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use serde_json::{Map, Value};
 
 /// The answer as the JSON `parse` returns, offsets converted to `encoding`.
-pub fn to_json(answer: &CitedAnswer, encoding: PositionEncoding) -> Value {
+pub fn to_json(answer: &Answer, encoding: PositionEncoding) -> Value {
     let mut converted = answer.clone();
     if encoding != PositionEncoding::Utf8 {
         let ix = OffsetIndex::new(&answer.text, encoding);
@@ -36,7 +36,7 @@ pub fn to_json(answer: &CitedAnswer, encoding: PositionEncoding) -> Value {
 /// serde's derived code. The npm package's `parse` hands it to `JSON.parse`: that
 /// is about 16 KB less wasm than serializing the model through serde into JS values,
 /// and one string crossing into JS instead of a call per property.
-pub fn to_json_text(answer: &CitedAnswer, encoding: PositionEncoding) -> String {
+pub fn to_json_text(answer: &Answer, encoding: PositionEncoding) -> String {
     let ix = (encoding != PositionEncoding::Utf8).then(|| OffsetIndex::new(&answer.text, encoding));
     let pos = |p: usize| ix.as_ref().map_or(p, |ix| ix.to_unit(p)) as u64;
     let mut w = Writer {
@@ -467,7 +467,7 @@ mod tests {
             scope: Some(crate::core::model::SourceScope::Answer),
             ..Source::default()
         };
-        let answer = CitedAnswer {
+        let answer = Answer {
             text: "héllo 😀 [x]\r\n\u{0}".into(),
             format: Format::Anthropic,
             content_kind: ContentKind::Plain,

@@ -9,7 +9,7 @@ use crate::core::limits::{
 use crate::core::map::Map;
 use crate::core::markers::{self, Marker, MarkerKind, SourceKey, TextSyntax};
 use crate::core::model::{
-    Citation, CitationOrigin, CitedAnswer, ContentKind, Diagnostic, Severity, Source, TextLink,
+    Answer, Citation, CitationOrigin, ContentKind, Diagnostic, Severity, Source, TextLink,
 };
 use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
@@ -20,7 +20,7 @@ mod shared;
 pub(crate) use shared::BasePool;
 
 /// Turns a draft into the normalized model.
-pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
+pub fn resolve(draft: Draft, options: &Options) -> Answer {
     resolve_mode(draft, options, false)
 }
 
@@ -28,11 +28,11 @@ pub fn resolve(draft: Draft, options: &Options) -> CitedAnswer {
 /// naming an unknown key is taken out of the text as usual but becomes a citation
 /// with those keys in [`Citation::pending`](crate::core::model::Citation::pending)
 /// (no diagnostic yet).
-pub fn resolve_pending(draft: Draft, options: &Options) -> CitedAnswer {
+pub fn resolve_pending(draft: Draft, options: &Options) -> Answer {
     resolve_mode(draft, options, true)
 }
 
-fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAnswer {
+fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> Answer {
     resolve_with(draft, options, pending_mode, None)
 }
 
@@ -42,7 +42,7 @@ fn resolve_mode(draft: Draft, options: &Options, pending_mode: bool) -> CitedAns
 /// block adds (footnote definitions), changes (a definition merged into one) or
 /// reports as used; everything else is what [`resolve_pending`] gives for the draft
 /// with `base`'s sources.
-pub(crate) fn resolve_pending_on(base: &BasePool, draft: Draft, options: &Options) -> CitedAnswer {
+pub(crate) fn resolve_pending_on(base: &BasePool, draft: Draft, options: &Options) -> Answer {
     resolve_with(draft, options, true, Some(base))
 }
 
@@ -51,7 +51,7 @@ fn resolve_with(
     options: &Options,
     pending_mode: bool,
     base: Option<&BasePool>,
-) -> CitedAnswer {
+) -> Answer {
     let Draft {
         format,
         content_kind,
@@ -413,7 +413,7 @@ fn resolve_with(
 
     let mut sources: Vec<Source> = pool.take_sources();
     sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
-    CitedAnswer {
+    Answer {
         text: out,
         format,
         content_kind,

@@ -2,7 +2,7 @@
 //! changed blocks morphed, the open tail rendered again.
 
 use crate::core::live::StreamInfo;
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::dom::morph;
 use crate::dom::util as dom;
 use crate::render::class;
@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// The answer the body shows, its render options and the stream state it was shown in.
-pub(crate) type Shown<'a> = (&'a Model, &'a RenderOptions, StreamInfo);
+pub(crate) type Shown<'a> = (&'a Answer, &'a RenderOptions, StreamInfo);
 
 /// Writes a rendered block as its element. Blocks that start past about a
 /// screenful of text skip layout and paint until they scroll near
@@ -41,7 +41,7 @@ pub(crate) fn show_answer(
     blocks: &mut Vec<(render::Block, Element)>,
     defs: &mut StreamDefs,
     prev: Option<Shown<'_>>,
-    a: &Model,
+    a: &Answer,
     r: &RenderOptions,
     info: StreamInfo,
 ) -> bool {
@@ -113,7 +113,7 @@ pub(crate) fn show_answer(
 
 /// Patches the markers of citations `cis` in place (number text, link target, label,
 /// pending or live): the `<sup>` and its links stay the same nodes.
-pub(crate) fn patch_markers(body: &Element, a: &Model, r: &RenderOptions, cis: &[usize]) {
+pub(crate) fn patch_markers(body: &Element, a: &Answer, r: &RenderOptions, cis: &[usize]) {
     let Some(from) = cis
         .iter()
         .filter_map(|&ci| a.citations.get(ci).map(|c| c.end))
@@ -220,7 +220,7 @@ pub(crate) fn render_stream_tail(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
     defs: &mut StreamDefs,
-    a: &Model,
+    a: &Answer,
     r: &RenderOptions,
     stable: usize,
     cite_of: &dyn Fn(usize) -> Option<usize>,
@@ -236,7 +236,7 @@ pub(crate) fn render_stream_tail(
 pub(crate) fn render_final_tail(
     body: &Element,
     old: &mut Vec<(render::Block, Element)>,
-    a: &Model,
+    a: &Answer,
     r: &RenderOptions,
     fixed: usize,
 ) {

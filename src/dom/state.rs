@@ -2,7 +2,7 @@
 //! the card's timers. Shared by the Leptos components (in signals) and the plain
 //! driver (in cells).
 
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -125,7 +125,7 @@ pub(crate) const OPEN_DELAY_MS: i32 = 120;
 pub(crate) const CLOSE_DELAY_MS: i32 = 180;
 
 /// The source numbers of citation `ci`.
-pub(crate) fn sources_of(a: &Model, ci: usize) -> Vec<u32> {
+pub(crate) fn sources_of(a: &Answer, ci: usize) -> Vec<u32> {
     a.citations
         .get(ci)
         .map(|c| {
@@ -138,7 +138,7 @@ pub(crate) fn sources_of(a: &Model, ci: usize) -> Vec<u32> {
 }
 
 /// Citation indices that name source number `n`.
-pub(crate) fn citations_of(a: &Model, n: u32) -> Vec<usize> {
+pub(crate) fn citations_of(a: &Answer, n: u32) -> Vec<usize> {
     let Some(id) = a.source_by_number(n).map(|s| &s.id) else {
         return Vec::new();
     };
@@ -153,7 +153,7 @@ pub(crate) fn citations_of(a: &Model, n: u32) -> Vec<usize> {
 /// The card to keep open after the answer changed from `old` to `new`: the same
 /// citation when it is still there (its marker at the same place after the same
 /// words, with sources), under the index it has now; `None` closes it.
-pub(crate) fn kept_card(old: &Model, new: &Model, c: Card) -> Option<Card> {
+pub(crate) fn kept_card(old: &Answer, new: &Answer, c: Card) -> Option<Card> {
     let ci = crate::core::stream::settle(old, new, 0)
         .map
         .get(c.ci)

@@ -29,7 +29,7 @@ use super::escape::push_escaped;
 use super::markdown::safe_href;
 use super::writer::Inline;
 use super::{Block, MarkerSet};
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 use std::ops::Range;
 
 /// Deepest nesting of kept elements; deeper ones are flattened (their text is kept).
@@ -698,7 +698,7 @@ fn decode_attr(v: &str) -> String {
 }
 
 /// Renders an HTML answer as blocks, sanitized.
-pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+pub fn blocks(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     let text = answer.text.as_str();
     let mut r = Renderer {
         w: Inline::new(text, markers),

@@ -14,14 +14,14 @@ use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::json::parse_json;
 use crate::core::map::Map;
-use crate::core::model::{CitedAnswer, Location};
+use crate::core::model::{Answer, Location};
 use serde_json::Value;
 
 /// Deepest nesting shown as a structure.
 pub const MAX_VIEW_DEPTH: usize = 64;
 
 /// Renders a JSON answer as blocks.
-pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+pub fn blocks(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     let text = &answer.text;
     let Ok(root) = parse_json(text) else {
         return plain(answer, markers);
@@ -57,7 +57,7 @@ pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
 }
 
 /// The text as one `<div class="cite-plain">`, markers at their offsets.
-fn plain(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+fn plain(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     let mut w = Inline::new(&answer.text, markers);
     w.raw("<div class=\"cite-plain\">");
     w.text(0..answer.text.len(), true);

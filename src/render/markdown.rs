@@ -5,7 +5,7 @@
 use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::commonmark::{Alignment, Event, RefDef, Tag, TagEnd};
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 use crate::core::sanitize::{sanitize_url, UrlContext};
 
 /// A url from the answer as an `href`: absolute urls must be http(s) or mailto;
@@ -75,7 +75,7 @@ fn is_block_start(tag: &Tag) -> bool {
 }
 
 /// Renders a markdown answer as top-level blocks.
-pub fn blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+pub fn blocks(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     render_range(&answer.text, 0..answer.text.len(), markers, true)
 }
 
@@ -405,7 +405,7 @@ mod render_tests {
     use crate::core::model::*;
     use crate::render::{answer_html, RenderOptions};
 
-    fn answer(text: &str, cites: &[(usize, usize, &[&str])]) -> CitedAnswer {
+    fn answer(text: &str, cites: &[(usize, usize, &[&str])]) -> Answer {
         let ids: Vec<&str> = cites.iter().flat_map(|c| c.2.iter().copied()).collect();
         let mut sources: Vec<Source> = Vec::new();
         for id in ids {
@@ -419,7 +419,7 @@ mod render_tests {
                 });
             }
         }
-        CitedAnswer {
+        Answer {
             text: text.into(),
             format: Format::Markdown,
             content_kind: ContentKind::Markdown,

@@ -1,4 +1,4 @@
-//! The HTML renderer: turns a [`CitedAnswer`] into HTML strings: the answer block by
+//! The HTML renderer: turns an [`Answer`] into HTML strings: the answer block by
 //! block (markdown, plain text, and with `answer-kinds` HTML and JSON answers) with its
 //! markers inline, and a whole static rendering ([`render_to_string`]).
 //!
@@ -30,7 +30,7 @@ pub use crate::components::footnotes::html::{footnote_id, footnotes_html};
 pub use crate::components::panel::html::{
     panel_details_html, panel_html, panel_item_id, PANEL_EAGER,
 };
-use crate::core::model::{CitedAnswer, ContentKind};
+use crate::core::model::{Answer, ContentKind};
 use crate::core::options::Theme;
 use class::{ANSWER, ANSWER_BODY, FOOTNOTES, PANEL};
 pub use options::{marker_style_name, sanitize_prefix, Labels, RenderOptions, DEFAULT_LABELS};
@@ -41,7 +41,7 @@ use std::ops::Range;
 /// Whether an answer shows its footnotes and its panel, given whether each is asked
 /// for: footnotes when a source is cited or is a source of the whole answer, the panel
 /// when there are sources, neither when citations are hidden.
-pub fn lists_shown(answer: &CitedAnswer, footnotes: bool, panel: bool) -> (bool, bool) {
+pub fn lists_shown(answer: &Answer, footnotes: bool, panel: bool) -> (bool, bool) {
     (
         footnotes
             && answer.show_citations
@@ -63,7 +63,7 @@ pub struct Block {
 }
 
 /// The answer as HTML blocks, markers inline, cited spans wrapped for highlighting.
-pub fn answer_blocks(answer: &CitedAnswer, opts: &RenderOptions) -> Vec<Block> {
+pub fn answer_blocks(answer: &Answer, opts: &RenderOptions) -> Vec<Block> {
     let markers = MarkerSet::new(answer, opts);
     match answer.content_kind {
         ContentKind::Markdown => markdown::blocks(answer, &markers),
@@ -78,7 +78,7 @@ pub fn answer_blocks(answer: &CitedAnswer, opts: &RenderOptions) -> Vec<Block> {
 }
 
 /// The answer as one HTML string (`<div class="cite-answer__body">` of its blocks).
-pub fn answer_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+pub fn answer_html(answer: &Answer, opts: &RenderOptions) -> String {
     let mut out = String::new();
     for b in answer_blocks(answer, opts) {
         out.push_str(&b.html);
@@ -88,7 +88,7 @@ pub fn answer_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
 
 /// Plain text (and YAML): one `<div class="cite-plain">` per paragraph, line breaks
 /// kept by CSS (`white-space: pre-wrap`).
-fn plain_blocks(answer: &CitedAnswer, markers: &MarkerSet) -> Vec<Block> {
+fn plain_blocks(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     let text = &answer.text;
     let mut w = writer::Inline::new(text, markers);
     let mut blocks = Vec::new();
@@ -144,7 +144,7 @@ pub fn root_class(theme: Theme, with_panel: bool) -> String {
 }
 
 /// A whole static rendering: answer, footnotes and panel, for `renderToString`.
-pub fn render_to_string(answer: &CitedAnswer, opts: &RenderOptions, panel: bool) -> String {
+pub fn render_to_string(answer: &Answer, opts: &RenderOptions, panel: bool) -> String {
     let (notes, with_panel) = lists_shown(answer, true, panel);
     let mut out = String::new();
     let _ = write!(

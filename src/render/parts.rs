@@ -4,7 +4,7 @@
 
 use super::escape::push_escaped;
 use super::options::RenderOptions;
-use crate::core::model::{CitedAnswer, ContentKind, Source};
+use crate::core::model::{Answer, ContentKind, Source};
 use std::fmt::Write;
 
 /// Bytes of answer text after which rendered blocks (and the footnote list) are laid
@@ -118,7 +118,7 @@ pub(crate) fn decimal3(x: f64) -> String {
 
 /// A visually hidden ` for “first words of the answer…”` after a heading, so that the
 /// panel and footnotes landmarks of several answers on one page have distinct names.
-pub(crate) fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+pub(crate) fn about_html(answer: &Answer, opts: &RenderOptions) -> String {
     let words = about_words(answer);
     if words.is_empty() {
         return String::new();
@@ -133,7 +133,7 @@ pub(crate) fn about_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
 }
 
 /// The first words of the answer that the panel's and the footnotes' headings quote.
-pub(crate) fn about_words(answer: &CitedAnswer) -> String {
+pub(crate) fn about_words(answer: &Answer) -> String {
     // The first words without markdown's punctuation (`## `, `**`, backticks).
     if answer.content_kind == ContentKind::Markdown {
         let head: String = answer

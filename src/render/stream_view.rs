@@ -5,7 +5,7 @@ use super::markdown::render_range_after;
 use super::{Block, MarkerSet, RenderOptions};
 use crate::core::bytes;
 use crate::core::commonmark::{self, RefDef};
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 use std::ops::Range;
 
 /// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
@@ -102,7 +102,7 @@ pub fn tail_start<T>(
 /// shown (`view_text`, from [`stream_view_text`]), after the reference definitions of
 /// the text before `start`.
 pub fn render_tail(
-    a: &CitedAnswer,
+    a: &Answer,
     r: &RenderOptions,
     view_text: &str,
     start: usize,
@@ -399,7 +399,7 @@ mod tests {
 mod growth_tests {
     use super::{render_tail, stream_view_text, tail_start, text_growth, Closing, StreamDefs};
     use crate::core::formats::Data;
-    use crate::core::model::CitedAnswer;
+    use crate::core::model::Answer;
     use crate::core::options::Options;
     use crate::core::stream::StreamParser;
     use crate::render::markdown::render_range;
@@ -530,8 +530,8 @@ mod growth_tests {
         text: &str,
         data: Data<'_>,
         step: usize,
-        each: &mut dyn FnMut(&[Block], &CitedAnswer),
-    ) -> (Vec<Block>, CitedAnswer) {
+        each: &mut dyn FnMut(&[Block], &Answer),
+    ) -> (Vec<Block>, Answer) {
         let r = RenderOptions::default();
         let mut p = StreamParser::new(data, &Options::default()).unwrap();
         let mut old: Vec<Block> = Vec::new();
@@ -585,7 +585,7 @@ mod growth_tests {
         let text = "[docs]: https://docs.example/ \"The docs\"\n[Spec  Page]: </spec url>\nIntro with [docs].\n\nA second block.\n\n> [q]: /quoted\n> A quote.\n\nSee [the docs][DOCS], [spec page][], [Spec Page], ![logo][docs], [q] and [none][].\n\n- an item with [the spec][spec page]\n\n| a |\n|---|\n| [docs] |\n\n# Heading [q]\n\n[docs]: https://other.example/\n[late]: /late\nThe end [docs] [late].";
         let r = RenderOptions::default();
         for step in 1..=7 {
-            let mut check = |blocks: &[Block], shown: &CitedAnswer| {
+            let mut check = |blocks: &[Block], shown: &Answer| {
                 assert_eq!(
                     html(blocks),
                     html(&answer_blocks(shown, &r)),
@@ -621,7 +621,7 @@ mod growth_tests {
         let r = RenderOptions::default();
         for step in 1..=7 {
             let mut last = String::new();
-            let mut check = |blocks: &[Block], _: &CitedAnswer| last = html(blocks);
+            let mut check = |blocks: &[Block], _: &Answer| last = html(blocks);
             let (blocks, a) = stream_blocks(text, Data::None, step, &mut check);
             let (first, rest) = last.split_once("</p>").unwrap();
             assert!(first.contains("[late]"), "step {step}: {last}");

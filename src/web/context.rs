@@ -2,7 +2,7 @@
 //! events an answer dispatches.
 
 use crate::core::formats::Data;
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::core::options::Options;
 use crate::dom::events::{emit_from, Host};
 pub use crate::dom::state::{Card, Highlight};
@@ -17,7 +17,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy)]
 pub struct CiteContext {
     /// The parsed answer.
-    pub answer: RwSignal<Arc<Model>>,
+    pub answer: RwSignal<Arc<Answer>>,
     /// Render options (id prefix, marker style, labels).
     pub render: RwSignal<Arc<RenderOptions>>,
     /// What is highlighted.

@@ -1,9 +1,9 @@
-//! What every [`CitedAnswer`] must satisfy, whatever the input (docs/formats.md "Offsets", docs/safety.md and
+//! What every [`Answer`] must satisfy, whatever the input (docs/formats.md "Offsets", docs/safety.md and
 //! docs/resolution.md). Shared by the property tests (`tests/parse_props.rs`) and the
 //! fuzz targets (`fuzz/fuzz_targets/*.rs`), which include this file with `#[path]`.
 #![allow(dead_code)]
 
-use citekit::core::model::CitedAnswer;
+use citekit::core::model::Answer;
 use citekit::core::offsets::{OffsetIndex, PositionEncoding};
 use citekit::core::options::Numbering;
 use serde_json::Value;
@@ -36,7 +36,7 @@ pub fn check_byte_span(text: &str, start: usize, end: usize, what: &str) -> Resu
 }
 
 /// Checks every span of `answer` (citations, links, diagnostics) in bytes.
-pub fn check_spans(answer: &CitedAnswer) -> Result<(), String> {
+pub fn check_spans(answer: &Answer) -> Result<(), String> {
     let t = &answer.text;
     for (i, c) in answer.citations.iter().enumerate() {
         check_byte_span(t, c.start, c.end, &format!("citations[{i}]"))?;
@@ -58,7 +58,7 @@ pub fn check_spans(answer: &CitedAnswer) -> Result<(), String> {
 /// Checks the model's own consistency: unique source ids, sources sorted by number
 /// (numbers 1..k under `first-cited`), citations naming existing sources and sorted by
 /// `end` then `start`, no citation when citations are off.
-pub fn check_model(answer: &CitedAnswer, numbering: Numbering) -> Result<(), String> {
+pub fn check_model(answer: &Answer, numbering: Numbering) -> Result<(), String> {
     let mut ids = HashSet::new();
     for s in &answer.sources {
         if !ids.insert(s.id.as_str()) {
@@ -96,14 +96,14 @@ pub fn check_model(answer: &CitedAnswer, numbering: Numbering) -> Result<(), Str
 
 /// Checks that `to_json` under every unit gives offsets within the text's length in
 /// that unit, with `start <= end`.
-pub fn check_json_offsets(answer: &CitedAnswer) -> Result<(), String> {
+pub fn check_json_offsets(answer: &Answer) -> Result<(), String> {
     ENCODINGS
         .into_iter()
         .try_for_each(|enc| check_json_offsets_in(answer, enc))
 }
 
 /// [`check_json_offsets`] for one unit.
-pub fn check_json_offsets_in(answer: &CitedAnswer, enc: PositionEncoding) -> Result<(), String> {
+pub fn check_json_offsets_in(answer: &Answer, enc: PositionEncoding) -> Result<(), String> {
     let len = OffsetIndex::new(&answer.text, enc).len_units() as u64;
     let json = citekit::core::output::to_json(answer, enc);
     // The JSON text the npm package's `parse` hands to `JSON.parse` is the same value,
@@ -150,7 +150,7 @@ pub fn check_json_offsets_in(answer: &CitedAnswer, enc: PositionEncoding) -> Res
 }
 
 /// Every check above.
-pub fn check_all(answer: &CitedAnswer, numbering: Numbering) -> Result<(), String> {
+pub fn check_all(answer: &Answer, numbering: Numbering) -> Result<(), String> {
     check_spans(answer)?;
     check_model(answer, numbering)?;
     check_json_offsets(answer)

@@ -6,7 +6,7 @@
 use citekit::core::formats::Data;
 use citekit::core::options::{FormatChoice, Options};
 use citekit::core::stream::StreamParser;
-use citekit::{CitedAnswer, Format};
+use citekit::{Answer, Format};
 use serde_json::Value;
 use std::path::Path;
 #[path = "utf8_chunks.rs"]
@@ -65,7 +65,7 @@ pub fn line_ends(stream: &str) -> [(String, &'static str); 2] {
 }
 
 /// What must be equal: the text, each source's and citation's fields, the diagnostics.
-pub fn shown(a: &CitedAnswer) -> Value {
+pub fn shown(a: &Answer) -> Value {
     let sources: Vec<Value> = a
         .sources
         .iter()
@@ -110,7 +110,7 @@ pub fn options(format: &str) -> Options {
 /// A stream as a view starts it, finished: with a format given, no data yet and every
 /// chunk appended raw; with `auto`, the stream so far given as the view's data on every
 /// chunk (a `<cited-answer>` whose `data` grows), detected from its first events.
-pub fn streamed(chunks: &[String], o: &Options) -> CitedAnswer {
+pub fn streamed(chunks: &[String], o: &Options) -> Answer {
     if o.format == FormatChoice::Auto {
         use citekit::core::formats::CiteData;
         use citekit::core::live::stream_step;
@@ -130,7 +130,7 @@ pub fn streamed(chunks: &[String], o: &Options) -> CitedAnswer {
 }
 
 /// `parse` of the SDK's final object, checked to be `format`.
-pub fn parse_final(r: &Recording, format: Format) -> CitedAnswer {
+pub fn parse_final(r: &Recording, format: Format) -> Answer {
     let whole = citekit::parse(None, Data::Json(&r.last), &Options::default())
         .unwrap_or_else(|e| panic!("{}: {e}", r.name));
     assert_eq!(whole.format, format, "{}", r.name);
@@ -194,7 +194,7 @@ pub fn every_cut_ends_as_the_final_object(r: &Recording, format: Format, formats
 
 /// Streams `chunks` as `o` says ([`streamed`]'s two ways), checking every snapshot
 /// against the final answer ([`check_snapshot`]); the finished answer.
-fn checked_run(name: &str, chunks: &[String], o: &Options, whole: &CitedAnswer) -> CitedAnswer {
+fn checked_run(name: &str, chunks: &[String], o: &Options, whole: &Answer) -> Answer {
     let mut stable = String::new();
     if o.format == FormatChoice::Auto {
         use citekit::core::formats::CiteData;
@@ -233,13 +233,7 @@ fn checked_run(name: &str, chunks: &[String], o: &Options, whole: &CitedAnswer) 
 /// then set to its first `fixed` bytes), shows text the final answer starts with
 /// (nothing raw from the stream, no partial marker, no half of a link still arriving),
 /// no marker syntax outside code, and citations inside its text.
-pub fn check_snapshot(
-    at: &str,
-    s: &CitedAnswer,
-    stable: &mut String,
-    fixed: usize,
-    whole: &CitedAnswer,
-) {
+pub fn check_snapshot(at: &str, s: &Answer, stable: &mut String, fixed: usize, whole: &Answer) {
     assert!(
         s.text.starts_with(stable.as_str()),
         "{at}: stable text {stable:?} changed into {:?}",
@@ -297,11 +291,7 @@ fn outside_code(text: &str) -> String {
 /// One byte at a time (characters split across appends), as `given`: every snapshot
 /// passes [`check_snapshot`], the text shows before the end, and the end is the parse.
 /// Returns the snapshots that differ from the one before.
-pub fn byte_by_byte_shows_nothing_raw(
-    r: &Recording,
-    format: Format,
-    given: &str,
-) -> Vec<CitedAnswer> {
+pub fn byte_by_byte_shows_nothing_raw(r: &Recording, format: Format, given: &str) -> Vec<Answer> {
     let whole = parse_final(r, format);
     let bytes = r.stream.as_bytes();
     let cuts: Vec<usize> = (1..bytes.len()).collect();
@@ -309,7 +299,7 @@ pub fn byte_by_byte_shows_nothing_raw(
     let o = options(given);
     let mut p = StreamParser::new(Data::Text(""), &o).unwrap();
     let mut stable = String::new();
-    let mut snapshots: Vec<CitedAnswer> = Vec::new();
+    let mut snapshots: Vec<Answer> = Vec::new();
     for (i, c) in chunks.iter().enumerate() {
         p.push(c);
         let s = p.snapshot();
@@ -336,7 +326,7 @@ pub fn byte_by_byte_shows_nothing_raw(
 
 /// The stream appended one event at a time up to (not including) the first line holding
 /// `before`: the snapshot then.
-pub fn snapshot_before(r: &Recording, before: &str, given: &str) -> CitedAnswer {
+pub fn snapshot_before(r: &Recording, before: &str, given: &str) -> Answer {
     let at = r.stream.find(before).expect("the marker event");
     let at = r.stream[..at].rfind('\n').map_or(0, |n| n + 1);
     let mut p = StreamParser::new(Data::Text(""), &options(given)).unwrap();

@@ -3,7 +3,7 @@
 //! registry of what each answer has lit.
 
 use crate::components::footnotes::html::footnote_id;
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::dom::state::{citations_of, Highlight};
 use crate::dom::util as dom;
 use crate::render::class;
@@ -13,7 +13,7 @@ use web_sys::Element;
 /// Lights `h` in the answer under `root` (markers and spans, and for a source its
 /// footnote and panel links), clearing what was lit before. Returns whether anything
 /// is lit now.
-pub(crate) fn apply_highlight(root: &Element, a: &Model, r: &RenderOptions, h: Highlight) -> bool {
+pub(crate) fn apply_highlight(root: &Element, a: &Answer, r: &RenderOptions, h: Highlight) -> bool {
     for el in dom::query_all(root, class::ACTIVE_SEL) {
         let _ = el.class_list().remove_1(class::ACTIVE);
     }

@@ -3,7 +3,7 @@
 //! sources have not arrived) and the cited-span segments, made once per render
 //! ([`MarkerSet`]); the renderer writes them into the answer's text.
 
-use crate::core::model::{CitedAnswer, Source};
+use crate::core::model::{Answer, Source};
 use crate::core::options::MarkerStyle;
 use crate::render::class::{MARKER, MARKER_LINK};
 use crate::render::escape::{self, push_escaped};
@@ -56,7 +56,7 @@ impl std::ops::Index<usize> for MarkerHtml {
 
 impl MarkerSet {
     /// Marker HTML for every citation of `answer`.
-    pub fn new(answer: &CitedAnswer, opts: &RenderOptions) -> Self {
+    pub fn new(answer: &Answer, opts: &RenderOptions) -> Self {
         Self::from(answer, opts, 0)
     }
 
@@ -64,9 +64,9 @@ impl MarkerSet {
     /// render of the open tail): only the citations that end at or after `from` are
     /// looked at (their markers and cited spans are all that text from `from` on can
     /// show), so the cost follows them, not the answer. With `from` above 0,
-    /// `answer.citations` must be sorted by end, as every [`CitedAnswer`] the parser
+    /// `answer.citations` must be sorted by end, as every [`Answer`] the parser
     /// makes is (with 0, any order renders).
-    pub fn from(answer: &CitedAnswer, opts: &RenderOptions, from: usize) -> Self {
+    pub fn from(answer: &Answer, opts: &RenderOptions, from: usize) -> Self {
         let cits = &answer.citations;
         // A citation that ends before `from` shows nothing from there on: neither its
         // marker nor its span (which ends with the marker).
@@ -213,7 +213,7 @@ pub(crate) struct SourceCache<'a> {
 }
 
 impl<'a> SourceCache<'a> {
-    pub(crate) fn new(answer: &'a CitedAnswer, opts: &RenderOptions) -> Self {
+    pub(crate) fn new(answer: &'a Answer, opts: &RenderOptions) -> Self {
         let mut by_id = crate::core::map::Map::new();
         for s in &answer.sources {
             by_id.or_insert_with(s.id.as_str(), || {
@@ -228,7 +228,7 @@ impl<'a> SourceCache<'a> {
     /// The sources `cits` name, found in one pass over the answer's sources that
     /// stops when all are found (the cited ones come first).
     pub(crate) fn of_citations(
-        answer: &'a CitedAnswer,
+        answer: &'a Answer,
         opts: &RenderOptions,
         cits: &'a [crate::core::model::Citation],
     ) -> Self {
@@ -259,7 +259,7 @@ impl<'a> SourceCache<'a> {
         }
     }
 
-    /// The source with this id (the first one, as [`CitedAnswer::source`] finds).
+    /// The source with this id (the first one, as [`Answer::source`] finds).
     pub(crate) fn source(&self, id: &str) -> Option<&'a Source> {
         self.by_id.get(id).map(|(s, _)| *s)
     }

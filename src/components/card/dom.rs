@@ -1,7 +1,7 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
 use crate::components::answer::html::ref_id;
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::dom::events::REPLACING;
 use crate::dom::state::Card;
 use crate::dom::util as dom;
@@ -16,7 +16,7 @@ use web_sys::Element;
 pub(crate) fn show_card(
     el: &Element,
     last: &mut Option<Element>,
-    a: &Model,
+    a: &Answer,
     r: &RenderOptions,
     card: Option<Card>,
 ) {

@@ -1,7 +1,7 @@
 //! The hover card's markup: the source a marker cites (one page of a pager when it
 //! cites several), its title, domain, quote, metadata and a link to it.
 
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 use crate::render::class::CARD_NAV;
 use crate::render::escape::{self, push_escaped};
 use crate::render::options::RenderOptions;
@@ -9,7 +9,7 @@ use crate::render::parts::{display_title, external_link, meta_html};
 use std::fmt::Write;
 
 /// The body of the hover card for page `index` of citation `ci`.
-pub fn card_html(answer: &CitedAnswer, ci: usize, index: usize, opts: &RenderOptions) -> String {
+pub fn card_html(answer: &Answer, ci: usize, index: usize, opts: &RenderOptions) -> String {
     let Some(c) = answer.citations.get(ci) else {
         return String::new();
     };

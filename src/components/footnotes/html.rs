@@ -3,7 +3,7 @@
 
 use crate::components::answer::html::SourceCache;
 use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 use crate::core::options::MarkerStyle;
 use crate::render::escape::{self, push_escaped};
 use crate::render::options::RenderOptions;
@@ -19,7 +19,7 @@ pub fn footnote_id(opts: &RenderOptions, n: u32) -> String {
 /// the sources of the whole answer
 /// ([`Source::of_whole_answer`](crate::core::model::Source::of_whole_answer)), without
 /// back-links.
-pub fn footnotes_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+pub fn footnotes_html(answer: &Answer, opts: &RenderOptions) -> String {
     // (source number, citation, link) of each back-link, sorted by number and, within
     // one number, in text order (a stable sort of what is pushed in text order).
     let mut backs: Vec<(u32, usize, usize)> = Vec::new();

@@ -2,7 +2,7 @@
 //! below it), and bringing a selected entry into view.
 
 use super::html::{panel_details_html, panel_item_id};
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::dom::util as dom;
 use crate::render::class;
 use crate::render::RenderOptions;
@@ -13,7 +13,7 @@ use web_sys::Element;
 /// Expands (or collapses) the panel entry of source number `n`: its details shown
 /// (made from `a` the first time), its toggle's `aria-expanded`, the entry marked
 /// selected.
-pub(crate) fn set_expanded(r: &RenderOptions, a: &Model, n: u32, open: bool) {
+pub(crate) fn set_expanded(r: &RenderOptions, a: &Answer, n: u32, open: bool) {
     let id = panel_item_id(r, n);
     let Some(li) = dom::by_id(&id) else { return };
     let _ = li.set_attribute("data-state", if open { "expanded" } else { "collapsed" });

@@ -1,7 +1,7 @@
 //! The source panel's markup: its heading and its list, cited sources first, and the
 //! details of an entry, made when it is first expanded.
 
-use crate::core::model::{CitedAnswer, Source};
+use crate::core::model::{Answer, Source};
 use crate::core::options::Uncited;
 use crate::render::class::{SOURCE, SOURCE_TOGGLE};
 use crate::render::escape::{self, push_escaped};
@@ -22,7 +22,7 @@ pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
 pub const PANEL_EAGER: usize = 8;
 
 /// The source panel's list: cited sources first, uncited after (dimmed or hidden).
-pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
+pub fn panel_html(answer: &Answer, opts: &RenderOptions) -> String {
     let p = &opts.id_prefix;
     let mut out = String::with_capacity(256 + answer.sources.len() * 400);
     let _ = write!(
@@ -95,7 +95,7 @@ pub fn panel_html(answer: &CitedAnswer, opts: &RenderOptions) -> String {
 
 /// What an expanded panel entry shows under its title: the source's metadata and a
 /// link to it. Empty when there is no source numbered `n`.
-pub fn panel_details_html(answer: &CitedAnswer, n: u32, opts: &RenderOptions) -> String {
+pub fn panel_details_html(answer: &Answer, n: u32, opts: &RenderOptions) -> String {
     let Some(s) = answer.source_by_number(n) else {
         return String::new();
     };

@@ -421,7 +421,7 @@ mod tests {
     use super::*;
     use crate::core::draft::Draft;
     use crate::core::markers::Grammar;
-    use crate::core::model::{CitedAnswer, Format};
+    use crate::core::model::{Answer, Format};
     use crate::core::options::Options;
     use crate::core::resolve::{resolve_pending, resolve_pending_on};
     use proptest::prelude::*;
@@ -501,7 +501,7 @@ mod tests {
         ]
     }
 
-    fn both(text: &str, sources: &[DraftSource], opts: &Options) -> (CitedAnswer, CitedAnswer) {
+    fn both(text: &str, sources: &[DraftSource], opts: &Options) -> (Answer, Answer) {
         let mut d = Draft::new(Format::CitationMap, text);
         d.grammar = Some(Grammar::ALL);
         let mut full = d.clone();

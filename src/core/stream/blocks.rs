@@ -11,7 +11,7 @@ use super::joined::Joined;
 use super::{Block, Source_, StreamParser};
 use crate::core::draft::{Draft, DraftSpan};
 use crate::core::markers::Grammar;
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 use crate::core::resolve::{resolve_pending, resolve_pending_on};
 
 impl StreamParser {
@@ -34,7 +34,7 @@ impl StreamParser {
     }
 
     /// raw[s..e] resolved against the base's sources, pending markers kept.
-    fn read_block(&self, draft: Draft) -> CitedAnswer {
+    fn read_block(&self, draft: Draft) -> Answer {
         self.count_resolved(draft.text.len());
         resolve_pending_on(&self.pool, draft, &self.options)
     }
@@ -184,7 +184,7 @@ impl StreamParser {
 
     /// The open tail (up to a held-back partial marker) read on its own (`full`: with
     /// a copy of every source, as [`resolve_pending`] reads a draft).
-    pub(super) fn tail_answer(&self, full: bool) -> Option<CitedAnswer> {
+    pub(super) fn tail_answer(&self, full: bool) -> Option<Answer> {
         let tail = &self.raw[self.committed..];
         let grammar = self.base.grammar.unwrap_or(Grammar::NUMERIC);
         let (shown, closer) = shown_part(tail, &grammar);

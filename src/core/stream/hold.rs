@@ -6,7 +6,7 @@
 
 use crate::core::draft::Draft;
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
-use crate::core::model::CitedAnswer;
+use crate::core::model::Answer;
 
 /// What of `text` (the end of a streamed answer) is read now: its length without what
 /// [`hold_back`] keeps back, and the backtick run that closes a code span still open
@@ -42,7 +42,7 @@ pub(super) fn cut_draft(draft: &mut Draft, len: usize) {
 }
 
 /// Takes the code span closer that [`shown_part`] added back off the answer's text.
-pub(super) fn strip_closer(a: &mut CitedAnswer, closer: Option<&str>) {
+pub(super) fn strip_closer(a: &mut Answer, closer: Option<&str>) {
     if let Some(c) = closer {
         if a.text.ends_with(c) {
             a.text.truncate(a.text.len() - c.len());

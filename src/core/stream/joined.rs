@@ -1,7 +1,7 @@
 //! The streaming snapshot, kept in place: the committed blocks stay in it, and each
 //! chunk only takes the open tail out again and puts the new one in.
 //!
-//! A plain [`CitedAnswer`] holds the committed blocks followed by the open tail (text,
+//! A plain [`Answer`] holds the committed blocks followed by the open tail (text,
 //! citations, links and diagnostics with global offsets; sources in display order with
 //! their numbers and counts). [`Joined`] remembers where the committed part ends and
 //! what the committed blocks alone make of every source (its count, number, whether it
@@ -23,7 +23,7 @@
 //! push).
 
 use crate::core::map::{Map as HMap, Set as HSet};
-use crate::core::model::{CitedAnswer, ContentKind, Format, Source};
+use crate::core::model::{Answer, ContentKind, Format, Source};
 use crate::core::options::{Numbering, Options};
 use crate::core::resolve::merge_source;
 
@@ -119,10 +119,10 @@ fn has_footnote_key(pending: &[String]) -> bool {
 impl Joined {
     /// Nothing committed yet: the snapshot holds the base's sources and diagnostics.
     pub(super) fn start(
-        base: &CitedAnswer,
+        base: &Answer,
         (format, content_kind): (Format, ContentKind),
         options: &Options,
-    ) -> (Joined, CitedAnswer) {
+    ) -> (Joined, Answer) {
         let diagnostics = base.diagnostics.clone();
         let seen_plain = diagnostics
             .iter()
@@ -156,7 +156,7 @@ impl Joined {
             ..Joined::default()
         };
         j.number = j.numbers(&[], options.numbering);
-        let mut snapshot = CitedAnswer {
+        let mut snapshot = Answer {
             text: String::new(),
             format,
             content_kind,
@@ -215,7 +215,7 @@ impl Joined {
     /// count and `used`. Sources it has that `sources` no longer holds are dropped.
     fn place(
         &mut self,
-        snap: &mut CitedAnswer,
+        snap: &mut Answer,
         number: &[u32],
         count: &dyn Fn(&Joined, usize) -> u32,
         used: &dyn Fn(&Joined, usize) -> bool,
@@ -248,7 +248,7 @@ impl Joined {
     }
 
     /// Writes source `i`'s content (after a merge) and live fields into the snapshot.
-    fn write_source(&self, snap: &mut CitedAnswer, i: usize, number: u32, count: u32, used: bool) {
+    fn write_source(&self, snap: &mut Answer, i: usize, number: u32, count: u32, used: bool) {
         let mut s = self.sources[i].clone();
         s.number = number;
         s.cite_count = count;
@@ -258,7 +258,7 @@ impl Joined {
     }
 
     /// Takes the open tail out of the snapshot: it holds the committed blocks only.
-    pub(super) fn restore(&mut self, snap: &mut CitedAnswer) {
+    pub(super) fn restore(&mut self, snap: &mut Answer) {
         snap.text.truncate(self.text_len);
         snap.citations.truncate(self.cit_len);
         snap.links.truncate(self.links_len);
@@ -308,13 +308,7 @@ impl Joined {
     /// Puts `a` (the open tail, or a block when `commit`) after the committed blocks of
     /// `snap`, which holds no tail ([`restore`](Self::restore) first). A committed
     /// block stays: later calls keep it.
-    pub(super) fn add(
-        &mut self,
-        snap: &mut CitedAnswer,
-        a: &CitedAnswer,
-        options: &Options,
-        commit: bool,
-    ) {
+    pub(super) fn add(&mut self, snap: &mut Answer, a: &Answer, options: &Options, commit: bool) {
         debug_assert!(self.tail.added == 0 && self.tail.touched.is_empty());
         let off = self.text_len;
         snap.text.push_str(&a.text);
@@ -474,7 +468,7 @@ impl Joined {
 
     /// Counts and numbers from every citation of the snapshot (a tail turned pending
     /// committed citations live: the order of first citation changed inside).
-    fn recount_all(&mut self, snap: &mut CitedAnswer, numbering: Numbering) {
+    fn recount_all(&mut self, snap: &mut Answer, numbering: Numbering) {
         let n = self.sources.len();
         let mut counts = vec![0u32; n];
         let mut first = Vec::new();
@@ -504,7 +498,7 @@ impl Joined {
     }
 
     /// Makes the block just added part of the committed snapshot.
-    fn freeze(&mut self, snap: &CitedAnswer, a: &CitedAnswer, numbering: Numbering) {
+    fn freeze(&mut self, snap: &Answer, a: &Answer, numbering: Numbering) {
         let n = self.sources.len();
         let committed = n - self.tail.added;
         self.count.resize(n, 0);

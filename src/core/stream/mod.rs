@@ -42,7 +42,7 @@ use crate::core::error::ParseError;
 use crate::core::formats::sse::SseReader;
 use crate::core::formats::{self, Data};
 use crate::core::markers::{Grammar, TextSyntax};
-use crate::core::model::{CitedAnswer, ContentKind, Format};
+use crate::core::model::{Answer, ContentKind, Format};
 use crate::core::options::{FormatChoice, Options};
 use crate::core::resolve::{resolve, BasePool};
 use serde_json::Value;
@@ -73,7 +73,7 @@ pub use settle::{settle, Settle};
 struct Block {
     raw_start: usize,
     raw_end: usize,
-    answer: CitedAnswer,
+    answer: Answer,
 }
 
 /// Where the citation data comes from.
@@ -107,7 +107,7 @@ pub struct StreamParser {
     /// The data parsed with an empty answer: sources, grammar, content kind.
     base: Draft,
     /// `base` resolved: its sources (deduplicated, input order) and diagnostics.
-    base_resolved: CitedAnswer,
+    base_resolved: Answer,
     /// `base`'s sources deduplicated once, for every block to resolve against.
     pool: BasePool,
     /// Whether blocks can be resolved one by one for this format.
@@ -119,7 +119,7 @@ pub struct StreamParser {
     /// What of `snapshot` the committed blocks make: an append takes only the open
     /// tail out of it and puts the new one in (see [`joined`]).
     joined: Joined,
-    snapshot: CitedAnswer,
+    snapshot: Answer,
     /// Whether `snapshot` is `joined`'s (not a whole parse of a non-incremental
     /// format, or the finished answer).
     in_place: bool,
@@ -293,7 +293,7 @@ impl StreamParser {
 
     /// The answer as far as it is stable: held-back text is not in it, pending
     /// markers are citations with [`Citation::pending`](crate::core::model::Citation::pending) keys.
-    pub fn snapshot(&self) -> &CitedAnswer {
+    pub fn snapshot(&self) -> &Answer {
         &self.snapshot
     }
 
@@ -416,7 +416,7 @@ impl StreamParser {
     /// Ends the stream: held-back text is read, pending markers are resolved (or
     /// dropped/kept as the `unresolved` option says), and the result equals a one-shot
     /// parse of the whole answer.
-    pub fn finish(&mut self) -> &CitedAnswer {
+    pub fn finish(&mut self) -> &Answer {
         if !self.finished {
             if let Source_::Sse { reader, acc, .. } = &mut self.data {
                 let mut other = feed_events(acc, reader.finish());

@@ -5,11 +5,11 @@
 
 use super::StreamParser;
 use crate::core::map::{Map as HMap, Set as HSet};
-use crate::core::model::{Citation, CitedAnswer, Diagnostic, Source, TextLink};
+use crate::core::model::{Answer, Citation, Diagnostic, Source, TextLink};
 use crate::core::options::Numbering;
 use crate::core::resolve::{merge_source, resolve_pending};
 
-pub(super) fn scratch(p: &StreamParser) -> CitedAnswer {
+pub(super) fn scratch(p: &StreamParser) -> Answer {
     let tail = p.tail_answer(true);
     let tail = tail.as_ref();
     let mut all = Joined::new(&p.base_resolved);
@@ -96,7 +96,7 @@ pub(super) fn scratch(p: &StreamParser) -> CitedAnswer {
         }
     }
     crate::core::sort::sort_by_key(&mut sources, |s| (u64::from(s.number), 0));
-    CitedAnswer {
+    Answer {
         text,
         format: p.format,
         content_kind: p.base.content_kind,
@@ -130,7 +130,7 @@ struct Joined {
 impl Joined {
     /// Nothing joined yet: the base's diagnostics (the data's, and the sources'
     /// dedupe) and sources.
-    fn new(base: &CitedAnswer) -> Self {
+    fn new(base: &Answer) -> Self {
         let diagnostics = base.diagnostics.clone();
         let seen_plain = diagnostics
             .iter()
@@ -152,7 +152,7 @@ impl Joined {
     }
 
     /// Adds one block (or the open tail) after what is joined.
-    fn add(&mut self, a: &CitedAnswer) {
+    fn add(&mut self, a: &Answer) {
         let off = self.text.len();
         self.text.push_str(&a.text);
         for c in &a.citations {

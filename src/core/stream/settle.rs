@@ -3,7 +3,7 @@
 //! rendering the answer again.
 
 use crate::core::map::Map;
-use crate::core::model::{CitedAnswer, Source};
+use crate::core::model::{Answer, Source};
 
 /// What changed between two snapshots of one streamed answer, for a view that settles
 /// in place (patches the markers that changed) instead of rendering it all again.
@@ -27,9 +27,9 @@ impl Settle {
 }
 
 /// Compares the citations whose markers stand at or before byte `fixed` in `old` and
-/// `new` (both sorted by end, as every [`CitedAnswer`] is); later ones are free to
+/// `new` (both sorted by end, as every [`Answer`] is); later ones are free to
 /// change. Costs one pass over the citations and sources.
-pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
+pub fn settle(old: &Answer, new: &Answer, fixed: usize) -> Settle {
     // What a marker shows of a source (its count may change without touching it).
     fn look(s: &Source) -> (u32, Option<&str>, Option<&str>, Option<&str>) {
         (
@@ -47,7 +47,7 @@ pub fn settle(old: &CitedAnswer, new: &CitedAnswer, fixed: usize) -> Settle {
             .iter()
             .zip(&new.sources)
             .all(|(a, b)| a.id == b.id && look(a) == look(b));
-    let index = |a: &'_ CitedAnswer| -> Map<String, usize> {
+    let index = |a: &'_ Answer| -> Map<String, usize> {
         if same_sources {
             return Map::new();
         }

@@ -5,7 +5,7 @@ use super::*;
 use crate::core::options::Numbering;
 use serde_json::json;
 
-fn one_shot(text: &str, data: &Value, opts: &Options) -> CitedAnswer {
+fn one_shot(text: &str, data: &Value, opts: &Options) -> Answer {
     crate::core::parse(Some(text), Data::Json(data), opts).unwrap()
 }
 

@@ -6,12 +6,12 @@
 use super::hold::{cut_draft, shown_part, strip_closer};
 use super::{Source_, StreamParser};
 use crate::core::formats::{self, Data};
-use crate::core::model::{CitedAnswer, ContentKind};
+use crate::core::model::{Answer, ContentKind};
 use crate::core::resolve::{merge_source, resolve, resolve_pending};
 
 impl StreamParser {
     /// The whole answer parsed at once (fallback for non-incremental formats).
-    pub(super) fn whole(&self) -> CitedAnswer {
+    pub(super) fn whole(&self) -> Answer {
         let data_owned;
         let (answer, data) = match &self.data {
             Source_::Sse { acc, .. } if acc.provider_draft().is_some() => {
@@ -32,7 +32,7 @@ impl StreamParser {
     /// stream runs (they must not show as literal text), and the end of the streamed
     /// text is held back as an incremental stream's open block is ([`shown_part`]): a
     /// partial marker never shows, whatever the data's format.
-    pub(super) fn whole_pending(&self) -> CitedAnswer {
+    pub(super) fn whole_pending(&self) -> Answer {
         let draft = match &self.data {
             Source_::Json(v) => {
                 let d = match v {
@@ -77,7 +77,7 @@ impl StreamParser {
     /// answer so far (no read of the stream again): as a one-shot parse gives it, or,
     /// while it streams (`pending`), with unresolved markers pending and the end of the
     /// text held back as [`whole_pending`](Self::whole_pending) does.
-    fn provider_answer(&self, pending: bool) -> CitedAnswer {
+    fn provider_answer(&self, pending: bool) -> Answer {
         let Source_::Sse { acc, .. } = &self.data else {
             return self.whole();
         };

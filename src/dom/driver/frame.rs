@@ -7,7 +7,7 @@ use super::events::upgrade;
 use super::{find_nodes, Deferred, Driver, Nodes, NotesKey};
 use crate::components::panel::dom::{mark_layout, set_expanded, PanelLayout};
 use crate::core::bytes;
-use crate::core::model::{CitedAnswer as Model, ContentKind};
+use crate::core::model::{Answer, ContentKind};
 use crate::dom::blocks::push_block;
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
@@ -228,7 +228,7 @@ impl Driver {
     }
 
     /// Brings footnotes and panel in line with `a` when what they show changed.
-    pub(super) fn sync_notes(&self, nodes: &Nodes, a: &Model, r: &RenderOptions, force: bool) {
+    pub(super) fn sync_notes(&self, nodes: &Nodes, a: &Answer, r: &RenderOptions, force: bool) {
         let i = &self.0;
         let Ok(mut key) = i.notes_key.try_borrow_mut() else {
             return;
@@ -261,7 +261,7 @@ impl Driver {
     }
 
     /// The root's class: the theme, and whether the panel sits beside the answer.
-    pub(super) fn set_root_class(&self, nodes: &Nodes, a: &Model) {
+    pub(super) fn set_root_class(&self, nodes: &Nodes, a: &Answer) {
         let i = &self.0;
         let panel = render::lists_shown(a, false, i.display.get().panel).1;
         let class = render::root_class(i.options.borrow().theme, panel);

@@ -18,7 +18,7 @@ use crate::components::answer::dom::set_highlight;
 use crate::components::panel::dom::PanelLayout;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, Change, StreamInfo};
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::page;
@@ -66,7 +66,7 @@ struct NotesKey {
 impl NotesKey {
     /// Whether the sources and the state of `a` are what the lists show (the quote of
     /// the text is [`NotesKey::same_about`]'s).
-    fn matches(&self, a: &Model) -> bool {
+    fn matches(&self, a: &Answer) -> bool {
         !self.stale
             && self.show_citations == a.show_citations
             && self.lazy == (a.text.len() >= render::LAZY_AFTER)
@@ -78,7 +78,7 @@ impl NotesKey {
                 .all(|(k, s)| *k == (s.number, s.cite_count, s.cited))
     }
 
-    fn of(a: &Model) -> NotesKey {
+    fn of(a: &Answer) -> NotesKey {
         NotesKey {
             sources: a
                 .sources
@@ -96,7 +96,7 @@ impl NotesKey {
     /// Takes `a`'s text length: when the headings' quote stays the same, the lists
     /// stay as they are. Once the quote is complete (text well past it), the text is
     /// no longer compared.
-    fn same_about(&mut self, a: &Model) -> bool {
+    fn same_about(&mut self, a: &Answer) -> bool {
         if self.text == usize::MAX || self.text == a.text.len() {
             return true;
         }
@@ -133,7 +133,7 @@ struct Inner {
     /// Whether a stream runs (appends came and `finish` did not).
     streaming: Cell<bool>,
     /// The answer shown when no parser runs.
-    model: RefCell<Arc<Model>>,
+    model: RefCell<Arc<Answer>>,
     /// A Vercel AI SDK message given whole on every change ([`Driver::set_message`]),
     /// once one was.
     message: RefCell<Option<MessageSeen>>,
@@ -461,7 +461,7 @@ impl Driver {
     }
 
     /// Calls `f` with the answer shown now.
-    fn with_model<T>(&self, f: impl FnOnce(&Model) -> T) -> T {
+    fn with_model<T>(&self, f: impl FnOnce(&Answer) -> T) -> T {
         if let Ok(p) = self.0.parser.try_borrow() {
             if let Some(p) = p.as_ref() {
                 return f(p.snapshot());
@@ -472,7 +472,7 @@ impl Driver {
     }
 
     /// The answer shown now, as a value that outlives the next change.
-    fn current(&self) -> Arc<Model> {
+    fn current(&self) -> Arc<Answer> {
         match self.0.parser.borrow().as_ref() {
             Some(p) => Arc::new(p.snapshot().clone()),
             None => self.0.model.borrow().clone(),

@@ -8,7 +8,7 @@ use crate::components::answer::dom::apply_highlight;
 use crate::components::card::dom::show_card;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, split_message, Change, StreamInfo};
-use crate::core::model::{CitedAnswer as Model, ContentKind};
+use crate::core::model::{Answer, ContentKind};
 use crate::core::stream::StreamParser;
 use crate::dom::blocks::{patch_markers, render_stream_tail, show_answer};
 use crate::dom::state::kept_card;
@@ -359,7 +359,7 @@ impl Driver {
     /// the answer now, the card stays on its citation, the rest follows.
     pub(super) fn settle(
         &self,
-        old: &Model,
+        old: &Answer,
         old_r: &RenderOptions,
         old_info: StreamInfo,
         info: StreamInfo,

@@ -1,6 +1,6 @@
 //! The synchronous first render and its adoption by the render effect.
 
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::core::options::Options;
 use crate::render::{self, RenderOptions};
 use crate::web::context::CiteContext;
@@ -20,7 +20,7 @@ pub(crate) struct FirstInputs {
 /// What the synchronous first render produced.
 pub(crate) struct FirstRender {
     pub(crate) inputs: FirstInputs,
-    pub(crate) answer: Arc<Model>,
+    pub(crate) answer: Arc<Answer>,
     pub(crate) render: Arc<RenderOptions>,
     pub(crate) blocks: Vec<render::Block>,
 }

@@ -12,7 +12,7 @@ use crate::components::footnotes::leptos::Footnotes;
 use crate::components::panel::dom::{mark_layout, PanelLayout};
 use crate::components::panel::leptos::{PanelPresent, SourcePanel};
 use crate::core::live::{stream_step, Live, StreamInfo};
-use crate::core::model::CitedAnswer as Model;
+use crate::core::model::Answer;
 use crate::core::options::Options;
 use crate::dom::blocks::{push_block, show_answer};
 use crate::dom::events::{
@@ -205,7 +205,7 @@ pub(crate) fn cited_answer_view(
         let mut defs = StreamDefs::default();
         let stable = stable.clone();
         // What the body shows now: the answer, its render options and stream state.
-        type Shown = (Arc<Model>, Arc<RenderOptions>, StreamInfo);
+        type Shown = (Arc<Answer>, Arc<RenderOptions>, StreamInfo);
         let shown: Rc<RefCell<Option<Shown>>> = Rc::new(RefCell::new(None));
         Effect::new(move |_| {
             let a = ctx.answer.get();
@@ -404,7 +404,7 @@ impl OpenAnswer for OpenView {
 
 /// Keeps the open card open across a new parse when its citation is still there, under
 /// the index it has now; closes it otherwise.
-fn keep_card(ctx: CiteContext, new: &Model) {
+fn keep_card(ctx: CiteContext, new: &Answer) {
     let Some(c) = ctx.card.get_untracked() else {
         return;
     };
