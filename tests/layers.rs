@@ -407,7 +407,7 @@ fn read_crate() -> Crate {
     Crate { files, edges }
 }
 
-/// A module's file, from the crate root (`src/core/map.rs`).
+/// A module's file, from the crate root (`src/core/ordered_hash.rs`).
 fn shown(c: &Crate, m: &ModPath) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     c.files[m]
@@ -661,7 +661,7 @@ fn reads_use_paths() {
     let text = r##"
 //! [`crate::dom::entity`] in a doc comment is no import.
 use super::blocks::{self, Line};
-use crate::core::{map::Map, markers::inline::{autolink, Ticks as T}};
+use crate::core::{ordered_hash::OrderedHashMap, markers::inline::{autolink, Ticks as T}};
 fn f<'a>(s: &'a str) -> char { let _ = "crate::web::x"; let _ = r#"crate::js"#; 'x' }
 mod child;
 fn g() { child::run(); other::run(); x::child::y(); }
@@ -697,7 +697,7 @@ fn h() {
         [
             "render::md::blocks",
             "render::md::blocks::Line",
-            "core::map::Map",
+            "core::ordered_hash::OrderedHashMap",
             "core::markers::inline::autolink",
             "core::markers::inline::Ticks",
             "render::md::inlines::child::run",

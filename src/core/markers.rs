@@ -75,8 +75,8 @@
 //! linear.
 
 use crate::core::limits::{MAX_MARKERS, MAX_MARKERS_NAME, MAX_MARKER_NUMBER, MAX_RANGE_LEN};
-use crate::core::map::{hash_bytes, mix, Key, Set as HSet};
 use crate::core::model::Diagnostic;
+use crate::core::ordered_hash::{hash_bytes, mix, Key, OrderedHashSet};
 use crate::core::sort;
 use std::ops::Range;
 
@@ -316,7 +316,7 @@ struct Ctx<'a> {
     /// Bytes of look-ahead left before link tails and tags are only looked for nearby.
     budget: usize,
     /// Normalized labels of reference definitions (`[foo]: url`).
-    defs: HSet<String>,
+    defs: OrderedHashSet<String>,
     foot: Vec<FootDef>,
 }
 
@@ -338,7 +338,7 @@ impl<'a> Ctx<'a> {
             depth_warned: false,
             malformed_until: 0,
             budget: text.len().saturating_mul(4).saturating_add(1 << 16),
-            defs: HSet::new(),
+            defs: OrderedHashSet::new(),
             foot: Vec::new(),
         }
     }

@@ -19,11 +19,11 @@ pub(crate) mod json;
 pub(crate) mod json_text;
 pub(crate) mod limits;
 pub mod live;
-pub(crate) mod map;
 pub mod markers;
 pub mod model;
 pub mod offsets;
 pub mod options;
+pub(crate) mod ordered_hash;
 pub mod output;
 // Read by the npm package's bindings (`js`), and its `Display` by the DOM driver; tested
 // on the host without either.

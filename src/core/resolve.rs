@@ -6,12 +6,12 @@ use crate::core::limits::{
     MAX_ANSWER_BYTES, MAX_ANSWER_BYTES_NAME, MAX_CITATIONS, MAX_CITATIONS_NAME, MAX_SOURCES,
     MAX_SOURCES_NAME,
 };
-use crate::core::map::Map;
 use crate::core::markers::{self, Marker, MarkerKind, SourceKey, TextSyntax};
 use crate::core::model::{
     Answer, Citation, CitationOrigin, ContentKind, Diagnostic, Severity, Source, TextLink,
 };
 use crate::core::options::{Numbering, Options, Unresolved};
+use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
 use crate::core::unicode;
 use crate::core::{bytes, sort};
@@ -908,21 +908,21 @@ struct SourcePool {
     items: Vec<PoolItem>,
     /// Draft index → item index.
     canon: Vec<usize>,
-    by_key: Map<SourceKey, usize>,
+    by_key: OrderedHashMap<SourceKey, usize>,
     /// Source id → item index, for keys no source claims.
-    by_id: Map<String, usize>,
+    by_id: OrderedHashMap<String, usize>,
     /// Number the input gave → item index, for keys no source claims.
-    by_number: Map<u32, usize>,
+    by_number: OrderedHashMap<u32, usize>,
     /// Normalized url → item index.
-    by_url: Map<String, usize>,
+    by_url: OrderedHashMap<String, usize>,
 }
 
 impl SourcePool {
     fn build(sources: Vec<DraftSource>, diags: &mut Vec<Diagnostic>) -> Self {
         let mut items: Vec<PoolItem> = Vec::with_capacity(sources.len());
         let mut canon = Vec::with_capacity(sources.len());
-        let mut by_id: Map<String, usize> = Map::new();
-        let mut by_url: Map<String, usize> = Map::new();
+        let mut by_id: OrderedHashMap<String, usize> = OrderedHashMap::new();
+        let mut by_url: OrderedHashMap<String, usize> = OrderedHashMap::new();
         for (n, ds) in sources.into_iter().enumerate() {
             let (
                 DraftSource {
@@ -963,8 +963,8 @@ impl SourcePool {
                 }
             }
         }
-        let mut by_key = Map::new();
-        let mut by_number = Map::new();
+        let mut by_key = OrderedHashMap::new();
+        let mut by_number = OrderedHashMap::new();
         for (i, item) in items.iter().enumerate() {
             for k in &item.keys {
                 by_key.or_insert(k.clone(), i);
@@ -1016,7 +1016,7 @@ impl SourcePool {
                 }
             }
             Numbering::Given => {
-                let mut taken = crate::core::map::Set::new();
+                let mut taken = crate::core::ordered_hash::OrderedHashSet::new();
                 for (i, item) in self.items.iter().enumerate() {
                     let given = item.given_number.or_else(|| {
                         item.keys.iter().find_map(|k| match k {

@@ -9,7 +9,7 @@
 //! the value, and no value of a whole name ends in a letter or digit and `;` (the only
 //! one ending in `;` is `&semi;`), so that tells the two apart.
 
-use crate::core::map::Map;
+use crate::core::ordered_hash::OrderedHashMap;
 use std::cell::RefCell;
 use web_sys::Element;
 
@@ -22,7 +22,7 @@ struct Cache {
     /// A detached `<div>` whose `innerHTML` the names are parsed into, made on first use.
     probe: Option<Element>,
     /// Names read so far: their value, or `None` for a name that is not a reference.
-    known: Map<String, Option<&'static str>>,
+    known: OrderedHashMap<String, Option<&'static str>>,
     misses: usize,
 }
 

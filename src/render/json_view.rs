@@ -13,8 +13,8 @@ use super::escape::push_escaped;
 use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::json::parse_json;
-use crate::core::map::Map;
 use crate::core::model::{Answer, Location};
+use crate::core::ordered_hash::OrderedHashMap;
 use serde_json::Value;
 
 /// Deepest nesting shown as a structure.
@@ -26,7 +26,7 @@ pub fn blocks(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     let Ok(root) = parse_json(text) else {
         return plain(answer, markers);
     };
-    let mut at: Map<String, Vec<usize>> = Map::new();
+    let mut at: OrderedHashMap<String, Vec<usize>> = OrderedHashMap::new();
     for (ci, c) in answer.citations.iter().enumerate() {
         if let Some(Location::JsonPointer { path }) = &c.location {
             if let Some(p) = normalize_pointer(path) {
@@ -99,7 +99,7 @@ struct View<'a> {
     out: String,
     markers: &'a MarkerSet,
     /// Normalized pointer → citations located there.
-    at: Map<String, Vec<usize>>,
+    at: OrderedHashMap<String, Vec<usize>>,
     placed: Vec<bool>,
     /// The pointer of the value being written.
     ptr: String,

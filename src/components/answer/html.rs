@@ -209,12 +209,12 @@ pub const MARKER_SEPARATOR: &str = "<span class=\"cite-marker__sep\">, </span>";
 /// escaped accessible name), made once per render: a long answer cites the same few
 /// sources thousands of times.
 pub(crate) struct SourceCache<'a> {
-    by_id: crate::core::map::Map<&'a str, (&'a Source, String)>,
+    by_id: crate::core::ordered_hash::OrderedHashMap<&'a str, (&'a Source, String)>,
 }
 
 impl<'a> SourceCache<'a> {
     pub(crate) fn new(answer: &'a Answer, opts: &RenderOptions) -> Self {
-        let mut by_id = crate::core::map::Map::new();
+        let mut by_id = crate::core::ordered_hash::OrderedHashMap::new();
         for s in &answer.sources {
             by_id.or_insert_with(s.id.as_str(), || {
                 let mut label = String::new();
@@ -232,8 +232,10 @@ impl<'a> SourceCache<'a> {
         opts: &RenderOptions,
         cits: &'a [crate::core::model::Citation],
     ) -> Self {
-        let mut wanted: crate::core::map::Map<&'a str, Option<(&'a Source, String)>> =
-            crate::core::map::Map::new();
+        let mut wanted: crate::core::ordered_hash::OrderedHashMap<
+            &'a str,
+            Option<(&'a Source, String)>,
+        > = crate::core::ordered_hash::OrderedHashMap::new();
         for c in cits {
             for id in &c.sources {
                 wanted.or_insert(id.as_str(), None);

@@ -3,7 +3,7 @@
 //! inline pass reads them, and so does the marker scanner's.
 
 use crate::core::bytes;
-use crate::core::map::Map;
+use crate::core::ordered_hash::OrderedHashMap;
 
 /// The first occurrence of a pattern at or after some position, remembered so that a
 /// later search from a position before it costs nothing (searches move forward).
@@ -38,7 +38,7 @@ pub(crate) struct Ticks {
     /// Runs of length 1..=SMALL, by length - 1: (positions, index of the first not passed).
     small: Vec<(Vec<usize>, usize)>,
     /// Longer runs.
-    big: Map<usize, (Vec<usize>, usize)>,
+    big: OrderedHashMap<usize, (Vec<usize>, usize)>,
 }
 
 const SMALL: usize = 8;

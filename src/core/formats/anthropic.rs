@@ -28,10 +28,10 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::options::Options;
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 use crate::core::sanitize::{domain_of, excerpt200, normalize_url};
 use serde_json::{Map, Value};
 
@@ -144,9 +144,9 @@ pub(super) struct Parser {
     /// The text, sources, spans and diagnostics so far.
     pub(super) draft: Draft,
     /// document_index → index into the draft's sources.
-    by_doc: HMap<u64, usize>,
+    by_doc: OrderedHashMap<u64, usize>,
     /// source id → index into the draft's sources.
-    by_id: HMap<String, usize>,
+    by_id: OrderedHashMap<String, usize>,
     /// A block that is not text came since the last text block.
     pub(super) gap: bool,
     /// Blocks that are neither text nor search results, for the metadata.
@@ -159,8 +159,8 @@ impl Parser {
         draft.grammar = Some(support::every_marker(TextSyntax::Markdown));
         Parser {
             draft,
-            by_doc: HMap::new(),
-            by_id: HMap::new(),
+            by_doc: OrderedHashMap::new(),
+            by_id: OrderedHashMap::new(),
             gap: false,
             other: Vec::new(),
         }
@@ -188,9 +188,9 @@ impl Parser {
         path: &str,
     ) {
         let mut refs: Vec<SourceRef> = Vec::new();
-        let mut ref_seen = HSet::new();
+        let mut ref_seen = OrderedHashSet::new();
         let mut cited: Vec<String> = Vec::new();
-        let mut cited_seen = HSet::new();
+        let mut cited_seen = OrderedHashSet::new();
         let mut location = None;
         for (j, c) in citations.iter().enumerate() {
             let cpath = format!("{path}.citations[{j}]");

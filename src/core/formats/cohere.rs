@@ -27,11 +27,11 @@ use crate::core::error::ParseError;
 use crate::core::formats::quoted_span::quoted_span;
 use crate::core::formats::support::{self, SourceReader};
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::map::Map as HMap;
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::offsets::PositionEncoding;
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use serde_json::{Map, Value};
 
 /// Parses `cohere` data into a draft.
@@ -156,7 +156,7 @@ pub fn parse(
 #[derive(Default)]
 struct Sources {
     list: Vec<DraftSource>,
-    by_id: HMap<String, usize>,
+    by_id: OrderedHashMap<String, usize>,
 }
 
 /// Reads one citation into a span (or, when it cannot be placed, its sources only).

@@ -28,11 +28,11 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{as_uint, type_name, wrong_type, Fields};
-use crate::core::map::Set as HSet;
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashSet;
 use crate::core::sanitize::domain_of;
 use serde_json::{Map, Value};
 
@@ -395,7 +395,7 @@ impl<'a> Ctx<'a, '_> {
             .value_any(&["confidenceScores", "confidence_scores"])
             .and_then(|(_, v)| v.as_array());
         let mut refs = Vec::new();
-        let mut ref_seen = HSet::new();
+        let mut ref_seen = OrderedHashSet::new();
         let mut first_chunk = None;
         let mut confidence: Option<(usize, f64)> = None;
         let mut best: Option<f64> = None;

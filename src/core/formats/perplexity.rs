@@ -22,10 +22,10 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::formats::support;
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::sanitize::normalize_url;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
@@ -97,7 +97,7 @@ pub fn parse(
     }
     let mut matched = vec![false; results.len()];
     // normalized url → indices of the search results with it, in order
-    let mut by_key: HMap<&str, VecDeque<usize>> = HMap::new();
+    let mut by_key: OrderedHashMap<&str, VecDeque<usize>> = OrderedHashMap::new();
     for (j, r) in results.iter().enumerate() {
         if let Some(k) = r.as_ref().and_then(|r| r.key.as_deref()) {
             by_key.or_default(k).push_back(j);

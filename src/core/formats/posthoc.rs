@@ -21,10 +21,10 @@
 use crate::core::draft::{Draft, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{as_uint, type_name, wrong_type, Fields};
-use crate::core::map::Map as HMap;
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::sanitize::excerpt;
 use crate::core::sort;
 use crate::core::unicode::is_alphanumeric;
@@ -129,8 +129,8 @@ pub fn parse(
     };
     let text = std::mem::take(&mut draft.text);
     {
-        let ids: HMap<&str, usize> = {
-            let mut m = HMap::new();
+        let ids: OrderedHashMap<&str, usize> = {
+            let mut m = OrderedHashMap::new();
             for (i, s) in draft.sources.iter().enumerate() {
                 m.or_insert(s.source.id.as_str(), i);
             }
@@ -178,7 +178,7 @@ fn read_claim(
     o: &Map<String, Value>,
     path: &str,
     n_sources: usize,
-    ids: &HMap<&str, usize>,
+    ids: &OrderedHashMap<&str, usize>,
     locator: &mut ClaimLocator<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<DraftSpan> {
@@ -350,7 +350,7 @@ struct Normalized {
     /// Per folded character: (byte in `text`, original start byte, original end byte).
     chars: Vec<(usize, usize, usize)>,
     /// Word → indexes (into `chars`) of its occurrences.
-    words: HMap<String, Vec<usize>>,
+    words: OrderedHashMap<String, Vec<usize>>,
 }
 
 /// Folds one character for matching; `None` drops it, `Some(' ')` is whitespace.
@@ -410,7 +410,7 @@ impl Normalized {
                 folded.push(f);
             });
         }
-        let mut words: HMap<String, Vec<usize>> = HMap::new();
+        let mut words: OrderedHashMap<String, Vec<usize>> = OrderedHashMap::new();
         let mut start: Option<usize> = None;
         for i in 0..=chars.len() {
             let alnum = chars

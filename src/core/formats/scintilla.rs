@@ -21,10 +21,10 @@
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{as_uint, type_name, wrong_type};
-use crate::core::map::Set as HSet;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashSet;
 use crate::core::sanitize::clean_text;
 use serde_json::{Map, Value};
 
@@ -90,7 +90,7 @@ pub fn parse(
         }
         Some(other) => return Err(not_format(type_name(other))),
     }
-    let mut taken: HSet<u64> = HSet::new();
+    let mut taken: OrderedHashSet<u64> = OrderedHashSet::new();
     for (i, (container_number, v, path)) in items.into_iter().enumerate() {
         let Value::Object(o) = v else {
             draft.diagnostics.push(wrong_type(&path, "an object", v));

@@ -36,11 +36,11 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::json::{parse_json, wrong_type, Fields};
 use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
-use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, MergeWins};
 use crate::core::offsets::floor_boundary;
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use serde_json::Value;
 
 use super::citation_map::{read_entry, read_map};
@@ -290,7 +290,7 @@ pub(crate) struct SseAccumulator {
     /// Source events so far (their arrival numbers).
     arrivals: u64,
     /// Citation map key → index in `draft.sources`, for merging later data.
-    by_key: HMap<u64, usize>,
+    by_key: OrderedHashMap<u64, usize>,
     /// Events read so far (for paths).
     count: usize,
     /// `[DONE]` was seen.
@@ -308,7 +308,7 @@ impl SseAccumulator {
         SseAccumulator {
             draft,
             arrivals: 0,
-            by_key: HMap::new(),
+            by_key: OrderedHashMap::new(),
             count: 0,
             done: false,
             unread: Vec::new(),

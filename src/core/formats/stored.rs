@@ -22,11 +22,11 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::json::{type_name, wrong_type, Fields};
-use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::sanitize::excerpt200;
 use serde_json::{Map, Value};
 
@@ -98,8 +98,8 @@ pub fn parse(
     let text = std::mem::take(&mut draft.text);
     {
         let ix = OffsetIndex::new(&text, encoding);
-        let ids: HMap<&str, usize> = {
-            let mut m = HMap::new();
+        let ids: OrderedHashMap<&str, usize> = {
+            let mut m = OrderedHashMap::new();
             for (i, s) in draft.sources.iter().enumerate() {
                 m.or_insert(s.source.id.as_str(), i);
             }
@@ -215,7 +215,7 @@ fn read_reference(
     path: &str,
     ix: &OffsetIndex<'_>,
     encoding: PositionEncoding,
-    ids: &HMap<&str, usize>,
+    ids: &OrderedHashMap<&str, usize>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(DraftSpan, Option<u32>)> {
     let mut f = Fields::new(o, path);

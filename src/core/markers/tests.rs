@@ -5,7 +5,7 @@ use super::*;
 /// A number and a name with the same digits are two keys of a map.
 #[test]
 fn source_keys_as_map_keys() {
-    let mut keys: crate::core::map::Map<SourceKey, usize> = Default::default();
+    let mut keys: crate::core::ordered_hash::OrderedHashMap<SourceKey, usize> = Default::default();
     keys.or_insert(SourceKey::Num(3), 1);
     keys.or_insert(SourceKey::Name("3".into()), 2);
     assert_eq!(keys.or_insert(SourceKey::Num(3), 9), &mut 1);

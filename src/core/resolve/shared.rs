@@ -10,10 +10,10 @@
 
 use super::{pairs_of, Pool, PoolItem, SourcePool};
 use crate::core::draft::DraftSource;
-use crate::core::map::{Map, Set};
 use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Source};
 use crate::core::options::Numbering;
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 
 /// The sources of a stream's data, deduplicated once for all of its blocks.
 #[derive(Debug, Clone, Default)]
@@ -24,7 +24,7 @@ pub(crate) struct BasePool {
     /// number was taken by an earlier one), the numbers taken, the largest, and each
     /// numberless item's place among the numberless ones.
     given: Vec<u32>,
-    taken: Set<u32>,
+    taken: OrderedHashSet<u32>,
     max_taken: u32,
     zero_rank: Vec<u32>,
     zeros: u32,
@@ -48,7 +48,7 @@ impl BasePool {
     pub(crate) fn new(drafts: Vec<DraftSource>) -> Self {
         let mut diags = Vec::new();
         let pool = SourcePool::build(drafts.clone(), &mut diags);
-        let mut taken = Set::new();
+        let mut taken = OrderedHashSet::new();
         let mut given = Vec::with_capacity(pool.items.len());
         let mut zero_rank = Vec::with_capacity(pool.items.len());
         let mut zeros = 0;
@@ -92,7 +92,11 @@ impl BasePool {
 
 /// Inserts `k → i` unless a lower index has `k` already (a pool's lookups find the
 /// first item that has a key).
-fn insert_min<K: crate::core::map::Key>(map: &mut Map<K, usize>, k: K, i: usize) {
+fn insert_min<K: crate::core::ordered_hash::Key>(
+    map: &mut OrderedHashMap<K, usize>,
+    k: K,
+    i: usize,
+) {
     let e = map.or_insert(k, i);
     *e = (*e).min(i);
 }
@@ -111,16 +115,16 @@ pub(super) struct Overlay<'b> {
     /// Base items.
     n: usize,
     extra: Vec<PoolItem>,
-    patched: Map<usize, PoolItem>,
-    by_key: Map<SourceKey, usize>,
-    by_id: Map<String, usize>,
-    by_url: Map<String, usize>,
-    by_number: Map<u32, usize>,
+    patched: OrderedHashMap<usize, PoolItem>,
+    by_key: OrderedHashMap<SourceKey, usize>,
+    by_id: OrderedHashMap<String, usize>,
+    by_url: OrderedHashMap<String, usize>,
+    by_number: OrderedHashMap<u32, usize>,
     /// Item of each of the block's draft sources.
     canon: Vec<usize>,
-    counts: Map<usize, u32>,
-    used: Set<usize>,
-    numbers: Map<usize, u32>,
+    counts: OrderedHashMap<usize, u32>,
+    used: OrderedHashSet<usize>,
+    numbers: OrderedHashMap<usize, u32>,
     /// A base item without a number took one (or a numeric key) from a definition:
     /// numbers as given are worked out over every item.
     renumber_base: bool,
@@ -139,15 +143,15 @@ impl<'b> Overlay<'b> {
             base,
             n,
             extra: Vec::new(),
-            patched: Map::new(),
-            by_key: Map::new(),
-            by_id: Map::new(),
-            by_url: Map::new(),
-            by_number: Map::new(),
+            patched: OrderedHashMap::new(),
+            by_key: OrderedHashMap::new(),
+            by_id: OrderedHashMap::new(),
+            by_url: OrderedHashMap::new(),
+            by_number: OrderedHashMap::new(),
             canon: Vec::new(),
-            counts: Map::new(),
-            used: Set::new(),
-            numbers: Map::new(),
+            counts: OrderedHashMap::new(),
+            used: OrderedHashSet::new(),
+            numbers: OrderedHashMap::new(),
             renumber_base: false,
         };
         for (k, ds) in extra.into_iter().enumerate() {
@@ -301,11 +305,11 @@ impl Pool for Overlay<'_> {
             return;
         }
         let total = self.n + self.extra.len();
-        let mut numbers = Map::new();
+        let mut numbers = OrderedHashMap::new();
         match numbering {
             Numbering::FirstCited => {
                 // Cited items in order of first citation, then the others in order.
-                let mut rank: Map<usize, u32> = Map::new();
+                let mut rank: OrderedHashMap<usize, u32> = OrderedHashMap::new();
                 for &i in order {
                     let next = rank.len() as u32 + 1;
                     rank.or_insert(i, next);
@@ -325,7 +329,7 @@ impl Pool for Overlay<'_> {
                 }
             }
             Numbering::Given if self.renumber_base => {
-                let mut taken = Set::new();
+                let mut taken = OrderedHashSet::new();
                 let mut all = vec![0u32; total];
                 for (i, num) in all.iter_mut().enumerate() {
                     if let Some(g) = given_number(self.item(i)).filter(|g| taken.insert(*g)) {
@@ -341,7 +345,7 @@ impl Pool for Overlay<'_> {
                 }
             }
             Numbering::Given => {
-                let mut taken_here = Set::new();
+                let mut taken_here = OrderedHashSet::new();
                 let extra_given: Vec<u32> = self
                     .extra
                     .iter()

@@ -22,9 +22,9 @@
 //! `in_place_snapshot_equals_a_scratch_assembly` in `tests.rs` checks it after every
 //! push).
 
-use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::model::{Answer, ContentKind, Format, Source};
 use crate::core::options::{Numbering, Options};
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 use crate::core::resolve::merge_source;
 
 /// A committed citation whose footnote keys are not all resolved: its sources and
@@ -57,7 +57,7 @@ struct Tail {
     /// Pending committed citations turned (partly) live by the tail.
     gained: bool,
     /// Position-less diagnostics the tail added.
-    seen_plain: HSet<(String, String)>,
+    seen_plain: OrderedHashSet<(String, String)>,
 }
 
 /// The committed blocks of a stream, as the snapshot holds them.
@@ -69,12 +69,12 @@ pub(super) struct Joined {
     links_len: usize,
     diag_len: usize,
     /// Position-less diagnostics already in the snapshot (blocks repeat them).
-    seen_plain: HSet<(String, String)>,
+    seen_plain: OrderedHashSet<(String, String)>,
     /// The base's sources, then footnote definitions found in blocks, uncounted; while
     /// a tail is in, the ones it added follow.
     sources: Vec<Source>,
     /// Where each source id is in `sources`.
-    index: HMap<String, usize>,
+    index: OrderedHashMap<String, usize>,
     /// Per committed source: its count, number and `used` in the committed snapshot.
     count: Vec<u32>,
     number: Vec<u32>,
@@ -95,7 +95,7 @@ pub(super) struct Joined {
 fn resolve_footnotes(
     sources: &mut Vec<String>,
     pending: &mut Vec<String>,
-    index: &HMap<String, usize>,
+    index: &OrderedHashMap<String, usize>,
 ) {
     if pending.is_empty() {
         return;

@@ -4,9 +4,9 @@
 //! with it after every push.
 
 use super::StreamParser;
-use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::model::{Answer, Citation, Diagnostic, Source, TextLink};
 use crate::core::options::Numbering;
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 use crate::core::resolve::{merge_source, resolve_pending};
 
 pub(super) fn scratch(p: &StreamParser) -> Answer {
@@ -81,7 +81,7 @@ pub(super) fn scratch(p: &StreamParser) -> Answer {
             s.number = n;
         }
     } else {
-        let mut taken: HSet<u32> = sources
+        let mut taken: OrderedHashSet<u32> = sources
             .iter()
             .filter(|s| s.number > 0)
             .map(|s| s.number)
@@ -119,12 +119,12 @@ struct Joined {
     links: Vec<TextLink>,
     diagnostics: Vec<Diagnostic>,
     /// Position-less diagnostics already in `diagnostics` (blocks repeat them).
-    seen_plain: HSet<(String, String)>,
+    seen_plain: OrderedHashSet<(String, String)>,
     sources: Vec<Source>,
     /// Where each source id is in `sources`.
-    index: HMap<String, usize>,
+    index: OrderedHashMap<String, usize>,
     /// Sources a block reported as used.
-    used: HSet<String>,
+    used: OrderedHashSet<String>,
 }
 
 impl Joined {

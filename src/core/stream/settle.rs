@@ -2,8 +2,8 @@
 //! view patches in place when sources arrive or the stream finishes, instead of
 //! rendering the answer again.
 
-use crate::core::map::Map;
 use crate::core::model::{Answer, Source};
+use crate::core::ordered_hash::OrderedHashMap;
 
 /// What changed between two snapshots of one streamed answer, for a view that settles
 /// in place (patches the markers that changed) instead of rendering it all again.
@@ -47,9 +47,9 @@ pub fn settle(old: &Answer, new: &Answer, fixed: usize) -> Settle {
             .iter()
             .zip(&new.sources)
             .all(|(a, b)| a.id == b.id && look(a) == look(b));
-    let index = |a: &'_ Answer| -> Map<String, usize> {
+    let index = |a: &'_ Answer| -> OrderedHashMap<String, usize> {
         if same_sources {
-            return Map::new();
+            return OrderedHashMap::new();
         }
         a.sources
             .iter()

@@ -4,11 +4,11 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::formats::support::{self};
 use crate::core::json::{wrong_type, Fields};
-use crate::core::map::Map as HMap;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source, SourceScope};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::sanitize::excerpt200;
 #[cfg(feature = "providers")]
 use crate::core::sanitize::normalize_url;
@@ -75,17 +75,17 @@ pub(super) struct Builder {
     /// citation of a source part after it is then one of them).
     pub(super) last_text_placed: bool,
     /// Document sources by title: a provider's citation names its document by title.
-    pub(super) doc_titles: HMap<String, usize>,
+    pub(super) doc_titles: OrderedHashMap<String, usize>,
     /// Source lookups: normalized url (or raw link) → index, id → index.
-    pub(super) by_url: HMap<String, usize>,
-    pub(super) by_id: HMap<String, usize>,
+    pub(super) by_url: OrderedHashMap<String, usize>,
+    pub(super) by_id: OrderedHashMap<String, usize>,
     /// Distinct source parts so far (the marker numbers), by their dedupe key.
-    pub(super) numbered: HMap<String, u64>,
+    pub(super) numbered: OrderedHashMap<String, u64>,
     /// The `sourceId` of the first source part of each source, by index: its id
     /// whichever record of it came first (a provider's annotation is read when its text
     /// part ends, which is before its source parts in a message and after them in a
     /// stream).
-    pub(super) part_ids: HMap<usize, String>,
+    pub(super) part_ids: OrderedHashMap<usize, String>,
     /// The message's `metadata` (merged as the stream gives it).
     pub(super) message_metadata: Option<Value>,
     /// Parts that are neither text nor sources, for the metadata.
@@ -111,11 +111,11 @@ impl Builder {
             step_text: None,
             last_text: None,
             last_text_placed: false,
-            doc_titles: HMap::new(),
-            by_url: HMap::new(),
-            by_id: HMap::new(),
-            numbered: HMap::new(),
-            part_ids: HMap::new(),
+            doc_titles: OrderedHashMap::new(),
+            by_url: OrderedHashMap::new(),
+            by_id: OrderedHashMap::new(),
+            numbered: OrderedHashMap::new(),
+            part_ids: OrderedHashMap::new(),
             message_metadata: None,
             other: Vec::new(),
             #[cfg(not(feature = "providers"))]

@@ -3,9 +3,9 @@
 use super::{object, Builder};
 use crate::core::draft::Draft;
 use crate::core::formats::sse::{event_json, SseEvent};
-use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::model::Diagnostic;
 use crate::core::options::Options;
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 use crate::core::sanitize::{clean_text, excerpt200};
 use serde_json::{Map, Value};
 
@@ -20,11 +20,11 @@ pub struct StreamAccumulator {
     /// `[DONE]` was seen.
     done: bool,
     /// Tool calls and data parts seen (their later chunks update the same part).
-    parts_seen: HSet<String>,
+    parts_seen: OrderedHashSet<String>,
     /// Parts that are neither text nor sources, rebuilt from their chunks.
     other: Vec<Value>,
     /// Index in `other` by tool call id, reasoning id or data id.
-    other_by_id: HMap<String, usize>,
+    other_by_id: OrderedHashMap<String, usize>,
 }
 
 impl StreamAccumulator {
@@ -34,9 +34,9 @@ impl StreamAccumulator {
             builder: Builder::new(options),
             count: 0,
             done: false,
-            parts_seen: HSet::new(),
+            parts_seen: OrderedHashSet::new(),
             other: Vec::new(),
-            other_by_id: HMap::new(),
+            other_by_id: OrderedHashMap::new(),
         }
     }
 

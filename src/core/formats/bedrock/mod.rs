@@ -47,11 +47,11 @@ use crate::core::error::ParseError;
 use crate::core::formats::quoted_span::quoted_span;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{as_uint, type_name, wrong_type};
-use crate::core::map::Map as HMap;
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::offsets::PositionEncoding;
 use crate::core::options::Options;
+use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::sanitize::{excerpt200, normalize_url};
 use serde_json::{Map, Value};
 
@@ -62,14 +62,14 @@ pub(crate) use stream::{apply_converse_event, apply_kb_event, MAX_INDEX_GAP};
 /// The sources of one answer, one per key (a document index, a url, a location).
 struct Sources {
     list: Vec<DraftSource>,
-    by_key: HMap<String, usize>,
+    by_key: OrderedHashMap<String, usize>,
 }
 
 impl Sources {
     fn new() -> Self {
         Sources {
             list: Vec::new(),
-            by_key: HMap::new(),
+            by_key: OrderedHashMap::new(),
         }
     }
 

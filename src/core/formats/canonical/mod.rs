@@ -44,12 +44,12 @@ use crate::core::formats::support::{self, SourceReader};
 use crate::core::json::{as_uint, parse_json, type_name, wrong_type, Fields};
 #[cfg(feature = "answer-kinds")]
 use crate::core::limits::MAX_JSON_DEPTH;
-use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::{Grammar, SourceKey, TextSyntax};
 #[cfg(feature = "answer-kinds")]
 use crate::core::model::Location;
 use crate::core::model::{ContentKind, Diagnostic, Format};
 use crate::core::options::Options;
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 use crate::core::sanitize::clean_text;
 use serde_json::{Map, Value};
 
@@ -157,7 +157,7 @@ pub fn parse(
     draft.grammar = Some(grammar_for(kind));
     draft.metadata = meta;
 
-    let mut by_sid: HMap<u64, usize> = HMap::new();
+    let mut by_sid: OrderedHashMap<u64, usize> = OrderedHashMap::new();
     for (items, name) in lists {
         for (i, item) in items.iter().enumerate() {
             let path = format!("{name}[{i}]");
@@ -167,7 +167,7 @@ pub fn parse(
             }
         }
     }
-    let mut used_seen = HSet::new();
+    let mut used_seen = OrderedHashSet::new();
     for (i, item) in used_list.unwrap_or(&[]).iter().enumerate() {
         let path = format!("sources_used[{i}]");
         let sid = match item {
@@ -614,7 +614,7 @@ fn missing(path: &str, what: &str) -> Diagnostic {
 /// Sids from `[3, 5]`, `["3", "5"]`, `3` or `"3, 5"`; others reported.
 fn sid_list(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<u64> {
     let mut out = Vec::new();
-    let mut seen = HSet::new();
+    let mut seen = OrderedHashSet::new();
     let mut push = |n: u64| {
         if seen.insert(n) {
             out.push(n);

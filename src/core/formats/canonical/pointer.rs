@@ -3,7 +3,7 @@
 //! text itself, not from a parsed value, so positions are exact).
 
 use crate::core::limits::MAX_JSON_DEPTH;
-use crate::core::map::Map as HMap;
+use crate::core::ordered_hash::OrderedHashMap;
 use std::ops::Range;
 
 /// What a JSON Pointer names inside the raw text.
@@ -58,7 +58,7 @@ pub(super) enum JsonNode {
     /// An array.
     Arr(Range<usize>, Vec<JsonNode>),
     /// An object: members in order, and key → first member with that key.
-    Obj(Range<usize>, Vec<JsonNode>, HMap<String, usize>),
+    Obj(Range<usize>, Vec<JsonNode>, OrderedHashMap<String, usize>),
 }
 
 impl JsonNode {
@@ -124,7 +124,7 @@ impl JsonWalker<'_> {
             b'{' => {
                 self.pos += 1;
                 let mut members = Vec::new();
-                let mut index = HMap::new();
+                let mut index = OrderedHashMap::new();
                 loop {
                     self.ws();
                     if self.peek()? == b'}' {

@@ -2,7 +2,7 @@
 //! to read a `_citations` sidecar written in YAML.
 
 use super::{array_index, Pointed, MAX_JSON_DEPTH};
-use crate::core::map::Map as HMap;
+use crate::core::ordered_hash::OrderedHashMap;
 use serde_json::{Map, Number, Value};
 use std::ops::Range;
 
@@ -18,7 +18,7 @@ pub(super) enum Node {
     /// A block mapping; `index` maps a key to its first entry.
     Map {
         entries: Vec<(String, Node)>,
-        index: HMap<String, usize>,
+        index: OrderedHashMap<String, usize>,
         range: Range<usize>,
     },
     /// A block sequence or a one-line flow sequence.
@@ -245,7 +245,7 @@ impl<'a> Parser<'a> {
 
     fn map(&mut self, indent: usize, depth: usize) -> Node {
         let mut entries = Vec::new();
-        let mut index = HMap::new();
+        let mut index = OrderedHashMap::new();
         let start = self.lines[self.i].start + indent;
         let mut end = start;
         loop {

@@ -4,10 +4,10 @@
 use crate::core::draft::{DraftSource, DraftSpan, SourceRef};
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{wrong_type, Fields};
-use crate::core::map::{Map as HMap, Set as HSet};
 use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Location, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};
+use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
 use crate::core::sanitize::{clean_text, domain_of, normalize_url};
 use serde_json::Value;
 
@@ -18,16 +18,16 @@ use super::PROVIDER;
 pub(crate) struct Builder {
     pub(super) sources: Vec<DraftSource>,
     pub(super) spans: Vec<DraftSpan>,
-    pub(super) by_id: HMap<String, usize>,
-    pub(super) by_url: HMap<String, usize>,
+    pub(super) by_id: OrderedHashMap<String, usize>,
+    pub(super) by_url: OrderedHashMap<String, usize>,
     /// (source index, key) pairs already given.
-    pub(super) keys_seen: HSet<(usize, SourceKey)>,
+    pub(super) keys_seen: OrderedHashSet<(usize, SourceKey)>,
     /// Span range → index into `spans`.
-    pub(super) span_at: HMap<(usize, usize), usize>,
+    pub(super) span_at: OrderedHashMap<(usize, usize), usize>,
     /// (span index, source index) pairs already in a span.
-    pub(super) span_refs: HSet<(usize, usize)>,
+    pub(super) span_refs: OrderedHashSet<(usize, usize)>,
     /// Urls that cannot be linked → the number in their source's id (`unlinked-1`).
-    pub(super) unlinked: HMap<String, usize>,
+    pub(super) unlinked: OrderedHashMap<String, usize>,
 }
 
 impl Builder {

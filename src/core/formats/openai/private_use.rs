@@ -5,9 +5,9 @@
 use crate::core::draft::Draft;
 use crate::core::formats::support::{self, classify_link, Link};
 use crate::core::json::{wrong_type, Fields};
-use crate::core::map::Set as HSet;
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
+use crate::core::ordered_hash::OrderedHashSet;
 use crate::core::sanitize::{clean_text, domain_of, normalize_url};
 use serde_json::{Map, Value};
 
@@ -158,7 +158,7 @@ fn web_entry(
     f.value("type");
     f.value("supporting_websites");
     let mut keys: Vec<String> = Vec::new();
-    let mut key_seen = HSet::new();
+    let mut key_seen = OrderedHashSet::new();
     let mut ref_type = None;
     if let Some(v) = f.value("ref_id") {
         match ref_id(v) {

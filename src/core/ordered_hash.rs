@@ -174,21 +174,21 @@ impl Slots {
 
 /// A hash map whose entries keep their insertion order and are never removed.
 #[derive(Debug, Clone)]
-pub(crate) struct Map<K, V> {
+pub(crate) struct OrderedHashMap<K, V> {
     index: Slots,
     entries: Vec<(K, V)>,
 }
 
-impl<K, V> Default for Map<K, V> {
+impl<K, V> Default for OrderedHashMap<K, V> {
     fn default() -> Self {
-        Map {
+        OrderedHashMap {
             index: Slots::default(),
             entries: Vec::new(),
         }
     }
 }
 
-impl<K: Key, V> Map<K, V> {
+impl<K: Key, V> OrderedHashMap<K, V> {
     pub(crate) fn new() -> Self {
         Self::default()
     }
@@ -284,7 +284,7 @@ impl<K: Key, V> Map<K, V> {
 }
 
 /// Entries in insertion order.
-impl<K, V> IntoIterator for Map<K, V> {
+impl<K, V> IntoIterator for OrderedHashMap<K, V> {
     type Item = (K, V);
     type IntoIter = std::vec::IntoIter<(K, V)>;
     fn into_iter(self) -> Self::IntoIter {
@@ -293,7 +293,7 @@ impl<K, V> IntoIterator for Map<K, V> {
 }
 
 /// Equal when they hold the same entries, in any order.
-impl<K: Key, V: PartialEq> PartialEq for Map<K, V> {
+impl<K: Key, V: PartialEq> PartialEq for OrderedHashMap<K, V> {
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len()
             && self
@@ -304,9 +304,9 @@ impl<K: Key, V: PartialEq> PartialEq for Map<K, V> {
 }
 
 /// Later entries of a key replace earlier ones, as with `HashMap`.
-impl<K: Key, V> FromIterator<(K, V)> for Map<K, V> {
+impl<K: Key, V> FromIterator<(K, V)> for OrderedHashMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut m = Map::new();
+        let mut m = OrderedHashMap::new();
         for (k, v) in iter {
             m.insert(k, v);
         }
@@ -314,7 +314,7 @@ impl<K: Key, V> FromIterator<(K, V)> for Map<K, V> {
     }
 }
 
-impl<K: Key, V: Default> Map<K, V> {
+impl<K: Key, V: Default> OrderedHashMap<K, V> {
     /// The value of `k`, the default first if `k` has none.
     pub(crate) fn or_default(&mut self, k: K) -> &mut V {
         self.or_insert_with(k, V::default)
@@ -323,15 +323,15 @@ impl<K: Key, V: Default> Map<K, V> {
 
 /// A hash set: a map to nothing.
 #[derive(Debug, Clone)]
-pub(crate) struct Set<K>(Map<K, ()>);
+pub(crate) struct OrderedHashSet<K>(OrderedHashMap<K, ()>);
 
-impl<K> Default for Set<K> {
+impl<K> Default for OrderedHashSet<K> {
     fn default() -> Self {
-        Set(Map::default())
+        OrderedHashSet(OrderedHashMap::default())
     }
 }
 
-impl<K: Key> Set<K> {
+impl<K: Key> OrderedHashSet<K> {
     pub(crate) fn new() -> Self {
         Self::default()
     }
@@ -367,7 +367,7 @@ impl<K: Key> Set<K> {
     }
 }
 
-impl<K> IntoIterator for Set<K> {
+impl<K> IntoIterator for OrderedHashSet<K> {
     type Item = K;
     type IntoIter = std::iter::Map<std::vec::IntoIter<(K, ())>, fn((K, ())) -> K>;
     fn into_iter(self) -> Self::IntoIter {
@@ -375,7 +375,7 @@ impl<K> IntoIterator for Set<K> {
     }
 }
 
-impl<K: Key> Extend<K> for Set<K> {
+impl<K: Key> Extend<K> for OrderedHashSet<K> {
     fn extend<I: IntoIterator<Item = K>>(&mut self, iter: I) {
         for k in iter {
             self.insert(k);
@@ -383,9 +383,9 @@ impl<K: Key> Extend<K> for Set<K> {
     }
 }
 
-impl<K: Key> FromIterator<K> for Set<K> {
+impl<K: Key> FromIterator<K> for OrderedHashSet<K> {
     fn from_iter<I: IntoIterator<Item = K>>(iter: I) -> Self {
-        let mut s = Set::new();
+        let mut s = OrderedHashSet::new();
         s.extend(iter);
         s
     }
@@ -398,7 +398,7 @@ mod tests {
 
     #[test]
     fn behaves_as_std_hash_map() {
-        let mut ours: Map<String, usize> = Map::new();
+        let mut ours: OrderedHashMap<String, usize> = OrderedHashMap::new();
         let mut std: HashMap<String, usize> = HashMap::new();
         let mut order = Vec::new();
         for i in 0..5000usize {
@@ -441,7 +441,7 @@ mod tests {
         assert_eq!(ours.get("again"), Some(&1));
         assert!(ours == ours.clone());
 
-        let mut nums: Map<u32, Vec<usize>> = Map::new();
+        let mut nums: OrderedHashMap<u32, Vec<usize>> = OrderedHashMap::new();
         for i in 0..300usize {
             nums.or_default((i % 37) as u32).push(i);
         }
@@ -451,7 +451,7 @@ mod tests {
             Some((0..300).filter(|i| i % 37 == 5).count())
         );
 
-        let mut set: Set<usize> = Set::new();
+        let mut set: OrderedHashSet<usize> = OrderedHashSet::new();
         assert!(set.insert(4) && !set.insert(4) && set.insert(0));
         assert!(set.contains(&0) && !set.contains(&1));
         assert_eq!(set.iter().copied().collect::<Vec<_>>(), [4, 0]);
