@@ -492,7 +492,7 @@ impl<'a> Ctx<'a> {
                     "malformed-marker",
                     format!(
                         "`{}` looks like a citation marker but {why}; kept as text",
-                        crate::core::sanitize::escape_literal(lit)
+                        crate::core::untrusted_text::escape_literal(lit)
                     ),
                 )
                 .at(r.start, r.end),

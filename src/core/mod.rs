@@ -30,11 +30,11 @@ pub mod output;
 #[cfg_attr(not(feature = "js"), allow(dead_code))]
 pub(crate) mod props;
 pub(crate) mod resolve;
-pub(crate) mod sanitize;
 pub(crate) mod sort;
 pub mod stream;
 pub mod text_map;
 pub(crate) mod unicode;
+pub(crate) mod untrusted_text;
 
 use error::ParseError;
 use formats::Data;

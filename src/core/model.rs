@@ -199,7 +199,7 @@ impl Source {
 
     /// The title every view shows (card, panel, footnotes, marker names, exports): the
     /// source's title; for a source without one (or whose title is its url), a title
-    /// made from its url (`sanitize::title_from_url`:
+    /// made from its url (`untrusted_text::title_from_url`:
     /// `louvre.fr › hours admission`), else its domain. `None` when there is nothing a
     /// reader could use: the views then show their `untitled` label.
     pub fn display_title(&self) -> Option<std::borrow::Cow<'_, str>> {
@@ -210,7 +210,7 @@ impl Source {
         }
         self.url
             .as_deref()
-            .and_then(crate::core::sanitize::title_from_url)
+            .and_then(crate::core::untrusted_text::title_from_url)
             .map(Into::into)
             .or_else(|| self.domain.as_deref().or(title).map(Into::into))
     }

@@ -12,8 +12,8 @@ use crate::core::model::{
 };
 use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::ordered_hash::OrderedHashMap;
-use crate::core::sanitize::{clean_text, normalize_url, sanitize_url, UrlContext};
 use crate::core::unicode;
+use crate::core::untrusted_text::{clean_text, normalize_url, sanitize_url, UrlContext};
 use crate::core::{bytes, sort};
 
 mod shared;
@@ -170,7 +170,7 @@ fn resolve_with(
                                 "unresolved-marker",
                                 format!(
                                     "marker `{}` names no source ({}); {what}",
-                                    crate::core::sanitize::escape_literal(literal),
+                                    crate::core::untrusted_text::escape_literal(literal),
                                     bytes::join(&mut names.iter().map(String::as_str), ", ")
                                 ),
                             )
@@ -714,7 +714,9 @@ fn footnote_source(raw: &str, m: &Marker, body: std::ops::Range<usize>) -> Optio
             id: format!("fn-{label}"),
             kind: "footnote".into(),
             title: if title.is_empty() { None } else { Some(title) },
-            domain: url.as_deref().and_then(crate::core::sanitize::domain_of),
+            domain: url
+                .as_deref()
+                .and_then(crate::core::untrusted_text::domain_of),
             url,
             ..Source::default()
         },

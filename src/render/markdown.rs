@@ -6,7 +6,7 @@ use super::writer::Inline;
 use super::{Block, MarkerSet};
 use crate::core::commonmark::{Alignment, Event, RefDef, Tag, TagEnd};
 use crate::core::model::Answer;
-use crate::core::sanitize::{sanitize_url, UrlContext};
+use crate::core::untrusted_text::{sanitize_url, UrlContext};
 
 /// A url from the answer as an `href`: absolute urls must be http(s) or mailto;
 /// relative ones (no scheme) are kept. Percent-encodes what an href must not hold raw.

@@ -15,7 +15,7 @@
 pub mod class;
 pub mod escape;
 #[cfg(feature = "answer-kinds")]
-pub mod html;
+pub mod html_sanitizer;
 #[cfg(feature = "answer-kinds")]
 pub mod json_view;
 pub mod markdown;
@@ -68,7 +68,7 @@ pub fn answer_blocks(answer: &Answer, opts: &RenderOptions) -> Vec<Block> {
     match answer.content_kind {
         ContentKind::Markdown => markdown::blocks(answer, &markers),
         #[cfg(feature = "answer-kinds")]
-        ContentKind::Html => html::blocks(answer, &markers),
+        ContentKind::Html => html_sanitizer::blocks(answer, &markers),
         #[cfg(feature = "answer-kinds")]
         ContentKind::Json => json_view::blocks(answer, &markers),
         // Without `answer-kinds` the parser makes no HTML or JSON answer (it gives

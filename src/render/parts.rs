@@ -84,12 +84,12 @@ pub(crate) fn meta_html(s: &Source, opts: &RenderOptions, class: &str) -> String
 
 /// `2025-01-02T12:34:56Z` → `2025-01-02`; other forms as given (cleaned, short).
 pub(crate) fn short_date(d: &str) -> String {
-    let d = crate::core::sanitize::clean_text(d);
+    let d = crate::core::untrusted_text::clean_text(d);
     let b = d.as_bytes();
     if b.len() >= 10 && b[4] == b'-' && b[7] == b'-' && b[..4].iter().all(u8::is_ascii_digit) {
         d[..10].to_string()
     } else {
-        crate::core::sanitize::excerpt(&d, 40)
+        crate::core::untrusted_text::excerpt(&d, 40)
     }
 }
 
@@ -142,9 +142,9 @@ pub(crate) fn about_words(answer: &Answer) -> String {
             .take(400)
             .filter(|c| !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '~'))
             .collect();
-        crate::core::sanitize::excerpt(&head, 48)
+        crate::core::untrusted_text::excerpt(&head, 48)
     } else {
-        crate::core::sanitize::excerpt(&answer.text, 48)
+        crate::core::untrusted_text::excerpt(&answer.text, 48)
     }
 }
 

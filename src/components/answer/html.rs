@@ -347,7 +347,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                     let mut sep = ": ";
                     for t in sources.iter().take(3).filter_map(|s| s.display_title()) {
                         label.push_str(sep);
-                        label.push_str(&crate::core::sanitize::excerpt(&t, 60));
+                        label.push_str(&crate::core::untrusted_text::excerpt(&t, 60));
                         sep = "; ";
                     }
                     if sources.len() > 3 && sep == "; " {
@@ -363,7 +363,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                         .clone()
                         .or_else(|| first.title.clone())
                         .unwrap_or_else(|| first.number.to_string());
-                    let name = crate::core::sanitize::excerpt(&name, 28);
+                    let name = crate::core::untrusted_text::excerpt(&name, 28);
                     if sources.len() > 1 {
                         format!("{name} +{}", sources.len() - 1)
                     } else {

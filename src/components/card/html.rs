@@ -40,7 +40,7 @@ pub fn card_html(answer: &Answer, ci: usize, index: usize, opts: &RenderOptions)
     .or(s.snippet.as_deref());
     if let Some(q) = quote {
         out.push_str("<p class=\"cite-card__snippet\" dir=\"auto\">");
-        push_escaped(&mut out, &crate::core::sanitize::excerpt200(q));
+        push_escaped(&mut out, &crate::core::untrusted_text::excerpt200(q));
         out.push_str("</p>");
     }
     out.push_str(&meta_html(s, opts, "cite-card__meta"));

@@ -78,7 +78,7 @@ pub fn panel_html(answer: &Answer, opts: &RenderOptions) -> String {
         out.push_str("</span></button>");
         if let Some(sn) = &s.snippet {
             out.push_str("<p class=\"cite-source__snippet\" dir=\"auto\">");
-            push_escaped(&mut out, &crate::core::sanitize::excerpt200(sn));
+            push_escaped(&mut out, &crate::core::untrusted_text::excerpt200(sn));
             out.push_str("</p>");
         }
         // The details (metadata, the source's link) are made when the entry is first

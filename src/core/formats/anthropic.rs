@@ -32,7 +32,7 @@ use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::options::Options;
 use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
-use crate::core::sanitize::{domain_of, excerpt200, normalize_url};
+use crate::core::untrusted_text::{domain_of, excerpt200, normalize_url};
 use serde_json::{Map, Value};
 
 /// The provider name set on every source.

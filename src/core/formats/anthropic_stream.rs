@@ -28,7 +28,7 @@ use crate::core::formats::sse::{event_json, whole_stream_events, SseEvent};
 use crate::core::json::parse_json;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
-use crate::core::sanitize::{clean_text, excerpt200};
+use crate::core::untrusted_text::{clean_text, excerpt200};
 use serde_json::{Map, Value};
 
 /// The event types of the Messages stream (the first typed event decides the format).

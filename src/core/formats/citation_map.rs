@@ -23,7 +23,7 @@ use crate::core::json::{type_name, wrong_type};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
-use crate::core::sanitize::normalize_url;
+use crate::core::untrusted_text::normalize_url;
 use serde_json::{Map, Value};
 
 use super::support::{cap_sources, numbered, title, unsafe_url, Link, SourceReader};

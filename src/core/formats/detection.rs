@@ -196,7 +196,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             let keys: Vec<String> = o
                 .keys()
                 .take(8)
-                .map(|k| format!("\"{}\"", crate::core::sanitize::escape_literal(k)))
+                .map(|k| format!("\"{}\"", crate::core::untrusted_text::escape_literal(k)))
                 .collect();
             Err(ParseError::Undetected(format!(
                 "no format has an object with the keys [{}]",

@@ -33,7 +33,7 @@ use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashSet;
-use crate::core::sanitize::domain_of;
+use crate::core::untrusted_text::domain_of;
 use serde_json::{Map, Value};
 
 /// The provider name set on every source.

@@ -34,7 +34,7 @@ use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
-use crate::core::sanitize::normalize_url;
+use crate::core::untrusted_text::normalize_url;
 use serde_json::{Map, Value};
 
 /// Parses `langchain` data into a draft.

@@ -36,7 +36,7 @@ use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::{FormatChoice, Options};
-use crate::core::sanitize::{clean_text, excerpt200};
+use crate::core::untrusted_text::{clean_text, excerpt200};
 use serde_json::{Map, Value};
 
 /// The kind of a provider stream, told by its first typed event.

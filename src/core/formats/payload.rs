@@ -29,7 +29,7 @@ use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
-use crate::core::sanitize::excerpt200;
+use crate::core::untrusted_text::excerpt200;
 use serde_json::{Map, Value};
 
 use super::support::{byte_span, cap_sources, cap_spans, numbered, set_text, SourceReader};

@@ -26,7 +26,7 @@ use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashMap;
-use crate::core::sanitize::normalize_url;
+use crate::core::untrusted_text::normalize_url;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 

@@ -25,9 +25,9 @@ use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashMap;
-use crate::core::sanitize::excerpt;
 use crate::core::sort;
 use crate::core::unicode::is_alphanumeric;
+use crate::core::untrusted_text::excerpt;
 use serde_json::{Map, Value};
 
 use super::support::{cap_sources, cap_spans, id_text};

@@ -25,7 +25,7 @@ use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashSet;
-use crate::core::sanitize::clean_text;
+use crate::core::untrusted_text::clean_text;
 use serde_json::{Map, Value};
 
 use super::support::{cap_sources, classify_link, title, unsafe_url, Link, SourceReader};

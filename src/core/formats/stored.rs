@@ -27,7 +27,7 @@ use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashMap;
-use crate::core::sanitize::excerpt200;
+use crate::core::untrusted_text::excerpt200;
 use serde_json::{Map, Value};
 
 use super::support::{byte_span, cap_sources, cap_spans, id_text, push_span, SourceReader};

@@ -8,7 +8,7 @@ use crate::core::limits::{MAX_CITATIONS, MAX_CITATIONS_NAME, MAX_SOURCES, MAX_SO
 use crate::core::markers::{Grammar, TextSyntax};
 use crate::core::model::{Diagnostic, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};
-use crate::core::sanitize::{clean_text, domain_of, excerpt200, sanitize_url, UrlContext};
+use crate::core::untrusted_text::{clean_text, domain_of, excerpt200, sanitize_url, UrlContext};
 use serde_json::{Map, Value};
 
 /// What a url-like field (`url`, `uri`, `source`) held.
@@ -73,7 +73,7 @@ pub(crate) fn classify_link(raw: &str) -> Link {
 /// mark, bidi controls.
 fn invisible(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
-        || crate::core::sanitize::is_bidi_control(c)
+        || crate::core::untrusted_text::is_bidi_control(c)
 }
 
 /// Every marker syntax of the grammar, over text of `syntax`: models mix syntaxes

@@ -28,7 +28,7 @@ use crate::core::json::{type_name, wrong_type};
 use crate::core::markers::{scan, Grammar, MarkerKind, SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
-use crate::core::sanitize::normalize_url;
+use crate::core::untrusted_text::normalize_url;
 use serde_json::{Map, Value};
 
 /// Parses `xai` data into a draft.

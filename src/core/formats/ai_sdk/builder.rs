@@ -9,9 +9,9 @@ use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source, Source
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashMap;
-use crate::core::sanitize::excerpt200;
+use crate::core::untrusted_text::excerpt200;
 #[cfg(feature = "providers")]
-use crate::core::sanitize::normalize_url;
+use crate::core::untrusted_text::normalize_url;
 use serde_json::Value;
 
 #[cfg(feature = "providers")]

@@ -7,7 +7,7 @@ use crate::core::json::Fields;
 #[cfg(not(feature = "providers"))]
 use crate::core::model::Diagnostic;
 use crate::core::model::{DocumentUnit, Location, MergeWins, Source};
-use crate::core::sanitize::{excerpt200, normalize_url};
+use crate::core::untrusted_text::{excerpt200, normalize_url};
 use serde_json::{Map, Value};
 
 use super::builder::{Builder, DocumentCitation};

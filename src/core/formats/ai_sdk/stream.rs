@@ -6,7 +6,7 @@ use crate::core::formats::sse::{event_json, SseEvent};
 use crate::core::model::Diagnostic;
 use crate::core::options::Options;
 use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
-use crate::core::sanitize::{clean_text, excerpt200};
+use crate::core::untrusted_text::{clean_text, excerpt200};
 use serde_json::{Map, Value};
 
 /// Reads a UI message stream's events into a draft as they come: text deltas become

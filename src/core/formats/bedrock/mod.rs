@@ -52,7 +52,7 @@ use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::offsets::PositionEncoding;
 use crate::core::options::Options;
 use crate::core::ordered_hash::OrderedHashMap;
-use crate::core::sanitize::{excerpt200, normalize_url};
+use crate::core::untrusted_text::{excerpt200, normalize_url};
 use serde_json::{Map, Value};
 
 mod stream;

@@ -50,7 +50,7 @@ use crate::core::model::Location;
 use crate::core::model::{ContentKind, Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
-use crate::core::sanitize::clean_text;
+use crate::core::untrusted_text::clean_text;
 use serde_json::{Map, Value};
 
 #[cfg(feature = "answer-kinds")]

@@ -8,7 +8,7 @@ use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Location, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};
 use crate::core::ordered_hash::{OrderedHashMap, OrderedHashSet};
-use crate::core::sanitize::{clean_text, domain_of, normalize_url};
+use crate::core::untrusted_text::{clean_text, domain_of, normalize_url};
 use serde_json::Value;
 
 use super::PROVIDER;

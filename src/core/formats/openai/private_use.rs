@@ -8,7 +8,7 @@ use crate::core::json::{wrong_type, Fields};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::ordered_hash::OrderedHashSet;
-use crate::core::sanitize::{clean_text, domain_of, normalize_url};
+use crate::core::untrusted_text::{clean_text, domain_of, normalize_url};
 use serde_json::{Map, Value};
 
 use super::{Builder, PROVIDER};
