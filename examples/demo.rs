@@ -7,8 +7,8 @@
 //!    sids 7, 12 and 123, renumbered 1..k in order of first citation.
 
 use citekit::core::export::to_markdown;
+use citekit::core::json_output::to_json;
 use citekit::core::offsets::PositionEncoding;
-use citekit::core::output::to_json;
 use citekit::{Data, Options};
 use serde_json::json;
 

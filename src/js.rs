@@ -9,9 +9,9 @@
 
 use crate::core::formats::CiteData;
 use crate::core::formats::Data;
-use crate::core::json::parse_json;
+use crate::core::json_fields::parse_json;
+use crate::core::json_output::to_json_text;
 use crate::core::model::{Answer, Diagnostic};
-use crate::core::output::to_json_text;
 use crate::core::props::{
     fix_lone_surrogate_escapes, lone_surrogates, options_of, DataWarning, PropError, Props,
     RenderProps, CONTENT_KEYS,
@@ -44,7 +44,7 @@ fn js_text(s: &JsString) -> (String, bool) {
     let text = String::from(s);
     // The conversion replaces each lone surrogate by U+FFFD; only then is the exact
     // (slower) check needed.
-    let replaced = crate::core::bytes::has_char(&text, '\u{fffd}') && !s.is_valid_utf16();
+    let replaced = crate::core::str_ops::has_char(&text, '\u{fffd}') && !s.is_valid_utf16();
     (text, replaced)
 }
 
@@ -180,7 +180,7 @@ fn js_map(obj: &JsValue, skip: &[&str], what: &str) -> JsResult<Map<String, Valu
             Value::Null
         } else {
             let text = stringify(&v, &format!("option `{k}`"))?;
-            crate::core::json::parse_json(&text)
+            crate::core::json_fields::parse_json(&text)
                 .map_err(|e| js_error(format!("option `{k}` is not valid: {e}")))?
         };
         map.insert(k, json);
@@ -201,7 +201,7 @@ fn note_surrogates(model: &mut Answer, answer_bad: bool, data_bad: bool) {
 }
 
 /// The model as a plain JS value: its JSON text (written by
-/// [`to_json_text`](crate::core::output::to_json_text), without serde) through
+/// [`to_json_text`](crate::core::json_output::to_json_text), without serde) through
 /// `JSON.parse`. serde-wasm-bindgen is 1.8x faster than serde_json's text and
 /// `JSON.parse`, but this writer goes straight from the model to the text (no `Value` in
 /// between), is faster than either, and takes about 10 KB less wasm (2.8 KB gzip;

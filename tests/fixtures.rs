@@ -12,8 +12,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use citekit::core::formats::Data;
+use citekit::core::json_output::{to_json, to_json_text};
 use citekit::core::options::Options;
-use citekit::core::output::{to_json, to_json_text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

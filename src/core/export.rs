@@ -89,7 +89,7 @@ pub fn to_markdown(answer: &Answer) -> String {
                         out,
                         "[^{}]: [{title}](<{}>)",
                         s.number,
-                        crate::core::bytes::replace(u, ">", "%3E")
+                        crate::core::str_ops::replace(u, ">", "%3E")
                     );
                 }
                 None => {

@@ -9,14 +9,14 @@
 //! the resolver itself, sanitizing, JSON reading, limits and sorting are the crate's
 //! own.
 
-pub(crate) mod bytes;
 pub mod commonmark;
 pub(crate) mod draft;
 pub mod error;
 pub mod export;
 pub mod formats;
-pub(crate) mod json;
-pub(crate) mod json_text;
+pub(crate) mod json_fields;
+pub mod json_output;
+pub(crate) mod json_reader;
 pub(crate) mod limits;
 pub mod live;
 pub mod markers;
@@ -24,7 +24,7 @@ pub mod model;
 pub mod offsets;
 pub mod options;
 pub(crate) mod ordered_hash;
-pub mod output;
+pub(crate) mod str_ops;
 // Read by the npm package's bindings (`js`), and its `Display` by the DOM driver; tested
 // on the host without either.
 #[cfg_attr(not(feature = "js"), allow(dead_code))]

@@ -1,6 +1,6 @@
 //! Parse and render options (README.md, "Options"). JS names are camelCase, Rust names snake_case.
 
-use crate::core::json::type_name;
+use crate::core::json_fields::type_name;
 use crate::core::model::Format;
 use crate::core::offsets::PositionEncoding;
 use crate::core::text_map::TextMap;
@@ -254,7 +254,7 @@ impl Options {
 
 /// The `format` option: `"auto"` or a format's name.
 fn format_choice(v: &Value) -> Result<FormatChoice, String> {
-    let names = || crate::core::bytes::join(&mut Format::ALL.iter().map(|f| f.name()), ", ");
+    let names = || crate::core::str_ops::join(&mut Format::ALL.iter().map(|f| f.name()), ", ");
     match v.as_str() {
         Some("auto") => Ok(FormatChoice::Auto),
         Some(name) => Format::from_name(name)
@@ -277,7 +277,7 @@ fn format_choice(v: &Value) -> Result<FormatChoice, String> {
 fn choice<T: Copy>(v: &Value, choices: &[(&str, T)]) -> Result<T, String> {
     let expected = || {
         let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
-        crate::core::bytes::join(&mut names.iter().map(String::as_str), ", ")
+        crate::core::str_ops::join(&mut names.iter().map(String::as_str), ", ")
     };
     match v.as_str() {
         Some(s) => choices

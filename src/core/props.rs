@@ -10,7 +10,7 @@
 //! tested on the host; the bindings (`src/js.rs`) only turn JS values into the map and
 //! these errors into JS errors.
 
-use crate::core::json::type_name;
+use crate::core::json_fields::type_name;
 use crate::core::model::Diagnostic;
 use crate::core::options::Options;
 use serde_json::{Map, Value};
@@ -211,7 +211,7 @@ pub(crate) fn fix_lone_surrogate_escapes(json: &str) -> Option<String> {
     let mut i = 0usize;
     while let Some(p) = b
         .get(i..)
-        .and_then(|rest| crate::core::bytes::memchr(b'\\', rest))
+        .and_then(|rest| crate::core::str_ops::memchr(b'\\', rest))
     {
         let at = i + p;
         if b.get(at + 1) != Some(&b'u') {

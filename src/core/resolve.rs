@@ -14,7 +14,7 @@ use crate::core::options::{Numbering, Options, Unresolved};
 use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::unicode;
 use crate::core::untrusted_text::{clean_text, normalize_url, sanitize_url, UrlContext};
-use crate::core::{bytes, sort};
+use crate::core::{sort, str_ops};
 
 mod shared;
 pub(crate) use shared::BasePool;
@@ -171,7 +171,7 @@ fn resolve_with(
                                 format!(
                                     "marker `{}` names no source ({}); {what}",
                                     crate::core::untrusted_text::escape_literal(literal),
-                                    bytes::join(&mut names.iter().map(String::as_str), ", ")
+                                    str_ops::join(&mut names.iter().map(String::as_str), ", ")
                                 ),
                             )
                             .at(m.syntax.start, m.syntax.end),
@@ -614,7 +614,7 @@ const GERMAN_MONTHS: &str = "Januar Jänner Februar Feber März April Mai Juni J
 
 /// Whether `word` is one of the space-separated words of `list`.
 fn listed(list: &str, word: &str) -> bool {
-    !word.is_empty() && bytes::split(list, " ").any(|w| w == word)
+    !word.is_empty() && str_ops::split(list, " ").any(|w| w == word)
 }
 
 /// Whether `c` is a lower-case letter of ASCII, Latin-1 or Latin Extended-A (the
@@ -642,7 +642,7 @@ fn skip_tags(text: &str, mut s: usize, end: usize) -> usize {
         let ws = rest.len() - trimmed.len();
         match trimmed
             .strip_prefix('<')
-            .and_then(|t| bytes::find_str(t, ">"))
+            .and_then(|t| str_ops::find_str(t, ">"))
         {
             Some(e) if trimmed[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') => {
                 s += ws + e + 2;
@@ -721,15 +721,15 @@ fn footnote_source(raw: &str, m: &Marker, body: std::ops::Range<usize>) -> Optio
             ..Source::default()
         },
         keys: vec![key],
-        given_number: crate::core::bytes::uint_as(&label),
+        given_number: crate::core::str_ops::uint_as(&label),
     })
 }
 
 /// The first `http(s)://` url in a piece of markdown (inside `(...)`, `<...>` or bare).
 fn first_url(s: &str) -> Option<String> {
-    let i = bytes::find_str(s, "http://")
+    let i = str_ops::find_str(s, "http://")
         .into_iter()
-        .chain(bytes::find_str(s, "https://"))
+        .chain(str_ops::find_str(s, "https://"))
         .min()?;
     let end = s[i..]
         .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"' | '\'' | ']'))
@@ -746,8 +746,8 @@ fn strip_link_syntax(s: &str) -> String {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
         if let Some(inner) = tail.strip_prefix('<') {
-            match bytes::find_str(inner, ">") {
-                Some(e) if bytes::has(&inner[..e], "://") => {
+            match str_ops::find_str(inner, ">") {
+                Some(e) if str_ops::has(&inner[..e], "://") => {
                     rest = &inner[e + 1..];
                 }
                 _ => {
@@ -755,8 +755,8 @@ fn strip_link_syntax(s: &str) -> String {
                     rest = inner;
                 }
             }
-        } else if let Some(close) = bytes::find_str(tail, "](") {
-            match bytes::find_str(&tail[close..], ")") {
+        } else if let Some(close) = str_ops::find_str(tail, "](") {
+            match str_ops::find_str(&tail[close..], ")") {
                 Some(p) => {
                     out.push_str(&tail[1..close]);
                     rest = &tail[close + p + 1..];
@@ -1065,7 +1065,7 @@ fn identifier_links(text: &str, pairs: &[(&str, &str)], syntax: TextSyntax) -> V
     let is_word = |c: char| unicode::is_alphanumeric(c) || c == '_' || c == '-';
     let mut links: Vec<TextLink> = Vec::new();
     for (ident, url) in pairs {
-        for i in bytes::offsets(text, ident) {
+        for i in str_ops::offsets(text, ident) {
             let end = i + ident.len();
             if text[..i].chars().next_back().is_some_and(is_word)
                 || text[end..].chars().next().is_some_and(is_word)

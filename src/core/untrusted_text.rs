@@ -29,7 +29,7 @@ pub fn sanitize_url(raw: &str, context: UrlContext) -> Option<String> {
     {
         return None;
     }
-    let colon = crate::core::bytes::find_str(&cleaned, ":")?;
+    let colon = crate::core::str_ops::find_str(&cleaned, ":")?;
     let scheme = cleaned[..colon].to_ascii_lowercase();
     let rest = &cleaned[colon + 1..];
     match scheme.as_str() {
@@ -55,18 +55,18 @@ fn host_of_rest(rest: &str) -> Option<&str> {
     let end = after.find(['/', '?', '#', '\\']).unwrap_or(after.len());
     let authority = &after[..end];
     let host_port =
-        crate::core::bytes::rfind_str(authority, "@").map_or(authority, |i| &authority[i + 1..]);
+        crate::core::str_ops::rfind_str(authority, "@").map_or(authority, |i| &authority[i + 1..]);
     let host = if let Some(v6) = host_port.strip_prefix('[') {
-        crate::core::bytes::before(v6, "]")
+        crate::core::str_ops::before(v6, "]")
     } else {
-        crate::core::bytes::before(host_port, ":")
+        crate::core::str_ops::before(host_port, ":")
     };
     Some(host)
 }
 
 /// The display domain of a url: its host, lowercased, without `www.` and port.
 pub fn domain_of(url: &str) -> Option<String> {
-    let colon = crate::core::bytes::find_str(url, ":")?;
+    let colon = crate::core::str_ops::find_str(url, ":")?;
     let host = host_of_rest(&url[colon + 1..])?;
     if host.is_empty() {
         return None;
@@ -85,7 +85,7 @@ pub fn domain_of(url: &str) -> Option<String> {
 /// byte by byte, without str's pattern searchers (the page-load budget, docs/size.md).
 pub fn title_from_url(url: &str) -> Option<String> {
     let domain = domain_of(url)?;
-    let after_scheme = &url[crate::core::bytes::find_str(url, "//")? + 2..];
+    let after_scheme = &url[crate::core::str_ops::find_str(url, "//")? + 2..];
     let b = after_scheme.as_bytes();
     let stop = |c: &u8| matches!(c, b'?' | b'#');
     let path_start = b
@@ -157,14 +157,14 @@ fn readable_segment(segment: &[u8]) -> Option<String> {
     // Non-ASCII letters were counted per byte: enough to tell words from ids. A long
     // run with no space is a token (a redirect's, a session's), not a name.
     let hash = hex && digits > 0 && words.len() >= 8;
-    let token = words.len() > 40 && !crate::core::bytes::has_char(&words, ' ');
+    let token = words.len() > 40 && !crate::core::str_ops::has_char(&words, ' ');
     (letters > digits && longest >= 3 && !hash && !token).then(|| excerpt(&words, 60))
 }
 
 /// The url as a dedupe key: lowercase scheme and host, no fragment, no trailing slash.
 pub fn normalize_url(url: &str) -> String {
-    let no_fragment = crate::core::bytes::before(url, "#");
-    let (scheme, rest) = match crate::core::bytes::find_str(no_fragment, "://") {
+    let no_fragment = crate::core::str_ops::before(url, "#");
+    let (scheme, rest) = match crate::core::str_ops::find_str(no_fragment, "://") {
         Some(i) => (&no_fragment[..i], &no_fragment[i + 3..]),
         None => return no_fragment.trim_end_matches('/').to_string(),
     };

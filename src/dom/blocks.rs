@@ -90,7 +90,7 @@ pub(crate) fn show_answer(
     let fast = markdown
         && text_same
         && !settle.moved
-        && !(final_render && crate::core::bytes::find(a.text.as_bytes(), b"]:").is_some());
+        && !(final_render && crate::core::str_ops::find(a.text.as_bytes(), b"]:").is_some());
     if fast {
         patch_markers(body, a, r, &settle.markers);
         if info.streaming {

@@ -77,7 +77,7 @@ fn pairs(old: &Node, new: &Node, cite_of: &dyn Fn(usize) -> Option<usize>) -> bo
     CITATION_ATTRS.iter().all(|attr| {
         let cite = |e: &Element| {
             e.get_attribute(attr)
-                .and_then(|v| crate::core::bytes::uint_as(&v))
+                .and_then(|v| crate::core::str_ops::uint_as(&v))
         };
         match (cite(o), cite(n)) {
             (Some(a), Some(b)) => cite_of(a) == Some(b),
@@ -153,7 +153,7 @@ fn sync_attributes(old: &Element, new: &Element) {
         });
         if name == "class" {
             let had = old.class_list();
-            let kept = crate::core::bytes::join(
+            let kept = crate::core::str_ops::join(
                 &mut RUNTIME_CLASSES.iter().copied().filter(|c| had.contains(c)),
                 " ",
             );

@@ -68,7 +68,7 @@ pub fn query_all(root: &Element, selector: &str) -> Vec<Element> {
 
 /// The data attribute `data-<name>` parsed as a number.
 pub fn data_num<T: TryFrom<u64>>(el: &Element, name: &str) -> Option<T> {
-    crate::core::bytes::uint_as(&el.get_attribute(&format!("data-{name}"))?)
+    crate::core::str_ops::uint_as(&el.get_attribute(&format!("data-{name}"))?)
 }
 
 /// Focuses an element.

@@ -194,12 +194,12 @@ impl<'a> Lexer<'a> {
                 return Some(t);
             }
             // A `<` that starts nothing is text, up to the next `<`.
-            let end =
-                crate::core::bytes::memchr(b'<', &self.b[start + 1..]).map_or(n, |k| start + 1 + k);
+            let end = crate::core::str_ops::memchr(b'<', &self.b[start + 1..])
+                .map_or(n, |k| start + 1 + k);
             self.i = end;
             return Some(Tok::Text(start..end));
         }
-        let end = crate::core::bytes::memchr(b'<', &self.b[start..]).map_or(n, |k| start + k);
+        let end = crate::core::str_ops::memchr(b'<', &self.b[start..]).map_or(n, |k| start + k);
         self.i = end;
         Some(Tok::Text(start..end))
     }
@@ -315,7 +315,7 @@ impl<'a> Lexer<'a> {
                 match b[j] {
                     q @ (b'"' | b'\'') => {
                         let v0 = j + 1;
-                        let len = crate::core::bytes::memchr(q, &b[v0..])?;
+                        let len = crate::core::str_ops::memchr(q, &b[v0..])?;
                         value = decode_attr(s.get(v0..v0 + len).unwrap_or(""));
                         j = v0 + len + 1;
                     }
@@ -339,7 +339,7 @@ impl<'a> Lexer<'a> {
         let b = self.b;
         let n = b.len();
         let mut k = from;
-        while let Some(p) = crate::core::bytes::find(b.get(k..).unwrap_or(&[]), b"</") {
+        while let Some(p) = crate::core::str_ops::find(b.get(k..).unwrap_or(&[]), b"</") {
             let at = k + p;
             let nm = at + 2;
             let after = nm + name.len();
@@ -367,7 +367,7 @@ fn comment_end(b: &[u8], p: usize) -> usize {
         return p + 2;
     }
     let mut k = p;
-    while let Some(q) = crate::core::bytes::find(b.get(k..).unwrap_or(&[]), b"--") {
+    while let Some(q) = crate::core::str_ops::find(b.get(k..).unwrap_or(&[]), b"--") {
         let at = k + q;
         match b.get(at + 2) {
             Some(b'>') => return at + 3,
@@ -381,7 +381,7 @@ fn comment_end(b: &[u8], p: usize) -> usize {
 /// End of a bogus comment (`<!DOCTYPE ...>`, `<![CDATA[...`, `<?...>`): after its
 /// first `>`, or the end of the text.
 fn bogus_end(b: &[u8], p: usize) -> usize {
-    match crate::core::bytes::memchr(b'>', b.get(p..).unwrap_or(&[])) {
+    match crate::core::str_ops::memchr(b'>', b.get(p..).unwrap_or(&[])) {
         Some(k) => p + k + 1,
         None => b.len(),
     }
@@ -681,7 +681,7 @@ fn decode_attr(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
     let mut last = 0;
     let mut i = 0;
-    while let Some(k) = crate::core::bytes::memchr(b'&', v.as_bytes().get(i..).unwrap_or(&[])) {
+    while let Some(k) = crate::core::str_ops::memchr(b'&', v.as_bytes().get(i..).unwrap_or(&[])) {
         let amp = i + k;
         match entity(v, amp, v.len(), true) {
             Some((t, end)) => {
@@ -794,7 +794,7 @@ impl Renderer<'_> {
         let b = self.text.as_bytes();
         let mut last = r.start;
         let mut i = r.start;
-        while let Some(k) = crate::core::bytes::memchr(b'&', b.get(i..r.end).unwrap_or(&[])) {
+        while let Some(k) = crate::core::str_ops::memchr(b'&', b.get(i..r.end).unwrap_or(&[])) {
             let amp = i + k;
             match entity(self.text, amp, r.end, false) {
                 Some((t, end)) => {

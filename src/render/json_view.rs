@@ -12,7 +12,7 @@
 use super::escape::push_escaped;
 use super::writer::Inline;
 use super::{Block, MarkerSet};
-use crate::core::json::parse_json;
+use crate::core::json_fields::parse_json;
 use crate::core::model::{Answer, Location};
 use crate::core::ordered_hash::OrderedHashMap;
 use serde_json::Value;
@@ -136,7 +136,7 @@ impl View<'_> {
             Value::Object(m) if m.is_empty() => self.scalar("{}"),
             Value::Array(a) if a.is_empty() => self.scalar("[]"),
             _ if depth >= MAX_VIEW_DEPTH => {
-                let compact = crate::core::output::to_compact_json(v);
+                let compact = crate::core::json_output::to_compact_json(v);
                 self.scalar(&compact);
             }
             Value::Object(m) => {

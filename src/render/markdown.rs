@@ -11,7 +11,7 @@ use crate::core::untrusted_text::{sanitize_url, UrlContext};
 /// A url from the answer as an `href`: absolute urls must be http(s) or mailto;
 /// relative ones (no scheme) are kept. Percent-encodes what an href must not hold raw.
 pub fn safe_href(dest: &str) -> Option<String> {
-    let scheme_end = crate::core::bytes::find_str(dest, ":");
+    let scheme_end = crate::core::str_ops::find_str(dest, ":");
     let first_sep = dest.find(['/', '?', '#']);
     let has_scheme = match (scheme_end, first_sep) {
         (Some(c), Some(s)) => c < s,
@@ -22,7 +22,7 @@ pub fn safe_href(dest: &str) -> Option<String> {
         let mut url = sanitize_url(dest, UrlContext::Answer)?;
         // Keep the scheme as written (`MAILTO:`): schemes are case-insensitive, and
         // CommonMark output keeps the url as it is.
-        if let Some(c) = crate::core::bytes::find_str(&url, ":") {
+        if let Some(c) = crate::core::str_ops::find_str(&url, ":") {
             if let Some(orig) = dest.get(..c).filter(|o| o.eq_ignore_ascii_case(&url[..c])) {
                 url.replace_range(..c, orig);
             }

@@ -111,7 +111,7 @@ fn plain_blocks(answer: &Answer, markers: &MarkerSet) -> Vec<Block> {
     };
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(p) = crate::core::bytes::find(&bytes[i..], b"\n\n") {
+    while let Some(p) = crate::core::str_ops::find(&bytes[i..], b"\n\n") {
         let end = i + p;
         let mut next = end;
         while next < bytes.len() && bytes[next] == b'\n' {

@@ -71,8 +71,8 @@ impl Labels {
             placeholder.push('{');
             placeholder.push_str(k);
             placeholder.push('}');
-            if crate::core::bytes::has(&s, &placeholder) {
-                s = crate::core::bytes::replace(&s, &placeholder, v);
+            if crate::core::str_ops::has(&s, &placeholder) {
+                s = crate::core::str_ops::replace(&s, &placeholder, v);
             }
         }
         s

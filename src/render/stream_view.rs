@@ -3,9 +3,9 @@
 
 use super::markdown::render_range_after;
 use super::{Block, MarkerSet, RenderOptions};
-use crate::core::bytes;
 use crate::core::commonmark::{self, RefDef};
 use crate::core::model::Answer;
+use crate::core::str_ops;
 use std::ops::Range;
 
 /// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
@@ -48,7 +48,7 @@ impl StreamDefs {
                 text.get(..start)
             });
             if let Some(part) = part {
-                if crate::core::bytes::find(part.as_bytes(), b"]:").is_some() {
+                if crate::core::str_ops::find(part.as_bytes(), b"]:").is_some() {
                     self.add(commonmark::definitions(part));
                 }
                 self.read = start;
@@ -131,7 +131,7 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let tail = &text[block_start..];
     let mut cut = text.len();
     // A line that is still arriving and looks like a table row.
-    let last_line_start = bytes::rfind_str(tail, "\n").map_or(0, |i| i + 1);
+    let last_line_start = str_ops::rfind_str(tail, "\n").map_or(0, |i| i + 1);
     let last_line = &tail[last_line_start..];
     if last_line.trim_start().starts_with('|') {
         cut = block_start + last_line_start;
@@ -140,7 +140,7 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
     let shown = &text[block_start.min(cut)..cut];
     let lines: Vec<&str> = shown.lines().filter(|l| !l.trim().is_empty()).collect();
     if let Some(last) = lines.last() {
-        if last.trim_start().starts_with('|') && !bytes::has(shown, "---") {
+        if last.trim_start().starts_with('|') && !str_ops::has(shown, "---") {
             // `last` is a line of `shown`: where it starts, without searching for it.
             cut = block_start + (last.as_ptr() as usize - shown.as_ptr() as usize);
         }
@@ -152,11 +152,11 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
         cut = block_start + lb;
     }
     let shown = &text[block_start.min(cut)..cut];
-    let fenced = bytes::has(shown, "```") || bytes::has(shown, "~~~");
+    let fenced = str_ops::has(shown, "```") || str_ops::has(shown, "~~~");
     if fenced {
         // A closing fence still arriving (one or two of its backticks or tildes on the
         // last line) would show inside the code: left out until it is whole.
-        let line = &shown.as_bytes()[bytes::rfind_str(shown, "\n").map_or(0, |i| i + 1)..];
+        let line = &shown.as_bytes()[str_ops::rfind_str(shown, "\n").map_or(0, |i| i + 1)..];
         let indent = line.iter().take_while(|&&b| b == b' ').count();
         let run = &line[indent..];
         if indent < 4 && matches!(run, b"`" | b"``" | b"~" | b"~~") && shown.len() > line.len() {
@@ -178,8 +178,8 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
                 .last()
                 .is_none_or(|b| b.is_ascii_whitespace());
             let closes_half =
-                (bytes::offsets(body, "**").count() % 2 == 1 && shown.ends_with('*') && run == 1)
-                    || (bytes::offsets(body, "~~").count() % 2 == 1
+                (str_ops::offsets(body, "**").count() % 2 == 1 && shown.ends_with('*') && run == 1)
+                    || (str_ops::offsets(body, "~~").count() % 2 == 1
                         && shown.ends_with('~')
                         && run == 1);
             if opens || closes_half {
@@ -197,10 +197,10 @@ pub fn stream_view_text(text: &str, block_start: usize) -> String {
             }
             out.push_str(&"`".repeat(run));
         }
-        if bytes::offsets(shown, "**").count() % 2 == 1 {
+        if str_ops::offsets(shown, "**").count() % 2 == 1 {
             out.push_str("**");
         }
-        if bytes::offsets(shown, "~~").count() % 2 == 1 {
+        if str_ops::offsets(shown, "~~").count() % 2 == 1 {
             out.push_str("~~");
         }
     }
@@ -237,8 +237,8 @@ pub fn text_growth<'a>(old: &'a str, new: &'a str) -> Option<TextGrowth<'a>> {
         return None;
     }
     // Not inside a character reference (`&am|p;`).
-    if let Some(amp) = bytes::rfind_str(&old[..pre], "&") {
-        if !crate::core::bytes::has_char(&old[amp..pre], ';') {
+    if let Some(amp) = str_ops::rfind_str(&old[..pre], "&") {
+        if !crate::core::str_ops::has_char(&old[amp..pre], ';') {
             return None;
         }
     }
@@ -282,7 +282,7 @@ fn closing_tokens(mut s: &str) -> Option<Vec<Closing<'_>>> {
     let mut out = Vec::new();
     while !s.is_empty() {
         if let Some(r) = s.strip_prefix("</") {
-            let e = bytes::find_str(r, ">")?;
+            let e = str_ops::find_str(r, ">")?;
             let name = &r[..e];
             if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
                 return None;

@@ -124,8 +124,8 @@ impl<'a> Inline<'a> {
             self.push_text(s, url);
             return;
         }
-        for id in crate::core::bytes::split(active, " ") {
-            let Some(ci) = crate::core::bytes::uint_as::<usize>(id) else {
+        for id in crate::core::str_ops::split(active, " ") {
+            let Some(ci) = crate::core::str_ops::uint_as::<usize>(id) else {
                 continue;
             };
             let k = ci.checked_sub(self.m.html.first());

@@ -105,10 +105,10 @@ pub fn check_json_offsets(answer: &Answer) -> Result<(), String> {
 /// [`check_json_offsets`] for one unit.
 pub fn check_json_offsets_in(answer: &Answer, enc: PositionEncoding) -> Result<(), String> {
     let len = OffsetIndex::new(&answer.text, enc).len_units() as u64;
-    let json = citekit::core::output::to_json(answer, enc);
+    let json = citekit::core::json_output::to_json(answer, enc);
     // The JSON text the npm package's `parse` hands to `JSON.parse` is the same value,
     // key for key and in order, whatever the text and data hold.
-    let text = citekit::core::output::to_json_text(answer, enc);
+    let text = citekit::core::json_output::to_json_text(answer, enc);
     // (Both texts read by the same reader: serde_json's is not exact for every float,
     // where `JSON.parse` is, so each side's digits go through it alike.)
     let written: Value = serde_json::from_str(&text)

@@ -411,7 +411,7 @@ fn Playground() -> impl IntoView {
             citekit::Data::Text(&d)
         };
         let res = citekit::parse_lenient(Some(&a), input, &o);
-        let json = citekit::core::output::to_json(&res, o.position_encoding);
+        let json = citekit::core::json_output::to_json(&res, o.position_encoding);
         (
             serde_json::to_string_pretty(&json).unwrap_or_default(),
             res.diagnostics.clone(),

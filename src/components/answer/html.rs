@@ -192,7 +192,7 @@ pub fn compress_numbers(nums: &[u32]) -> String {
         }
         i = j + 1;
     }
-    crate::core::bytes::join(&mut parts.iter().map(String::as_str), ", ")
+    crate::core::str_ops::join(&mut parts.iter().map(String::as_str), ", ")
 }
 
 /// The id of marker link `k` of citation `ci`.
@@ -335,7 +335,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
                 let n: Vec<u32> = sources.iter().map(|s| s.number).collect();
                 let all_sources = n.iter().map(u32::to_string).collect::<Vec<_>>();
                 let all_sources =
-                    crate::core::bytes::join(&mut all_sources.iter().map(String::as_str), " ");
+                    crate::core::str_ops::join(&mut all_sources.iter().map(String::as_str), " ");
                 let label = if sources.len() == 1 {
                     source_label(first, opts)
                 } else {

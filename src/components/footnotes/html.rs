@@ -40,7 +40,7 @@ pub fn footnotes_html(answer: &Answer, opts: &RenderOptions) -> String {
     // The back-link label around its `{label}`, escaped once (it is written for every
     // marker of the answer).
     let back_label = escape::escape(opts.labels.get("backToCitation"));
-    let back_parts = crate::core::bytes::split_once(&back_label, "{label}");
+    let back_parts = crate::core::str_ops::split_once(&back_label, "{label}");
     let prefix = &opts.id_prefix;
     let mut out = String::new();
     let _ = write!(

@@ -134,7 +134,7 @@ pub(crate) enum HtmlEnd {
 
 /// The end of the line starting at `ls` (before `\r\n` / `\n`) and the next line's start.
 pub(crate) fn line_end(b: &[u8], ls: usize) -> (usize, usize) {
-    let (raw, next) = match crate::core::bytes::memchr(b'\n', &b[ls..]) {
+    let (raw, next) = match crate::core::str_ops::memchr(b'\n', &b[ls..]) {
         Some(k) => (ls + k, ls + k + 1),
         None => (b.len(), b.len()),
     };

@@ -2,8 +2,8 @@
 //! and autolinks, each bounded so that hostile input stays linear. The parser's
 //! inline pass reads them, and so does the marker scanner's.
 
-use crate::core::bytes;
 use crate::core::ordered_hash::OrderedHashMap;
+use crate::core::str_ops;
 
 /// The first occurrence of a pattern at or after some position, remembered so that a
 /// later search from a position before it costs nothing (searches move forward).
@@ -21,7 +21,7 @@ impl Find {
         }
         let r = hay
             .get(p..end)
-            .and_then(|s| bytes::find(s, pat))
+            .and_then(|s| str_ops::find(s, pat))
             .map(|x| x + p);
         self.from = p;
         self.at = r;
@@ -50,7 +50,7 @@ impl Ticks {
         let mut i = from;
         while let Some(k) = b
             .get(i..end)
-            .and_then(|s| crate::core::bytes::memchr(b'`', s))
+            .and_then(|s| crate::core::str_ops::memchr(b'`', s))
         {
             let s = i + k;
             let mut e = s;
@@ -227,7 +227,7 @@ pub(crate) fn read_attrs(
                 _ if i >= lim => return None,
                 Some(&q @ (b'"' | b'\'')) => {
                     let vs = i + 1;
-                    let ve = vs + crate::core::bytes::memchr(q, b.get(vs..lim)?)?;
+                    let ve = vs + crate::core::str_ops::memchr(q, b.get(vs..lim)?)?;
                     i = ve + 1;
                     vs..ve
                 }

@@ -27,7 +27,7 @@ use super::support::missing;
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::json_fields::{type_name, wrong_type, Fields};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::options::Options;
@@ -214,7 +214,7 @@ impl Parser {
         }
         let mut span = DraftSpan::new(start, end, refs);
         if !cited.is_empty() {
-            span.cited_text = Some(excerpt200(&crate::core::bytes::join(
+            span.cited_text = Some(excerpt200(&crate::core::str_ops::join(
                 &mut cited.iter().map(String::as_str),
                 " … ",
             )));

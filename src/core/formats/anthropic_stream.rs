@@ -25,7 +25,7 @@ use super::anthropic::{self, Parser};
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
 use crate::core::formats::sse::{event_json, whole_stream_events, SseEvent};
-use crate::core::json::parse_json;
+use crate::core::json_fields::parse_json;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
 use crate::core::untrusted_text::{clean_text, excerpt200};

@@ -20,7 +20,7 @@
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, SourceReader};
-use crate::core::json::{type_name, wrong_type};
+use crate::core::json_fields::{type_name, wrong_type};
 use crate::core::markers::{Grammar, TextSyntax};
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;

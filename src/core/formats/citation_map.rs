@@ -19,7 +19,7 @@
 
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
-use crate::core::json::{type_name, wrong_type};
+use crate::core::json_fields::{type_name, wrong_type};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
@@ -80,7 +80,7 @@ pub fn parse(
             if !o.is_empty()
                 && !o
                     .keys()
-                    .any(|k| crate::core::bytes::uint(k.trim()).is_some())
+                    .any(|k| crate::core::str_ops::uint(k.trim()).is_some())
             {
                 return Err(ParseError::not_format(
                     Format::CitationMap,
@@ -111,7 +111,7 @@ fn is_chat_response(o: &Map<String, Value>) -> bool {
     (o.contains_key("citation_map") || o.contains_key("citationMap"))
         && !o
             .keys()
-            .all(|k| crate::core::bytes::uint(k.trim()).is_some())
+            .all(|k| crate::core::str_ops::uint(k.trim()).is_some())
 }
 
 /// Reads a citation map: an object keyed by number (sorted by number) or an array
@@ -129,7 +129,7 @@ pub(crate) fn read_map(map: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> 
         Value::Object(o) => {
             for (k, v) in o {
                 let p = join(k);
-                let Some(n) = crate::core::bytes::uint(k.trim()) else {
+                let Some(n) = crate::core::str_ops::uint(k.trim()) else {
                     diags.push(
                         Diagnostic::warning(
                             "wrong-type",

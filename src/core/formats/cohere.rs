@@ -26,7 +26,7 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::quoted_span::quoted_span;
 use crate::core::formats::support::{self, SourceReader};
-use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::json_fields::{type_name, wrong_type, Fields};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::offsets::PositionEncoding;
@@ -317,7 +317,7 @@ pub(crate) fn apply_event(response: &mut Value, event: &Map<String, Value>) -> O
         .and_then(Value::as_object);
     let index = event
         .get("index")
-        .and_then(crate::core::json::as_uint)
+        .and_then(crate::core::json_fields::as_uint)
         .and_then(|i| usize::try_from(i).ok());
     match ty {
         "message-start" => {

@@ -51,7 +51,7 @@ fn object(o: &Map<String, Value>) -> Option<Format> {
             || key("citations")
                 && field("content")
                     .and_then(Value::as_str)
-                    .is_some_and(|t| crate::core::bytes::has(t, "]](http")))
+                    .is_some_and(|t| crate::core::str_ops::has(t, "]](http")))
     {
         return Some(Format::Xai);
     }

@@ -3,7 +3,7 @@
 //! between shapes several formats share.
 
 use crate::core::error::ParseError;
-use crate::core::json::parse_json;
+use crate::core::json_fields::parse_json;
 use crate::core::model::Format;
 use serde_json::Value;
 
@@ -60,7 +60,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
     let v = match data {
         Data::None => {
             return Ok(
-                if answer.is_some_and(|a| crate::core::bytes::has_char(a, '\u{e200}')) {
+                if answer.is_some_and(|a| crate::core::str_ops::has_char(a, '\u{e200}')) {
                     Format::Openai
                 } else {
                     Format::Markdown
@@ -171,7 +171,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
             }
             if !o.is_empty()
                 && o.keys()
-                    .all(|k| crate::core::bytes::uint(k.trim()).is_some())
+                    .all(|k| crate::core::str_ops::uint(k.trim()).is_some())
             {
                 return Ok(Format::CitationMap);
             }
@@ -200,7 +200,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
                 .collect();
             Err(ParseError::Undetected(format!(
                 "no format has an object with the keys [{}]",
-                crate::core::bytes::join(&mut keys.iter().map(String::as_str), ", ")
+                crate::core::str_ops::join(&mut keys.iter().map(String::as_str), ", ")
             )))
         }
         Value::Array(a) => {
@@ -253,7 +253,7 @@ pub fn detect(answer: Option<&str>, data: Data<'_>) -> Result<Format, ParseError
         }
         other => Err(ParseError::Undetected(format!(
             "the data is {}",
-            crate::core::json::type_name(other)
+            crate::core::json_fields::type_name(other)
         ))),
     }
 }

@@ -27,7 +27,7 @@ use super::support::missing;
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::{as_uint, type_name, wrong_type, Fields};
+use crate::core::json_fields::{as_uint, type_name, wrong_type, Fields};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
@@ -533,7 +533,7 @@ fn nearest(hay: &str, needle: &str, near: usize) -> Option<usize> {
     if needle.is_empty() {
         return None;
     }
-    crate::core::bytes::offsets(hay, needle).min_by_key(|&i| i.abs_diff(near))
+    crate::core::str_ops::offsets(hay, needle).min_by_key(|&i| i.abs_diff(near))
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support;
-use crate::core::json::type_name;
+use crate::core::json_fields::type_name;
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};

@@ -26,7 +26,7 @@
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
 use crate::core::formats::support;
-use crate::core::json::{type_name, wrong_type};
+use crate::core::json_fields::{type_name, wrong_type};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
@@ -340,7 +340,7 @@ fn read_node(item: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Option<So
     if let Some(p) = metadata.get("page_label").or_else(|| metadata.get("page")) {
         src.page = match p {
             Value::Number(n) => n.as_u64(),
-            Value::String(s) => crate::core::bytes::uint(s.trim()),
+            Value::String(s) => crate::core::str_ops::uint(s.trim()),
             _ => None,
         };
     }

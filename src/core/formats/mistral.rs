@@ -25,7 +25,7 @@
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support;
-use crate::core::json::{type_name, wrong_type};
+use crate::core::json_fields::{type_name, wrong_type};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
@@ -160,7 +160,7 @@ impl Reader<'_> {
             return;
         };
         for (key, r) in refs {
-            let Some(id) = crate::core::bytes::uint(key.trim()) else {
+            let Some(id) = crate::core::str_ops::uint(key.trim()) else {
                 continue;
             };
             let p = format!("{path}.{key}");
@@ -382,7 +382,7 @@ pub(crate) fn apply_conversation_event(
         _ => {}
     }
     let index = field("output_index", "outputIndex")
-        .and_then(crate::core::json::as_uint)
+        .and_then(crate::core::json_fields::as_uint)
         .unwrap_or(0);
     // A bound on what a stream can make us allocate.
     let index = usize::try_from(index).ok().filter(|i| *i < 1024)?;

@@ -5,7 +5,7 @@
 
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
-use crate::core::json::parse_json;
+use crate::core::json_fields::parse_json;
 use crate::core::model::Format;
 use crate::core::options::{FormatChoice, Options};
 use serde_json::Value;
@@ -167,7 +167,7 @@ pub fn parse_draft(
                     "$",
                     format!(
                         "expected the event stream as text, found {}",
-                        crate::core::json::type_name(other)
+                        crate::core::json_fields::type_name(other)
                     ),
                 )),
             }

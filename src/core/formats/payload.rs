@@ -24,7 +24,7 @@
 
 use crate::core::draft::{Draft, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
-use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::json_fields::{type_name, wrong_type, Fields};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format, Location};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};

@@ -21,7 +21,7 @@
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::formats::support;
-use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::json_fields::{type_name, wrong_type, Fields};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
@@ -320,7 +320,7 @@ fn take_content(choice: &mut Map<String, Value>, diags: &mut Vec<Diagnostic>) ->
 pub(crate) fn split_think(text: &str) -> Option<(&str, &str)> {
     let t = text.trim_start();
     let inner = t.strip_prefix("<think>")?;
-    let close = crate::core::bytes::find_str(inner, "</think>")?;
+    let close = crate::core::str_ops::find_str(inner, "</think>")?;
     Some((
         inner[..close].trim(),
         inner[close + "</think>".len()..].trim_start(),

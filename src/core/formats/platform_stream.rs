@@ -118,7 +118,7 @@ pub fn event_format(v: &Value) -> Option<Format> {
         } else if model.starts_with("grok") {
             Some(Format::Xai)
         } else if delta.get("content").is_some_and(Value::is_array)
-            || crate::core::bytes::has(model, "stral")
+            || crate::core::str_ops::has(model, "stral")
         {
             Some(Format::Mistral)
         } else {

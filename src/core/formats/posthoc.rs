@@ -20,7 +20,7 @@
 
 use crate::core::draft::{Draft, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
-use crate::core::json::{as_uint, type_name, wrong_type, Fields};
+use crate::core::json_fields::{as_uint, type_name, wrong_type, Fields};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::options::Options;
@@ -162,7 +162,7 @@ pub fn parse(
 /// block, or the outermost `{...}` in it.
 fn raw_output(raw: &str) -> Option<Value> {
     let t = raw.trim();
-    if let Ok(v) = crate::core::json::parse_json(t) {
+    if let Ok(v) = crate::core::json_fields::parse_json(t) {
         return Some(v);
     }
     let first = t.find(['{', '['])?;
@@ -170,7 +170,7 @@ fn raw_output(raw: &str) -> Option<Value> {
     if last <= first {
         return None;
     }
-    crate::core::json::parse_json(&t[first..=last]).ok()
+    crate::core::json_fields::parse_json(&t[first..=last]).ok()
 }
 
 /// Reads one `{claim, sourceIndex, confidence}` and locates its claim.

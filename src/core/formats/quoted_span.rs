@@ -101,7 +101,7 @@ fn nearest(text: &str, quote: &str, ix: &OffsetIndex<'_>, start: u64) -> Option<
     let target = ix.to_byte(target.min(ix.len_units())).0;
     let mut best: Option<usize> = None;
     let mut from = 0;
-    while let Some(i) = crate::core::bytes::find_str(&text[from..], quote) {
+    while let Some(i) = crate::core::str_ops::find_str(&text[from..], quote) {
         let at = from + i;
         if best.is_none_or(|b| at.abs_diff(target) < b.abs_diff(target)) {
             best = Some(at);

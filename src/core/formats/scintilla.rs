@@ -20,7 +20,7 @@
 
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
-use crate::core::json::{as_uint, type_name, wrong_type};
+use crate::core::json_fields::{as_uint, type_name, wrong_type};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
@@ -76,11 +76,13 @@ pub fn parse(
                 items.push((Some(1), data.unwrap_or(&Value::Null), String::new()));
             } else if !o.is_empty()
                 && o.keys()
-                    .all(|k| crate::core::bytes::uint(k.trim()).is_some())
+                    .all(|k| crate::core::str_ops::uint(k.trim()).is_some())
             {
                 let mut keyed: Vec<(u64, &Value, String)> = o
                     .iter()
-                    .filter_map(|(k, v)| Some((crate::core::bytes::uint(k.trim())?, v, k.clone())))
+                    .filter_map(|(k, v)| {
+                        Some((crate::core::str_ops::uint(k.trim())?, v, k.clone()))
+                    })
                     .collect();
                 crate::core::sort::sort_by_key(&mut keyed, |(n, _, _)| (*n, 0));
                 items.extend(keyed.into_iter().map(|(n, v, k)| (Some(n), v, k)));

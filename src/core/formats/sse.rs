@@ -34,7 +34,7 @@
 
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
-use crate::core::json::{parse_json, wrong_type, Fields};
+use crate::core::json_fields::{parse_json, wrong_type, Fields};
 use crate::core::limits::{MAX_DATA_BYTES, MAX_DATA_BYTES_NAME};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, MergeWins};
@@ -100,7 +100,7 @@ impl SseReader {
             rest = rest.strip_prefix('\n').unwrap_or(rest);
             self.skip_lf = false;
         }
-        while let Some(i) = crate::core::bytes::memchr2(b'\r', b'\n', rest.as_bytes()) {
+        while let Some(i) = crate::core::str_ops::memchr2(b'\r', b'\n', rest.as_bytes()) {
             self.line.push_str(&rest[..i]);
             let crlf = rest.as_bytes()[i] == b'\r';
             rest = &rest[i + 1..];
@@ -145,7 +145,7 @@ impl SseReader {
             self.fields_seen = true;
             return;
         }
-        let (field, value) = match crate::core::bytes::find_str(line, ":") {
+        let (field, value) = match crate::core::str_ops::find_str(line, ":") {
             Some(i) => {
                 let v = &line[i + 1..];
                 (&line[..i], v.strip_prefix(' ').unwrap_or(v))
@@ -169,7 +169,7 @@ impl SseReader {
             }
             "id" => {
                 self.fields_seen = true;
-                if !crate::core::bytes::has_char(value, '\0') {
+                if !crate::core::str_ops::has_char(value, '\0') {
                     self.id = Some(value.to_string());
                 }
             }
@@ -183,7 +183,7 @@ impl SseReader {
         if self.data.is_empty() {
             return;
         }
-        let data = crate::core::bytes::join(&mut self.data.iter().map(String::as_str), "\n");
+        let data = crate::core::str_ops::join(&mut self.data.iter().map(String::as_str), "\n");
         self.data.clear();
         out.push(SseEvent {
             event,
@@ -196,7 +196,7 @@ impl SseReader {
 /// Whether one data line is a whole event by itself: `[DONE]` or a complete JSON value.
 fn complete(data: &str) -> bool {
     let t = data.trim();
-    t == "[DONE]" || (!t.is_empty() && crate::core::json_text::read(t).is_ok())
+    t == "[DONE]" || (!t.is_empty() && crate::core::json_reader::read(t).is_ok())
 }
 
 /// The events of a whole stream given as `format`, read up to the data limit: the
@@ -431,7 +431,7 @@ impl SseAccumulator {
         let given = match v {
             Value::Object(o) => ["index", "number", "sid"]
                 .iter()
-                .find_map(|k| o.get(*k).and_then(crate::core::json::as_uint)),
+                .find_map(|k| o.get(*k).and_then(crate::core::json_fields::as_uint)),
             _ => None,
         };
         let n = given.unwrap_or(self.arrivals);

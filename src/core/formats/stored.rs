@@ -21,7 +21,7 @@
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
-use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::json_fields::{type_name, wrong_type, Fields};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};

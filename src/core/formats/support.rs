@@ -3,7 +3,7 @@
 //! bytes, and the source/citation limits.
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan};
-use crate::core::json::Fields;
+use crate::core::json_fields::Fields;
 use crate::core::limits::{MAX_CITATIONS, MAX_CITATIONS_NAME, MAX_SOURCES, MAX_SOURCES_NAME};
 use crate::core::markers::{Grammar, TextSyntax};
 use crate::core::model::{Diagnostic, Source};
@@ -27,7 +27,7 @@ pub(crate) enum Link {
 /// The scheme of `s` (`https`, `javascript`), if it starts with one. A single letter
 /// before `:` is a Windows drive (`C:\docs`), not a scheme.
 fn scheme_of(s: &str) -> Option<&str> {
-    let colon = crate::core::bytes::find_str(s, ":")?;
+    let colon = crate::core::str_ops::find_str(s, ":")?;
     let scheme = &s[..colon];
     let mut chars = scheme.chars();
     let first = chars.next()?;
@@ -212,7 +212,7 @@ impl<'a> SourceReader<'a> {
             if let Some(v) = self.fields.value(key) {
                 match v {
                     Value::String(s) => self.link(key, s, diags),
-                    other => diags.push(crate::core::json::wrong_type(
+                    other => diags.push(crate::core::json_fields::wrong_type(
                         &self.path_of(key),
                         "a string",
                         other,
@@ -353,7 +353,7 @@ pub(crate) const GROUNDING_REDIRECT: &str =
 /// The title as a domain when it is one (`en.wikipedia.org`, `www.nasa.gov`).
 pub(crate) fn title_domain(t: &str) -> Option<String> {
     let t = t.trim().to_ascii_lowercase();
-    let labels: Vec<&str> = crate::core::bytes::split(&t, ".").collect();
+    let labels: Vec<&str> = crate::core::str_ops::split(&t, ".").collect();
     let ok = t.len() <= 253
         && labels.len() >= 2
         && labels.iter().all(|l| {
@@ -465,13 +465,13 @@ pub(crate) fn use_caller_text(draft: &mut Draft, caller: &str) {
             .then(|| {
                 let after = caller
                     .get(cursor..)
-                    .and_then(|rest| crate::core::bytes::find_str(rest, quote))
+                    .and_then(|rest| crate::core::str_ops::find_str(rest, quote))
                     .map(|i| cursor + i);
                 let scanned = after.map_or(caller.len() - cursor, |at| at - cursor);
                 budget = budget.saturating_sub(scanned + quote.len());
                 after.or_else(|| {
                     budget = budget.saturating_sub(cursor + quote.len());
-                    crate::core::bytes::find_str(caller, quote)
+                    crate::core::str_ops::find_str(caller, quote)
                 })
             })
             .flatten();

@@ -24,7 +24,7 @@
 use crate::core::draft::{Draft, DraftSource};
 use crate::core::error::ParseError;
 use crate::core::formats::support;
-use crate::core::json::{type_name, wrong_type};
+use crate::core::json_fields::{type_name, wrong_type};
 use crate::core::markers::{scan, Grammar, MarkerKind, SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::options::Options;
@@ -216,7 +216,7 @@ pub fn parse(
 
 /// The destination of an inline citation `[[1]](url)` or `[[1]](<url> "title")`.
 fn link_destination(syntax: &str) -> Option<&str> {
-    let open = crate::core::bytes::find_str(syntax, "](")?;
+    let open = crate::core::str_ops::find_str(syntax, "](")?;
     let inner = syntax[open + 2..].strip_suffix(')')?.trim();
     let inner = match inner.strip_prefix('<') {
         Some(rest) => rest.split('>').next()?,

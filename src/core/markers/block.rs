@@ -550,7 +550,7 @@ impl<'a> Blocks<'_, 'a> {
             .split_whitespace()
             .map(crate::core::unicode::fold_case)
             .collect::<Vec<_>>();
-        let norm = crate::core::bytes::join(&mut norm.iter().map(String::as_str), " ");
+        let norm = crate::core::str_ops::join(&mut norm.iter().map(String::as_str), " ");
         if norm.is_empty() {
             return None;
         }

@@ -45,7 +45,10 @@ impl CloseFind {
         }
         let mut i = p;
         let mut r = None;
-        while let Some(k) = b.get(i..).and_then(|s| crate::core::bytes::find(s, b"</")) {
+        while let Some(k) = b
+            .get(i..)
+            .and_then(|s| crate::core::str_ops::find(s, b"</"))
+        {
             let at = i + k;
             let n = at + 2;
             if b.get(n..n + name.len())
@@ -218,7 +221,7 @@ fn tag(ctx: &mut Ctx<'_>, f: &mut Finds, i: usize) -> usize {
                 if let Some(k) = OPAQUE.iter().position(|t| t.eq_ignore_ascii_case(name)) {
                     let close = f.close[k].get(b, end, name);
                     let stop = match close {
-                        Some(at) => match crate::core::bytes::memchr(b'>', &b[at..]) {
+                        Some(at) => match crate::core::str_ops::memchr(b'>', &b[at..]) {
                             Some(g) => at + g + 1,
                             None => e,
                         },

@@ -209,7 +209,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         }
         let Some(j) = b
             .get(i + 2..lim)
-            .and_then(|s| crate::core::bytes::memchr(b']', s))
+            .and_then(|s| crate::core::str_ops::memchr(b']', s))
         else {
             return Found::None;
         };
@@ -217,7 +217,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         if b.get(j + 1) != Some(&b']') {
             return Found::None;
         }
-        if crate::core::bytes::memchr2(b'[', b'\n', &b[i + 2..j]).is_some() {
+        if crate::core::str_ops::memchr2(b'[', b'\n', &b[i + 2..j]).is_some() {
             return Found::None;
         }
         let Some(content) = text.get(i + 2..j) else {
@@ -283,12 +283,12 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     }
     let Some(j) = b
         .get(i + 1..lim)
-        .and_then(|s| crate::core::bytes::memchr(b']', s))
+        .and_then(|s| crate::core::str_ops::memchr(b']', s))
     else {
         return Found::None;
     };
     let j = i + 1 + j;
-    if j == i + 1 || crate::core::bytes::memchr2(b'[', b'\n', &b[i + 1..j]).is_some() {
+    if j == i + 1 || crate::core::str_ops::memchr2(b'[', b'\n', &b[i + 1..j]).is_some() {
         return Found::None;
     }
     let Some(content) = text.get(i + 1..j) else {
@@ -301,7 +301,7 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
         }
     }
     if g.doc {
-        if let Some(n) = strip_prefix_ci(content, "doc").and_then(crate::core::bytes::uint) {
+        if let Some(n) = strip_prefix_ci(content, "doc").and_then(crate::core::str_ops::uint) {
             return match check_range(n, n) {
                 None => Found::Marker {
                     end,
@@ -328,16 +328,16 @@ pub(super) fn bracket(text: &str, i: usize, end: usize, g: &Grammar) -> Found {
     if !g.numeric || !content.as_bytes()[0].is_ascii_digit() {
         return Found::None;
     }
-    if let Some(h) = crate::core::bytes::memchr(b'#', content.as_bytes()) {
+    if let Some(h) = crate::core::str_ops::memchr(b'#', content.as_bytes()) {
         // `[1#suffix]`: one number, the suffix ignored.
         let num = &content[..h];
         if !num.bytes().all(|c| c.is_ascii_digit())
             || num.len() > 18
-            || crate::core::bytes::memchr3(b'`', b'<', b'>', &content.as_bytes()[h..]).is_some()
+            || crate::core::str_ops::memchr3(b'`', b'<', b'>', &content.as_bytes()[h..]).is_some()
         {
             return Found::None;
         }
-        let n: u64 = crate::core::bytes::uint(num).unwrap_or(u64::MAX);
+        let n: u64 = crate::core::str_ops::uint(num).unwrap_or(u64::MAX);
         return match check_range(n, n) {
             None => Found::Marker {
                 end,
@@ -369,12 +369,12 @@ fn is_label_id_byte(c: u8) -> bool {
 fn label(content: &str, end: usize) -> Option<Found> {
     let rest = strip_prefix_ci(content, "citation:")?;
     let mut keys: Vec<SourceKey> = Vec::new();
-    for id in crate::core::bytes::split(rest, ",") {
+    for id in crate::core::str_ops::split(rest, ",") {
         let id = id.trim();
         if id.is_empty() || !id.bytes().all(is_label_id_byte) {
             return None;
         }
-        let key = match crate::core::bytes::uint(id) {
+        let key = match crate::core::str_ops::uint(id) {
             Some(n) => match check_range(n, n) {
                 None => SourceKey::Num(n),
                 Some(why) => return Some(Found::Malformed { end, why }),
@@ -409,7 +409,7 @@ pub(super) fn fullwidth(text: &str, i: usize, end: usize, g: &Grammar) -> Found 
     loop {
         match b
             .get(j..lim)
-            .and_then(|s| crate::core::bytes::memchr(close[0], s))
+            .and_then(|s| crate::core::str_ops::memchr(close[0], s))
         {
             Some(k) if b.get(j + k..j + k + 3) == Some(&close[..]) && j + k + 3 <= lim => {
                 j += k;
@@ -491,13 +491,13 @@ pub(super) fn private_use(
         return Found::None;
     };
     // In markdown, an entity holding a backtick could end inside a code span.
-    if crate::core::bytes::has_char(content, '\u{e200}')
-        || (md && crate::core::bytes::has_char(content, '`'))
+    if crate::core::str_ops::has_char(content, '\u{e200}')
+        || (md && crate::core::str_ops::has_char(content, '`'))
     {
         return Found::None;
     }
     let end = j + 3;
-    let mut fields = crate::core::bytes::split(content, "\u{e202}");
+    let mut fields = crate::core::str_ops::split(content, "\u{e202}");
     let name = fields.next().unwrap_or("").trim();
     if name.is_empty()
         || name.len() > 64
@@ -575,7 +575,7 @@ pub(super) fn sup(text: &str, i: usize, end: usize) -> Found {
     let lim = end.min(open_end + MAX_BRACKET);
     let Some(lt) = b
         .get(open_end..lim)
-        .and_then(|s| crate::core::bytes::memchr(b'<', s))
+        .and_then(|s| crate::core::str_ops::memchr(b'<', s))
     else {
         return Found::None;
     };

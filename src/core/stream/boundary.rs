@@ -11,7 +11,7 @@ use crate::core::markers::{protected_regions, TextSyntax};
 pub fn block_boundary(tail: &str) -> Option<usize> {
     let mut search = 0;
     let mut protected: Option<Vec<std::ops::Range<usize>>> = None;
-    while let Some(p) = crate::core::bytes::find(&tail.as_bytes()[search..], b"\n\n") {
+    while let Some(p) = crate::core::str_ops::find(&tail.as_bytes()[search..], b"\n\n") {
         let mut b = search + p + 2;
         while b < tail.len() && tail.as_bytes()[b] == b'\n' {
             b += 1;

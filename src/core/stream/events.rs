@@ -21,7 +21,7 @@ use crate::core::formats::platform_stream::{self, PlatformStream};
 use crate::core::formats::sse::{SseAccumulator, SseEvent};
 #[cfg(feature = "providers")]
 use crate::core::formats::{anthropic_stream, gemini_stream};
-use crate::core::json::parse_json;
+use crate::core::json_fields::parse_json;
 use crate::core::model::Format;
 use crate::core::options::Options;
 use serde_json::Value;

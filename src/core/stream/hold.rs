@@ -75,8 +75,8 @@ pub fn hold_back(tail: &str, grammar: &Grammar) -> usize {
 /// every code span is closed.
 pub fn unclosed_code_span(text: &str) -> Option<usize> {
     let b = text.as_bytes();
-    let para = crate::core::bytes::rfind(b, b"\n\n").map_or(0, |i| i + 2);
-    let first = crate::core::bytes::memchr(b'`', &b[para..])? + para;
+    let para = crate::core::str_ops::rfind(b, b"\n\n").map_or(0, |i| i + 2);
+    let first = crate::core::str_ops::memchr(b'`', &b[para..])? + para;
     let regions = protected_regions(&text[para..], TextSyntax::Markdown);
     let mut i = first;
     while i < b.len() {
@@ -104,7 +104,7 @@ const LINK_LOOKBACK: usize = 4096;
 /// The stream parser holds such a link back from its markers, and the streaming view
 /// from what it shows, by this one rule.
 pub(crate) fn unclosed_link_start(tail: &str) -> Option<usize> {
-    let from = crate::core::bytes::rfind_str(tail, "\n")
+    let from = crate::core::str_ops::rfind_str(tail, "\n")
         .map_or(0, |i| i + 1)
         .max(tail.len().saturating_sub(LINK_LOOKBACK));
     // Bytes: every character looked for is ASCII, so `[` is always on a char boundary.
@@ -161,16 +161,16 @@ fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
             }
             '【' | '［' if grammar.numeric => {
                 let close = if c == '【' { '】' } else { '］' };
-                !crate::core::bytes::has_char(rest, close) && rest.chars().count() < 24
+                !crate::core::str_ops::has_char(rest, close) && rest.chars().count() < 24
             }
-            '\u{e200}' if grammar.openai => !crate::core::bytes::has_char(rest, '\u{e201}'),
+            '\u{e200}' if grammar.openai => !crate::core::str_ops::has_char(rest, '\u{e201}'),
             '<' if grammar.html_sup => {
                 // Bytes, not a string slice: the rest may hold a multibyte character
                 // within its first four bytes (`<む`), and `<sup` is ASCII.
                 let lower = rest.to_ascii_lowercase();
                 let head = &lower.as_bytes()[..lower.len().min(4)];
                 (b"<sup".starts_with(head) || lower.starts_with("<sup"))
-                    && !crate::core::bytes::has(&lower, "</sup>")
+                    && !crate::core::str_ops::has(&lower, "</sup>")
             }
             '\n' => break,
             _ => false,
@@ -193,7 +193,7 @@ fn hold_back_marker(tail: &str, grammar: &Grammar) -> usize {
 /// group at the very end (`[1]` may still be followed by `(url)` or `:`).
 fn partial_bracket(rest: &str) -> bool {
     let body = rest.trim_start_matches('[');
-    let close = crate::core::bytes::find_str(body, "]");
+    let close = crate::core::str_ops::find_str(body, "]");
     let inner = &body[..close.unwrap_or(body.len())];
     // A citation label names an id (a LlamaIndex node's UUID is 36 characters).
     let label = inner
@@ -203,7 +203,7 @@ fn partial_bracket(rest: &str) -> bool {
         return false;
     }
     // `[1#suffix]`: after one number and `#`, any suffix but code or tags.
-    let (list, suffix) = match crate::core::bytes::find_str(inner, "#") {
+    let (list, suffix) = match crate::core::str_ops::find_str(inner, "#") {
         Some(h) if h > 0 && inner.as_bytes()[..h].iter().all(u8::is_ascii_digit) => {
             (&inner[..h], &inner[h + 1..])
         }

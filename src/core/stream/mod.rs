@@ -174,7 +174,7 @@ impl StreamParser {
                         FormatChoice::Auto => !formats::looks_like_sse(t),
                     } =>
             {
-                owned = crate::core::json::parse_json(t)?;
+                owned = crate::core::json_fields::parse_json(t)?;
                 Data::Json(&owned)
             }
             d => d,
@@ -240,7 +240,7 @@ impl StreamParser {
                 Data::None => None,
                 Data::Json(v) => Some(v.clone()),
                 // Read above unless it is an event stream with another format given.
-                Data::Text(t) => Some(crate::core::json::parse_json(t)?),
+                Data::Text(t) => Some(crate::core::json_fields::parse_json(t)?),
             })
         };
         let empty = crate::core::parse_lenient(Some(""), Data::None, &options);
@@ -375,7 +375,7 @@ impl StreamParser {
             Data::None => None,
             Data::Json(v) => Some(v.clone()),
             Data::Text(t) if t.trim().is_empty() => None,
-            Data::Text(t) => Some(crate::core::json::parse_json(t)?),
+            Data::Text(t) => Some(crate::core::json_fields::parse_json(t)?),
         };
         if let Source_::Json(old) = &mut self.data {
             match (old.as_mut(), new) {
@@ -634,7 +634,7 @@ impl StreamParser {
 /// blocks (a definition makes `[text][1]` a link; footnotes merge with each other and
 /// with data sources). Any `]:` counts; a false alarm costs one one-shot parse.
 fn has_reference_definition(raw: &str) -> bool {
-    crate::core::bytes::find(raw.as_bytes(), b"]:").is_some()
+    crate::core::str_ops::find(raw.as_bytes(), b"]:").is_some()
 }
 
 /// Whether an answer starts like JSON or HTML (canonical answers may be either).

@@ -146,7 +146,7 @@ impl StreamParser {
                     out.push(crate::core::draft::DraftSource {
                         source: src,
                         keys: vec![crate::core::markers::SourceKey::Name(format!("^{label}"))],
-                        given_number: crate::core::bytes::uint_as(&label),
+                        given_number: crate::core::str_ops::uint_as(&label),
                     });
                 }
             }

@@ -6,8 +6,8 @@
 use super::events::upgrade;
 use super::{find_nodes, Deferred, Driver, Nodes, NotesKey};
 use crate::components::panel::dom::{mark_layout, set_expanded, PanelLayout};
-use crate::core::bytes;
 use crate::core::model::{Answer, ContentKind};
+use crate::core::str_ops;
 use crate::dom::blocks::push_block;
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
@@ -313,11 +313,11 @@ pub(super) fn split_list(html: &str, keep: Option<usize>, later: &mut String) ->
 /// `<li `, each entry, and what follows the last one. Our markup only: every `<` of
 /// the text in it is escaped, so each `<li ` opens one of our entries.
 pub(super) fn list_parts(html: &str) -> (&str, Vec<&str>, &str) {
-    let starts: Vec<usize> = bytes::offsets(html, "<li ").collect();
+    let starts: Vec<usize> = str_ops::offsets(html, "<li ").collect();
     let Some(&first) = starts.first() else {
         return (html, Vec::new(), "");
     };
-    let end = bytes::rfind_str(html, "</ol>")
+    let end = str_ops::rfind_str(html, "</ol>")
         .filter(|&e| e > first)
         .unwrap_or(html.len());
     let mut items = Vec::with_capacity(starts.len());
@@ -370,8 +370,8 @@ pub(super) fn patch_list(section: &Element, shown: &mut String, html: String) {
         let list = section.query_selector("ol").ok()??;
         if old_head != head {
             // Only the heading (its quote of the answer) changed: that element alone.
-            let (old_title, old_open) = old_head.split_at(bytes::rfind_str(old_head, "<ol")?);
-            let (title, open) = head.split_at(bytes::rfind_str(head, "<ol")?);
+            let (old_title, old_open) = old_head.split_at(str_ops::rfind_str(old_head, "<ol")?);
+            let (title, open) = head.split_at(str_ops::rfind_str(head, "<ol")?);
             if old_open != open || !title.starts_with("<h2") || !old_title.starts_with("<h2") {
                 return None;
             }

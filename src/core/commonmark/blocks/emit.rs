@@ -169,7 +169,7 @@ impl<'a> Emitter<'_, 'a, '_> {
         for (k, &c) in node.children.iter().enumerate() {
             if k == 0 {
                 let first_line = self.doc.nodes[c].lines.first().is_some_and(|l| {
-                    !crate::core::bytes::has_char(&self.text[node.start.min(l.s)..l.s], '\n')
+                    !crate::core::str_ops::has_char(&self.text[node.start.min(l.s)..l.s], '\n')
                 });
                 if let (Kind::Para, true, false) = (&self.doc.nodes[c].kind, first_line, boxed) {
                     if let Some((checked, rest)) = task_box(self.text, &self.doc.nodes[c].lines) {

@@ -335,7 +335,7 @@ impl Inl<'_> {
                     if let Some(end) = autolink(b, i, n) {
                         self.text(t, i);
                         let url = v[i + 1..end - 1].to_string();
-                        let email = !crate::core::bytes::has_char(&url, ':');
+                        let email = !crate::core::str_ops::has_char(&url, ':');
                         self.push(
                             K::LinkStart {
                                 image: false,
@@ -552,7 +552,7 @@ fn flanks(v: &str, i: usize, k: usize, c: u8) -> (bool, bool) {
 /// A code span's content: line ends as spaces, one space each side taken off when both
 /// are there and it is not all spaces.
 fn code_content(s: &str) -> String {
-    let s = crate::core::bytes::replace(s, "\n", " ");
+    let s = crate::core::str_ops::replace(s, "\n", " ");
     let b = s.as_bytes();
     if b.len() >= 2 && b[0] == b' ' && b[b.len() - 1] == b' ' && b.iter().any(|&c| c != b' ') {
         s[1..s.len() - 1].to_string()

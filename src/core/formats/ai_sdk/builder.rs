@@ -3,7 +3,7 @@
 
 use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::formats::support::{self};
-use crate::core::json::{wrong_type, Fields};
+use crate::core::json_fields::{wrong_type, Fields};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Location, MergeWins, Source, SourceScope};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};

@@ -59,7 +59,7 @@ use crate::core::draft::Draft;
 use crate::core::error::ParseError;
 use crate::core::formats::sse::{whole_stream_events, SseReader};
 use crate::core::formats::support::{self};
-use crate::core::json::{parse_json, type_name, Fields};
+use crate::core::json_fields::{parse_json, type_name, Fields};
 use crate::core::model::Format;
 use crate::core::offsets::floor_boundary;
 use crate::core::options::Options;

@@ -3,7 +3,7 @@
 
 use crate::core::draft::{Draft, DraftSpan, SourceRef};
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::Fields;
+use crate::core::json_fields::Fields;
 #[cfg(not(feature = "providers"))]
 use crate::core::model::Diagnostic;
 use crate::core::model::{DocumentUnit, Location, MergeWins, Source};
@@ -318,7 +318,7 @@ fn cited_text_snippet(src: &mut Source, meta: &Value) {
 /// startCharIndex, endCharIndex}` or `{citedText, startPageNumber, endPageNumber}`.
 fn anthropic_document_citation(m: &Value) -> Option<DocumentCitation> {
     let o = m.as_object()?;
-    let uint = |k: &str| o.get(k).and_then(crate::core::json::as_uint);
+    let uint = |k: &str| o.get(k).and_then(crate::core::json_fields::as_uint);
     let cited_text = o
         .get("citedText")
         .and_then(Value::as_str)

@@ -46,7 +46,7 @@ use crate::core::draft::{Draft, DraftSource, DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::quoted_span::quoted_span;
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::{as_uint, type_name, wrong_type};
+use crate::core::json_fields::{as_uint, type_name, wrong_type};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, DocumentUnit, Format, Location, Source};
 use crate::core::offsets::PositionEncoding;

@@ -2,7 +2,7 @@
 //! the response the stream rebuilds (`platform_stream`), which `parse_converse` or
 //! `parse_kb` then reads.
 
-use crate::core::json::as_uint;
+use crate::core::json_fields::as_uint;
 use serde_json::{Map, Value};
 
 use super::str_at;

@@ -41,7 +41,7 @@ use crate::core::draft::{Draft, DraftSource};
 use crate::core::draft::{DraftSpan, SourceRef};
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self, SourceReader};
-use crate::core::json::{as_uint, parse_json, type_name, wrong_type, Fields};
+use crate::core::json_fields::{as_uint, parse_json, type_name, wrong_type, Fields};
 #[cfg(feature = "answer-kinds")]
 use crate::core::limits::MAX_JSON_DEPTH;
 use crate::core::markers::{Grammar, SourceKey, TextSyntax};
@@ -106,7 +106,7 @@ pub fn parse(
                 Some(Value::String(s)) if text.is_none() => text = Some(s.clone()),
                 Some(v @ (Value::Object(_) | Value::Array(_))) if text.is_none() => {
                     // A JSON answer stored as a value rather than as text.
-                    text = Some(crate::core::output::to_pretty_json(v));
+                    text = Some(crate::core::json_output::to_pretty_json(v));
                     declared = Some("json".to_string());
                 }
                 Some(v @ (Value::String(_) | Value::Object(_) | Value::Array(_))) => {
@@ -233,7 +233,7 @@ fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
     draft.grammar = Some(grammar_for(ContentKind::Plain));
     draft.diagnostics.push(Diagnostic::error(
         "format-not-loaded",
-        crate::core::bytes::join(
+        crate::core::str_ops::join(
             &mut [
                 "canonical ",
                 name,
@@ -254,7 +254,7 @@ fn kind_not_loaded(kind: ContentKind, text: &str) -> Draft {
 fn html_text(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
-    while let Some(lt) = crate::core::bytes::find_str(rest, "<") {
+    while let Some(lt) = crate::core::str_ops::find_str(rest, "<") {
         out.push_str(&rest[..lt]);
         rest = &rest[lt..];
         // As the HTML tokenizer reads it: `<` starts markup only before a letter, `/`,
@@ -298,7 +298,7 @@ fn html_text(html: &str) -> String {
         rest = &rest[end..];
     }
     out.push_str(rest);
-    crate::core::bytes::join(&mut out.split_whitespace(), " ")
+    crate::core::str_ops::join(&mut out.split_whitespace(), " ")
 }
 
 /// Where `needle` (ASCII, lower case) first occurs in `hay`, ignoring ASCII case.
@@ -383,7 +383,7 @@ fn read_sid(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Option<u64> {
             }
             n
         }
-        Value::String(s) => match crate::core::bytes::uint(s.trim()) {
+        Value::String(s) => match crate::core::str_ops::uint(s.trim()) {
             Some(n) => {
                 diags.push(
                     Diagnostic::info(
@@ -631,7 +631,7 @@ fn sid_list(v: &Value, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<u64> {
         }
         Value::String(s) => {
             for part in s.split(',') {
-                match crate::core::bytes::uint(part.trim()) {
+                match crate::core::str_ops::uint(part.trim()) {
                     Some(n) => push(n),
                     None => {
                         diags.push(wrong_type(path, "an array of sids", v));

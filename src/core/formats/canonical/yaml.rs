@@ -110,7 +110,7 @@ fn plain_value(s: &str) -> Value {
         if let Ok(n) = s.parse::<i64>() {
             return Value::Number(n.into());
         }
-        if let Some(n) = crate::core::json_text::parse_f64(s).and_then(Number::from_f64) {
+        if let Some(n) = crate::core::json_reader::parse_f64(s).and_then(Number::from_f64) {
             return Value::Number(n);
         }
     }

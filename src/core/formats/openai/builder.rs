@@ -3,7 +3,7 @@
 
 use crate::core::draft::{DraftSource, DraftSpan, SourceRef};
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::{wrong_type, Fields};
+use crate::core::json_fields::{wrong_type, Fields};
 use crate::core::markers::SourceKey;
 use crate::core::model::{Diagnostic, Location, Source};
 use crate::core::offsets::{OffsetIndex, OffsetProblem, PositionEncoding};

@@ -41,7 +41,7 @@
 use crate::core::draft::Draft;
 use crate::core::error::ParseError;
 use crate::core::formats::support::{self};
-use crate::core::json::{type_name, wrong_type, Fields};
+use crate::core::json_fields::{type_name, wrong_type, Fields};
 use crate::core::markers::TextSyntax;
 use crate::core::model::{Diagnostic, Format};
 use crate::core::offsets::{OffsetIndex, PositionEncoding};
@@ -78,7 +78,7 @@ pub fn parse(
                 Ok(responses(v, answer, encoding))
             } else if o.is_empty()
                 || PUA_KEYS.iter().any(|k| o.contains_key(*k))
-                || answer.is_some_and(|a| crate::core::bytes::has_char(a, '\u{e200}'))
+                || answer.is_some_and(|a| crate::core::str_ops::has_char(a, '\u{e200}'))
             {
                 Ok(private_use(answer, Some(o)))
             } else {
@@ -220,7 +220,7 @@ fn assistants_as_responses(data: &Value, encoding: PositionEncoding) -> Option<V
                 .cloned()
                 .unwrap_or(Value::Null);
             let at = (!marker.is_empty())
-                .then(|| crate::core::bytes::find_str(&value[from..], marker))
+                .then(|| crate::core::str_ops::find_str(&value[from..], marker))
                 .flatten();
             if let Some(at) = at {
                 let kept = &value[from..from + at];

@@ -4,7 +4,7 @@
 
 use crate::core::draft::Draft;
 use crate::core::formats::support::{self, classify_link, Link};
-use crate::core::json::{wrong_type, Fields};
+use crate::core::json_fields::{wrong_type, Fields};
 use crate::core::markers::{SourceKey, TextSyntax};
 use crate::core::model::{Diagnostic, Format, Source};
 use crate::core::ordered_hash::OrderedHashSet;
@@ -130,9 +130,13 @@ pub(super) fn ref_id(v: &Value) -> Option<String> {
             ok.then(|| s.to_string())
         }
         Value::Object(o) => {
-            let turn = o.get("turn_index").and_then(crate::core::json::as_uint)?;
+            let turn = o
+                .get("turn_index")
+                .and_then(crate::core::json_fields::as_uint)?;
             let ty = o.get("ref_type").and_then(Value::as_str)?;
-            let index = o.get("ref_index").and_then(crate::core::json::as_uint)?;
+            let index = o
+                .get("ref_index")
+                .and_then(crate::core::json_fields::as_uint)?;
             let ty_ok = !ty.is_empty()
                 && ty.len() <= 32
                 && ty.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');

@@ -23,7 +23,7 @@ pub fn parse_json(text: &str) -> Result<Value, ParseError> {
         });
     }
     check_depth(text)?;
-    crate::core::json_text::read(text).map_err(|e| {
+    crate::core::json_reader::read(text).map_err(|e| {
         let (line, column) = e.line_column(text);
         ParseError::InvalidJson {
             line,
@@ -171,7 +171,7 @@ impl<'a> Fields<'a> {
     fn as_number(&self, key: &str, v: &Value, diags: &mut Vec<Diagnostic>) -> Option<f64> {
         let n = match v {
             Value::Number(n) => n.as_f64(),
-            Value::String(s) => crate::core::json_text::parse_f64(s.trim()),
+            Value::String(s) => crate::core::json_reader::parse_f64(s.trim()),
             _ => None,
         };
         match n {
@@ -249,7 +249,7 @@ pub fn as_uint(v: &Value) -> Option<u64> {
                 .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 9.0e15)
                 .map(|f| f as u64)
         }),
-        Value::String(s) => crate::core::bytes::uint(s.trim()),
+        Value::String(s) => crate::core::str_ops::uint(s.trim()),
         _ => None,
     }
 }

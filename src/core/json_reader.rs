@@ -287,7 +287,7 @@ impl Reader<'_> {
         }
         let t = self.s.get(start..self.i).unwrap_or("");
         if !float {
-            if let Some(u) = crate::core::bytes::uint(t) {
+            if let Some(u) = crate::core::str_ops::uint(t) {
                 return Ok(Value::Number(u.into()));
             }
             if let Ok(n) = t.parse::<i64>() {

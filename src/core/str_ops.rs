@@ -1,7 +1,11 @@
-//! Byte searches: the few the scanners and renderers need, in place of the `memchr`
-//! crate (whose searchers weigh about 6 KB of wasm). One byte is looked for eight bytes
-//! at a time (the zero-byte test on a `u64`); the needles searched for are short (two
-//! to nine bytes), so a substring search is its first byte's search and a comparison.
+//! String operations written once for the whole crate, in place of generic code that
+//! would weigh on the wasm: byte and substring searches and splits (instead of the
+//! `memchr` crate, whose searchers weigh about 6 KB, and of `str`'s two-way searcher),
+//! one integer reader ([`uint`]) and one [`join`].
+//!
+//! One byte is looked for eight bytes at a time (the zero-byte test on a `u64`); the
+//! needles searched for are short (two to nine bytes), so a substring search is its
+//! first byte's search and a comparison.
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
