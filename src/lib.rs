@@ -4,16 +4,26 @@
 //! normalized model; the browser parts sit behind features: `csr`, `ssr` or `hydrate`
 //! for the Leptos components in that rendering mode (`web` gives them with no mode, for
 //! an app that picks Leptos's mode itself), and `js` for the npm package's bindings.
+//!
+//! The public API is [`core`] (see there what of it a user calls), the items re-exported
+//! here, and [`web`]. The HTML renderer (`render`) is public but hidden from the docs,
+//! for the tests, benches and fuzz targets only: its users are the components and the
+//! npm package. The DOM layer (`dom`, hidden as well) and the npm package's bindings
+//! are the crate's own.
 #![deny(missing_docs)]
 // docs.rs (`--cfg docsrs`, Cargo.toml): each item gated by a feature says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod components;
 pub mod core;
+// Public but hidden: with `web` and without `js`, the npm package's driver in it is
+// unused, and a public module keeps that build free of dead-code warnings.
 #[cfg(feature = "dom")]
+#[doc(hidden)]
 pub mod dom;
 #[cfg(feature = "js")]
-pub mod js;
+mod js;
+#[doc(hidden)]
 pub mod render;
 #[cfg(feature = "web")]
 pub mod web;

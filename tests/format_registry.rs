@@ -1,7 +1,7 @@
 //! The format registry (src/core/formats/registry.rs) against the lists of formats
 //! outside the crate: the npm package's `FormatName` type.
 
-use citekit::core::formats::registry::REGISTRY;
+use citekit::Format;
 
 /// The npm package's `FormatName` type (npm/index.d.ts) names every format, and only
 /// those: a format added to the registry and not to the package's type (or the other
@@ -19,7 +19,7 @@ fn the_npm_format_type_names_every_format() {
         .filter_map(|l| l.trim().strip_prefix("| '")?.split('\'').next())
         .collect();
     named.sort_unstable();
-    let mut names: Vec<&str> = REGISTRY.iter().map(|e| e.name).collect();
+    let mut names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
     names.sort_unstable();
     assert_eq!(named, names);
 }

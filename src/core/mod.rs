@@ -2,13 +2,18 @@
 //! offsets, resolution, sanitizing, export. Nothing here imports leptos, web-sys or
 //! wasm-bindgen; it is tested with plain `cargo test` on the host.
 //!
-//! The public modules are the model, the options, the format parsers (and their
-//! detection), the marker scanner, offsets, the JSON output, export, the streaming
-//! parser, and the CommonMark parser (public for the differential tests and fuzz
-//! targets that hold it to pulldown-cmark); the draft between parsers and resolver,
-//! the resolver itself, sanitizing, JSON reading, limits and sorting are the crate's
-//! own.
+//! What a user calls: [`parse`] and [`parse_lenient`], the model they return
+//! ([`model`]), the [`options`], the [`error`], the input [`Data`] and
+//! [`formats::detect`], offsets in the caller's unit ([`offsets`]), the model as JSON
+//! ([`json_output`]) and export as markdown or plain text ([`export`]). The format
+//! parsers, the draft between parsers and resolver, the resolver, sanitizing, JSON
+//! reading, limits and sorting are the crate's own. The CommonMark parser
+//! ([`commonmark`]), the marker scanner ([`markers`]), the streaming parser
+//! ([`stream`]) and the components' streaming step ([`live`]) are the crate's own too,
+//! public but hidden from the docs only so that the tests, benches and fuzz targets
+//! (separate crates) can reach them.
 
+#[doc(hidden)]
 pub mod commonmark;
 pub(crate) mod draft;
 pub mod error;
@@ -18,7 +23,9 @@ pub(crate) mod json_fields;
 pub mod json_output;
 pub(crate) mod json_reader;
 pub(crate) mod limits;
+#[doc(hidden)]
 pub mod live;
+#[doc(hidden)]
 pub mod markers;
 pub mod model;
 pub mod offsets;
@@ -31,8 +38,9 @@ pub(crate) mod str_ops;
 pub(crate) mod props;
 pub(crate) mod resolve;
 pub(crate) mod sort;
+#[doc(hidden)]
 pub mod stream;
-pub mod text_map;
+pub(crate) mod text_map;
 pub(crate) mod unicode;
 pub(crate) mod untrusted_text;
 

@@ -23,7 +23,6 @@ pub(crate) mod util;
 pub use crate::components::card::dom::place_card;
 #[cfg(browser_tables)]
 use entity::entity;
-pub use state::{Card, Highlight};
 
 /// Hands the browser's answers to the core and the markdown parser in a build without
 /// the entity and Unicode tables (`cfg(browser_tables)`: src/core/unicode.rs says which

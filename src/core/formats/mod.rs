@@ -14,56 +14,58 @@ pub use detection::detect;
 use detection::stream_format;
 use not_loaded::not_loaded;
 
+#[doc(hidden)]
 pub mod ai_sdk;
 #[cfg(feature = "providers")]
-pub mod anthropic;
+pub(crate) mod anthropic;
 #[cfg(feature = "providers")]
-pub mod anthropic_stream;
+pub(crate) mod anthropic_stream;
 #[cfg(feature = "platforms")]
-pub mod azure;
+pub(crate) mod azure;
 #[cfg(feature = "platforms")]
-pub mod bedrock;
-pub mod canonical;
-pub mod citation_map;
+pub(crate) mod bedrock;
+pub(crate) mod canonical;
+pub(crate) mod citation_map;
 #[cfg(feature = "platforms")]
-pub mod cohere;
+pub(crate) mod cohere;
 mod detect_rag;
 mod detection;
 #[cfg(feature = "providers")]
-pub mod gemini;
+pub(crate) mod gemini;
 #[cfg(feature = "providers")]
-pub mod gemini_stream;
+pub(crate) mod gemini_stream;
 #[cfg(feature = "platforms")]
-pub mod langchain;
+pub(crate) mod langchain;
 #[cfg(feature = "platforms")]
-pub mod llamaindex;
-pub mod markdown;
+pub(crate) mod llamaindex;
+pub(crate) mod markdown;
 #[cfg(feature = "platforms")]
-pub mod mistral;
+pub(crate) mod mistral;
 mod not_loaded;
 #[cfg(feature = "providers")]
-pub mod openai;
+pub(crate) mod openai;
 #[cfg(feature = "providers")]
-pub mod openai_stream;
+pub(crate) mod openai_stream;
 #[cfg(feature = "payload")]
-pub mod payload;
+pub(crate) mod payload;
 #[cfg(feature = "providers")]
-pub mod perplexity;
+pub(crate) mod perplexity;
 #[cfg(feature = "providers")]
-pub mod perplexity_stream;
-pub mod platform_stream;
+pub(crate) mod perplexity_stream;
+pub(crate) mod platform_stream;
 #[cfg(feature = "posthoc")]
-pub mod posthoc;
+pub(crate) mod posthoc;
 #[cfg(feature = "platforms")]
 mod quoted_span;
-pub mod registry;
+pub(crate) mod registry;
 #[cfg(feature = "scintilla")]
-pub mod scintilla;
+pub(crate) mod scintilla;
+#[doc(hidden)]
 pub mod sse;
-pub mod stored;
+pub(crate) mod stored;
 pub(crate) mod support;
 #[cfg(feature = "platforms")]
-pub mod xai;
+pub(crate) mod xai;
 
 /// The citation data that comes with an answer.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,6 +79,7 @@ pub enum Data<'a> {
 }
 
 /// Parses `answer` and `data` as `options.format` (or the detected format) into a draft.
+#[doc(hidden)]
 pub fn parse_draft(
     answer: Option<&str>,
     data: Data<'_>,
@@ -219,7 +222,7 @@ fn provider_stream(
 
 /// Whether `format` is a platform format whose stream is read by
 /// [`platform_stream::PlatformStream`].
-pub fn is_platform(format: Format) -> bool {
+pub(crate) fn is_platform(format: Format) -> bool {
     matches!(registry::stream(format), registry::Stream::Platform { .. })
 }
 
@@ -227,7 +230,7 @@ pub fn is_platform(format: Format) -> bool {
 /// (Cohere's, Bedrock's: their text is in it) rather than for answer text whose object
 /// comes at the end (a LlamaIndex or LangChain app may stream its text and send the
 /// response or message last; its stream is appended to data given as `""`).
-pub fn streams_without_data(format: Format) -> bool {
+pub(crate) fn streams_without_data(format: Format) -> bool {
     matches!(
         registry::stream(format),
         registry::Stream::Platform {
@@ -257,7 +260,7 @@ fn provider_stream_kind(t: &str) -> Option<openai_stream::StreamKind> {
 
 /// Whether data of `format` is a raw event stream, appended as it comes: `sse`, or an
 /// `ai-sdk` UI message stream (not yet data, or text) rather than a `UIMessage`.
-pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
+pub(crate) fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
     match format {
         FormatChoice::Given(Format::Sse) => true,
         FormatChoice::Given(Format::AiSdk) => !matches!(data, CiteData::Json(_)),
@@ -277,7 +280,7 @@ pub fn streams_events(format: FormatChoice, data: &CiteData) -> bool {
 /// Whether `format` is a provider's whose own event stream is read as it comes
 /// (`anthropic`, `gemini`, `openai`, `perplexity`): given as text (an event stream, or empty at its start),
 /// such data is that stream; given as JSON, it is the final object.
-pub fn has_event_stream(format: Format) -> bool {
+pub(crate) fn has_event_stream(format: Format) -> bool {
     cfg!(feature = "providers")
         && matches!(
             registry::stream(format),
@@ -288,13 +291,14 @@ pub fn has_event_stream(format: Format) -> bool {
 /// Whether text data of a format with an event stream is that stream: anything but
 /// JSON (an object or array). Decided by the first character, so that a stream cut
 /// anywhere (`eve`) stays one as it grows.
-pub fn is_stream_text(t: &str) -> bool {
+pub(crate) fn is_stream_text(t: &str) -> bool {
     !t.trim_start_matches('\u{feff}')
         .trim_start()
         .starts_with(['{', '['])
 }
 
 /// Whether text looks like a server-sent event stream (`data:` lines).
+#[doc(hidden)]
 pub fn looks_like_sse(t: &str) -> bool {
     let t = t.trim_start_matches('\u{feff}').trim_start();
     t.starts_with("data:") || t.starts_with("event:") || t.starts_with(':') || t.starts_with("id:")
@@ -304,7 +308,7 @@ pub fn looks_like_sse(t: &str) -> bool {
 /// all such (`{"sources": [], "references": []}`). Every format reads it as no sources,
 /// so detection reads it as no data, and a stream that starts with it waits for the
 /// data to come.
-pub fn is_empty_data(v: &Value) -> bool {
+pub(crate) fn is_empty_data(v: &Value) -> bool {
     match v {
         Value::Null => true,
         Value::Array(a) => a.is_empty(),

@@ -313,11 +313,6 @@ impl PlatformStream {
     pub fn end(&mut self) -> bool {
         false
     }
-
-    /// The draft of the whole stream.
-    pub fn finish(self) -> Draft {
-        self.draft
-    }
 }
 
 #[cfg(feature = "platforms")]

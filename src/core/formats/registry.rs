@@ -55,13 +55,8 @@ impl Feature {
         }
     }
 
-    /// Whether the npm package's first module (scripts/build-pkg.sh: features `js` and
-    /// `providers`) holds it: a page with such data loads one module, not two.
-    pub fn in_first_module(self) -> bool {
-        matches!(self, Feature::Core | Feature::Providers)
-    }
-
     /// Whether this build holds it.
+    #[cfg(test)]
     pub fn enabled(self) -> bool {
         match self {
             Feature::Core => true,
@@ -93,7 +88,8 @@ pub enum Stream {
     Platform {
         /// Applies the platform's own events (none: its stream is chat completions
         /// chunks only, put together by the OpenAI reader). `None` too in a build
-        /// without the `platforms` feature.
+        /// without the `platforms` feature (which then reads no platform's events).
+        #[cfg_attr(not(feature = "platforms"), allow(dead_code))]
         apply_event: Option<ApplyEventFn>,
         /// Whether a view with no data yet waits for the stream (Cohere's, Bedrock's:
         /// their text is in it) rather than for answer text whose object comes at the
@@ -321,13 +317,14 @@ const _: () = {
 };
 
 /// The entry of `format`.
+#[cfg(test)]
 pub fn entry(format: Format) -> &'static Entry {
     &REGISTRY[format as usize]
 }
 
 /// One field of every entry, as a const array built from [`REGISTRY`] when the crate
 /// compiles. What runs reads a field through these (one small table each in the
-/// wasm) rather than through [`entry`], which would put every entry in the npm
+/// wasm) rather than through a whole entry, which would put every entry in the npm
 /// package's first module.
 macro_rules! column {
     ($ty:ty, $field:ident) => {{

@@ -24,7 +24,7 @@
 //!   arrival unless it carries `index`, `number` or `sid`; that number is its id and
 //!   marker key, so a citation map entry with the same number merges with it;
 //!   `sources` carries several;
-//! - `citations`: its `data` is a citation map (see [`super::citation_map`]); data for
+//! - `citations`: its `data` is a citation map (see `citation_map.rs`); data for
 //!   a key seen in an earlier `citations` event is merged into that source (later
 //!   fields win);
 //! - `metadata`: its fields go to the draft's metadata; other types are ignored.

@@ -13,7 +13,7 @@
 //! is not closed yet is read as code until its block is complete: nothing shows as a
 //! marker that a later chunk turns into link text or code.
 //!
-//! [`settle`] compares two snapshots, so that a view patches only the markers that
+//! `settle` compares two snapshots, so that a view patches only the markers that
 //! changed when sources arrive or the stream finishes.
 //!
 //! A marker whose source is not known yet becomes a pending citation
