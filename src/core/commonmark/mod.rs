@@ -5,7 +5,7 @@
 //! dev-dependency), and weighs a fraction of it in the wasm: no table of pointers for
 //! the HTML entities, one pass over lines for blocks, one over each leaf for inlines.
 //!
-//! It sits at the ground of `core` (it imports only the byte, map and Unicode helpers;
+//! It sits at the ground of `core` (it imports only the string, hash-map and Unicode helpers;
 //! `tests/layers.rs` holds it there) so that everything else that must know the
 //! markdown structure reads it: the marker scanner (`core::markers`) takes its line
 //! recognizers (`lines`: fences, list markers, HTML block starts, ...) and span
