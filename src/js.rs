@@ -323,7 +323,7 @@ struct Mounted {
 /// (`mount` never throws on bad data): once per new first error.
 fn warn_data_errors(m: &mut Mounted) {
     if let Some(message) = m.warned.next(m.driver.data_errors()) {
-        web_sys::console::warn_1(&JsValue::from_str(&format!("citekit: {message}")));
+        web_sys::console::warn_1(&JsValue::from_str(&message));
     }
 }
 

@@ -259,7 +259,8 @@ pub(crate) struct DataWarning {
 }
 
 impl DataWarning {
-    /// The warning to give now for the data's errors (the first and how many), if any.
+    /// The warning to give now for the data's errors (the first and how many), if any:
+    /// the console line as written, `citekit: ` first (one `format!` for the whole line).
     pub(crate) fn next(&mut self, errors: Option<(String, usize)>) -> Option<String> {
         let Some((first, n)) = errors else {
             self.last = None;
@@ -273,7 +274,7 @@ impl DataWarning {
             n => format!(" (and {} more)", n - 1),
         };
         let message = format!(
-            "the citation data could not be read as given: {first}{more}; the answer shows without those citations"
+            "citekit: the citation data could not be read as given: {first}{more}; the answer shows without those citations"
         );
         self.last = Some(first);
         Some(message)

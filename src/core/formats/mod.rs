@@ -182,7 +182,11 @@ pub fn parse_draft(
         }
         _ => {
             return match registry::parser(format) {
-                Some(parse) => parse(answer, v, options),
+                Some(parse) => parse(&registry::ParseArgs {
+                    answer,
+                    data: v,
+                    options,
+                }),
                 None => Ok(not_loaded(format, answer, v)),
             }
         }

@@ -397,7 +397,11 @@ fn parse_response(format: Format, response: &Value, options: &Options) -> Draft 
             return d;
         }
         let parsed = match super::registry::parser(format) {
-            Some(parse) => parse(None, Some(response), options),
+            Some(parse) => parse(&super::registry::ParseArgs {
+                answer: None,
+                data: Some(response),
+                options,
+            }),
             None => Ok(Draft::new(format, "")),
         };
         parsed.unwrap_or_else(|e| {

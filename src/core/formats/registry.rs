@@ -18,8 +18,25 @@ use crate::core::model::Format;
 use crate::core::options::Options;
 use serde_json::{Map, Value};
 
-/// A format's parser of its data: `(answer, data, options)` into a draft.
-pub(crate) type ParseFn = fn(Option<&str>, Option<&Value>, &Options) -> Result<Draft, ParseError>;
+/// What a format's parser reads: the answer as given, the JSON data and the options.
+pub(crate) struct ParseArgs<'a> {
+    /// The answer text the caller gave, if any.
+    pub(crate) answer: Option<&'a str>,
+    /// The data as JSON, if any.
+    pub(crate) data: Option<&'a Value>,
+    /// The parse options.
+    pub(crate) options: &'a Options,
+}
+
+/// A format's parser of its data: its [`ParseArgs`] into a draft.
+///
+/// Its arguments are behind one reference on purpose. As `fn(answer, data, options)`
+/// the wasm calls it through the function table with type `(i32 i32 i32 i32 i32) -> ()`,
+/// the type of wasm-bindgen's closure shims for js-sys callbacks (`forEach`, `find`,
+/// ...); one call of that type keeps all of them, which the npm package's first module
+/// never calls (1.3 KB of wasm). Functions of type `(i32 i32) -> ()` are called through
+/// the table anyway.
+pub(crate) type ParseFn = for<'a> fn(&ParseArgs<'a>) -> Result<Draft, ParseError>;
 
 /// Applies one of a platform's own stream events to the response its stream rebuilds;
 /// the text the event appends to the answer when that is all it changes.
@@ -116,6 +133,13 @@ pub struct Entry {
     pub stream: Stream,
 }
 
+/// The [`ParseFn`] of `$f`, a format's `parse(answer, data, options)`.
+macro_rules! parser {
+    ($f:expr) => {
+        |a: &ParseArgs<'_>| $f(a.answer, a.data, a.options)
+    };
+}
+
 /// `Some($f)` (a `$ty`) when the build has `$feature`, else `None` (the module of `$f`
 /// is not built).
 macro_rules! gated {
@@ -127,7 +151,7 @@ macro_rules! gated {
         f
     }};
     ($feature:literal, $f:expr) => {
-        gated!($feature, ParseFn, $f)
+        gated!($feature, ParseFn, parser!($f))
     };
 }
 
@@ -154,7 +178,7 @@ pub const REGISTRY: [Entry; COUNT] = {
             format: Format::Stored,
             name: "stored",
             feature: Feature::Core,
-            parse: Some(stored::parse),
+            parse: Some(parser!(stored::parse)),
             stream: Stream::None,
         },
         Entry {
@@ -168,7 +192,7 @@ pub const REGISTRY: [Entry; COUNT] = {
             format: Format::CitationMap,
             name: "citation_map",
             feature: Feature::Core,
-            parse: Some(citation_map::parse),
+            parse: Some(parser!(citation_map::parse)),
             stream: Stream::None,
         },
         Entry {
@@ -190,7 +214,7 @@ pub const REGISTRY: [Entry; COUNT] = {
             format: Format::Canonical,
             name: "canonical",
             feature: Feature::Core,
-            parse: Some(canonical::parse),
+            parse: Some(parser!(canonical::parse)),
             stream: Stream::None,
         },
         Entry {
@@ -232,7 +256,7 @@ pub const REGISTRY: [Entry; COUNT] = {
             format: Format::AiSdk,
             name: "ai-sdk",
             feature: Feature::Core,
-            parse: Some(ai_sdk::parse),
+            parse: Some(parser!(ai_sdk::parse)),
             stream: Stream::UiMessages,
         },
         Entry {
@@ -301,7 +325,7 @@ pub const REGISTRY: [Entry; COUNT] = {
             format: Format::Markdown,
             name: "markdown",
             feature: Feature::Core,
-            parse: Some(markdown::parse),
+            parse: Some(parser!(markdown::parse)),
             stream: Stream::None,
         },
     ]

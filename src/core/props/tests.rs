@@ -185,7 +185,7 @@ fn a_data_error_is_warned_once_until_another_comes() {
     let first = w.next(Some(("bad source".into(), 3))).expect("a warning");
     assert_eq!(
         first,
-        "the citation data could not be read as given: bad source (and 2 more); the answer shows without those citations"
+        "citekit: the citation data could not be read as given: bad source (and 2 more); the answer shows without those citations"
     );
     assert_eq!(
         w.next(Some(("bad source".into(), 4))),
