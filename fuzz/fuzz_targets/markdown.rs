@@ -3,8 +3,8 @@
 //! rendered answer's blocks balanced (each goes into its own element).
 #![no_main]
 
-use citekit::core::formats::Data;
 use citekit::core::commonmark::{parse, Event};
+use citekit::core::formats::Data;
 use citekit::render::{answer_blocks, RenderOptions};
 use citekit::Options;
 use libfuzzer_sys::fuzz_target;
