@@ -176,19 +176,39 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// tabs on a footnote definition's line, or in the blanks after a list marker, count
 /// columns differently there, and a tab before `>` continues a block quote there; a
 /// vertical tab or form feed is a blank between a link's destination, title and `)`
-/// (or a definition's) there, where CommonMark allows spaces, tabs and one line end.
+/// (or a definition's) there, where CommonMark allows spaces, tabs and one line end;
+/// a destination in angle brackets followed at once by a title (`[a](<u>"t")`, no blank
+/// between) is a link there and text here, as in commonmark.js, since CommonMark asks
+/// for spaces or tabs between a destination and its title.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
             && matches!(w[1], b' ' | b'\t')
             && (w[1] == b'\t' || w[2] == b'\t')
     });
-    t.contains("]\\[")
+    angle_destination_then_title(t)
+        || t.contains("]\\[")
         || t.contains("\\\n]")
         || marker_tab
         || t.contains("\t>")
         || t.contains(['\u{b}', '\u{c}'])
         || t.lines().any(|l| l.contains("[^") && l.contains('\t'))
+}
+
+/// Whether a `<` that may open a link destination (after `(`, or after `:` and blanks)
+/// is closed by a `>` on its line that a title opener (`"`, `'`, `(`) follows at once.
+fn angle_destination_then_title(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'<'
+            && t[..i].trim_end_matches([' ', '\t']).ends_with(['(', ':'])
+            && b[i + 1..]
+                .iter()
+                .position(|&x| matches!(x, b'>' | b'<' | b'\n' | b'\r'))
+                .is_some_and(|j| {
+                    b[i + 1 + j] == b'>' && matches!(b.get(i + 2 + j), Some(b'"' | b'\'' | b'('))
+                })
+    })
 }
 
 /// The code points whose punctuation status differs from pulldown-cmark's: ours is

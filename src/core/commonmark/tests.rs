@@ -306,6 +306,28 @@ fn vertical_tab_in_a_link_is_a_pulldown_quirk() {
     assert_eq!(ours(&spaces), theirs(&spaces));
 }
 
+/// Found by the `markdown_diff` fuzz target: pulldown-cmark reads a destination in angle
+/// brackets followed at once by a title (`[a](</u>" t")`) as a link; CommonMark asks for
+/// spaces or tabs between the two, and commonmark.js 0.31 and citekit show text. With a
+/// blank between, all three read a link.
+#[test]
+fn angle_destination_then_title_is_a_pulldown_quirk() {
+    let md = "[a](</u>\" t\") <: /u";
+    assert!(pulldown_quirk(md));
+    assert!(
+        !ours(md).iter().any(|e| e.starts_with("S:Link")),
+        "{:?}",
+        ours(md)
+    );
+    assert!(theirs(md).iter().any(|e| e.starts_with("S:Link")));
+    let spaced = "[a](</u> \" t\") <: /u";
+    assert!(!pulldown_quirk(spaced));
+    assert_eq!(ours(spaced), theirs(spaced));
+    assert!(ours(spaced).iter().any(|e| e.starts_with("S:Link")));
+    // `<b>"x"` in prose is not a destination.
+    assert!(!pulldown_quirk("say <b>\"x\"</b>"));
+}
+
 /// Found by the `markdown_diff` fuzz target, open: CommonMark (and pulldown-cmark) end a
 /// line at a carriage return with no line feed after it; `core::commonmark` and the marker
 /// scanner share a line-end rule that knows `\n` and `\r\n` only. Fixing it touches
