@@ -306,6 +306,19 @@ fn vertical_tab_in_a_link_is_a_pulldown_quirk() {
     assert_eq!(ours(&spaces), theirs(&spaces));
 }
 
+/// Found by the `markdown_diff` fuzz target: in a loose list a task item's box came
+/// before its paragraph, so the checkbox stood on a line of its own above the text; GFM
+/// and pulldown-cmark put it inside the paragraph.
+#[test]
+fn a_loose_task_item_has_its_box_inside_the_paragraph() {
+    for md in ["- [x] done\n\n- b\n", "- a\n\n-\n- [ ] open\n"] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    let events = ours("- [x] done\n\n- b\n");
+    let para = events.iter().position(|e| e == "S:Paragraph").unwrap();
+    assert_eq!(events[para + 1], "task:true", "{events:?}");
+}
+
 /// Found by the `markdown_diff` fuzz target: pulldown-cmark reads a destination in angle
 /// brackets followed at once by a title (`[a](</u>" t")`) as a link; CommonMark asks for
 /// spaces or tabs between the two, and commonmark.js 0.31 and citekit show text. With a

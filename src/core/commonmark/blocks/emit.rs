@@ -175,12 +175,15 @@ impl<'a> Emitter<'_, 'a, '_> {
                     if let Some((checked, rest)) = task_box(self.text, &self.doc.nodes[c].lines) {
                         let p = &self.doc.nodes[c];
                         let s = p.lines[0].s;
-                        self.push(Event::TaskListMarker(checked), s..s + 3);
+                        // In a loose list the box stands inside the item's paragraph, as
+                        // GFM renders it (`<li><p><input …> done</p></li>`).
                         if tight {
+                            self.push(Event::TaskListMarker(checked), s..s + 3);
                             self.inline(&rest, true);
                         } else {
                             let pr = para_range(self.text.as_bytes(), &p.lines);
                             self.push(Event::Start(Tag::Paragraph), pr.clone());
+                            self.push(Event::TaskListMarker(checked), s..s + 3);
                             self.inline(&rest, true);
                             self.push(Event::End(TagEnd::Paragraph), pr);
                         }
