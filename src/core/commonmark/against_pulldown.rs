@@ -179,7 +179,10 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// (or a definition's) there, where CommonMark allows spaces, tabs and one line end;
 /// a destination in angle brackets followed at once by a title (`[a](<u>"t")`, no blank
 /// between) is a link there and text here, as in commonmark.js, since CommonMark asks
-/// for spaces or tabs between a destination and its title.
+/// for spaces or tabs between a destination and its title; U+007F is an ASCII control
+/// character to CommonMark, which no link destination holds, and a destination there;
+/// a `<!` declaration's `>` may be a block quote's marker on the next line there; the
+/// blanks that start a list item's lazy line stay in a raw HTML tag across it there.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -187,12 +190,34 @@ pub fn pulldown_quirk(t: &str) -> bool {
             && (w[1] == b'\t' || w[2] == b'\t')
     });
     angle_destination_then_title(t)
+        || t.contains('\u{7f}')
+        || declaration_open_before_quote_line(t)
+        || tag_open_across_indented_line(t)
         || t.contains("]\\[")
         || t.contains("\\\n]")
         || marker_tab
         || t.contains("\t>")
         || t.contains(['\u{b}', '\u{c}'])
         || t.lines().any(|l| l.contains("[^") && l.contains('\t'))
+}
+
+/// Whether a line ends inside a `<!` (one with no `>` after it) and the next line
+/// starts (after blanks) with a block quote's `>`.
+fn declaration_open_before_quote_line(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().collect();
+    lines.windows(2).any(|w| {
+        w[0].rfind("<!").is_some_and(|i| !w[0][i..].contains('>'))
+            && w[1].trim_start().starts_with('>')
+    })
+}
+
+/// Whether a line ends inside a `<` (one after its last `>`) and the next line starts
+/// with a blank.
+fn tag_open_across_indented_line(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().collect();
+    lines.windows(2).any(|w| {
+        w[0].rfind('<').is_some_and(|i| !w[0][i..].contains('>')) && w[1].starts_with([' ', '\t'])
+    })
 }
 
 /// Whether a `<` that may open a link destination (after `(`, or after `:` and blanks)
@@ -238,15 +263,35 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// (and the marker scanner, whose line ends it shares). The fuzz target leaves such
 /// inputs out; `bare_carriage_return_ends_a_line` in the parser's tests is the case.
 ///
-/// A footnote reference with blanks in its label (`[^0 ]`, `[^a b]`) is a reference in
-/// pulldown-cmark and text in citekit: GFM's footnote definitions take no blanks in
-/// their label, and whether a reference's label is trimmed to match one is not settled
-/// here; `footnote_label_with_blanks_is_an_open_difference` is the case.
+/// A footnote label with blanks (`[^0 ]`, `[^a b]`) or with a byte that starts inline
+/// markdown of its own (`` ` ``, `<`, `>`, `^`, `\\`: `lines::is_label_byte`) is a
+/// footnote label in pulldown-cmark and GFM and not one in citekit (its markers and
+/// footnotes keep to plain labels); `footnote_label_with_blanks_is_an_open_difference`
+/// is the case. A table delimiter row with a cell that is not `:?-+:?` (GFM's rule) is
+/// read differently by the two (GFM reads no table). A paragraph line after a link
+/// reference definition keeps its leading blanks in citekit, where CommonMark strips
+/// them (`[t]: /u\n -` shows ` -` here).
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
         || t.match_indices("[^").any(|(i, _)| {
             let label = &t[i + 2..];
             let end = label.find([']', '[']).unwrap_or(label.len());
-            label[end..].starts_with(']') && label[..end].contains([' ', '\t', '\n', '\r'])
+            label[end..].starts_with(']')
+                && label[..end].contains([' ', '\t', '\n', '\r', '`', '<', '>', '^', '\\'])
         })
+        || t.lines().any(|l| {
+            l.contains('|')
+                && l.contains('-')
+                && l.bytes()
+                    .all(|c| matches!(c, b'|' | b'-' | b':' | b' ' | b'\t'))
+                && l.split('|').map(|c| c.trim_matches([' ', '\t'])).any(|c| {
+                    let core = c.strip_prefix(':').unwrap_or(c);
+                    let core = core.strip_suffix(':').unwrap_or(core);
+                    !c.is_empty() && (core.is_empty() || core.bytes().any(|b| b != b'-'))
+                })
+        })
+        || t.lines()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w[0].contains("]:") && w[1].starts_with([' ', '\t']))
 }
