@@ -211,12 +211,16 @@ fn declaration_open_before_quote_line(t: &str) -> bool {
     })
 }
 
-/// Whether a line ends inside a `<` (one after its last `>`) and the next line starts
-/// with a blank.
+/// Whether a line that starts with a blank comes while a `<` is open (the last of `<`
+/// and `>` before it is a `<`).
 fn tag_open_across_indented_line(t: &str) -> bool {
-    let lines: Vec<&str> = t.lines().collect();
-    lines.windows(2).any(|w| {
-        w[0].rfind('<').is_some_and(|i| !w[0][i..].contains('>')) && w[1].starts_with([' ', '\t'])
+    let mut open = false;
+    t.lines().enumerate().any(|(k, l)| {
+        let hit = k > 0 && open && l.starts_with([' ', '\t']);
+        if let Some(c) = l.rfind(['<', '>']) {
+            open = l.as_bytes()[c] == b'<';
+        }
+        hit
     })
 }
 
@@ -270,9 +274,16 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// is the case. A table delimiter row with a cell that is not `:?-+:?` (GFM's rule) is
 /// read differently by the two (GFM reads no table). A paragraph line after a link
 /// reference definition keeps its leading blanks in citekit, where CommonMark strips
-/// them (`[t]: /u\n -` shows ` -` here).
+/// them (`[t]: /u\n -` shows ` -` here), and so does a link title's line (`"a\n b"`).
+/// A link label `[^…]` right after a `]` is footnote syntax to citekit, not the label
+/// of a full reference link (`[t][^]` is a shortcut link to `t` here, text there).
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
+        || t.contains("][^")
+        || t.lines()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| w[0].contains(['"', '\'', '(']) && w[1].starts_with([' ', '\t']))
         || t.match_indices("[^").any(|(i, _)| {
             let label = &t[i + 2..];
             let end = label.find([']', '[']).unwrap_or(label.len());

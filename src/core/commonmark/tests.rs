@@ -335,6 +335,7 @@ fn fuzz_differences_are_named() {
         "[1\n\n[t]://\u{7f}",
         ">|<!d\n>~",
         "- ` <itl \n e   >/",
+        "-  e\n#x` <lo \nn \n e   >",
     ];
     let open = [
         "[^^]:",
@@ -344,6 +345,8 @@ fn fuzz_differences_are_named() {
         ";0T|:-|\n -  |:--:--|\n &&&\0",
         "\u{6}\0|\n  -   :--|\n^\n!",
         "# T\0\n[t]:/u\n -",
+        "[/](/\"t< \"u>)| \n \\&P\")",
+        "[t][^]\n1]\n\n[t]: /note",
     ];
     for md in quirks {
         assert!(pulldown_quirk(md), "{md:?}");
