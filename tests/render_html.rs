@@ -1161,3 +1161,27 @@ fn a_source_with_only_a_url_is_titled_by_its_domain_not_untitled() {
         assert!(!html.contains("javascript"), "{html}");
     }
 }
+
+#[test]
+fn a_url_only_source_shows_its_domain_once() {
+    // A source with no title of its own (Perplexity's citations, a bare url) is titled
+    // from its url, which starts with the domain: the card, the panel and the footnotes
+    // showed the domain again beside it.
+    let mut a = answer("Claim [1].", ContentKind::Markdown, &[(6, 9, "1", None)]);
+    a.sources[0].title = None;
+    a.sources[0].url = Some("https://example.com/".into());
+    a.sources[0].domain = Some("example.com".into());
+    let r = RenderOptions::default();
+    let panel = citekit::render::panel_html(&a, &r);
+    let notes = citekit::render::footnotes_html(&a, &r);
+    let card = citekit::render::card_html(&a, 0, 0, &r);
+    for (name, html) in [("panel", &panel), ("footnotes", &notes), ("card", &card)] {
+        let shown: String = visible(html);
+        assert_eq!(shown.matches("example.com").count(), 1, "{name}: {html}");
+        assert!(!html.contains("__domain"), "{name}: {html}");
+    }
+    // With a title of its own the domain is shown beside it.
+    a.sources[0].title = Some("Example Domain".into());
+    let panel = citekit::render::panel_html(&a, &r);
+    assert!(panel.contains("cite-source__domain"), "{panel}");
+}

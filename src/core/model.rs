@@ -197,6 +197,17 @@ impl Source {
         !self.cited && self.scope == Some(SourceScope::Answer)
     }
 
+    /// The domain to show beside the title: none when the title shown is made from the
+    /// url or is the domain itself (a source with no title of its own), which already
+    /// starts with the domain.
+    pub fn domain_beside_title(&self) -> Option<&str> {
+        let own_title = self
+            .title
+            .as_deref()
+            .is_some_and(|t| !t.is_empty() && Some(t) != self.url.as_deref());
+        self.domain.as_deref().filter(|_| own_title)
+    }
+
     /// The title every view shows (card, panel, footnotes, marker names, exports): the
     /// source's title; for a source without one (or whose title is its url), a title
     /// made from its url (`untrusted_text::title_from_url`:
@@ -574,5 +585,16 @@ mod tests {
             Some("example.org")
         );
         assert_eq!(shown(&source(None, None, None)), None);
+        // The domain is shown beside a title of the source's own, not beside one that
+        // starts with it already (url-only sources showed it twice).
+        let beside = |s: &Source| s.domain_beside_title().map(str::to_owned);
+        assert_eq!(
+            beside(&source(Some("Hours"), Some(url), Some("louvre.fr"))).as_deref(),
+            Some("louvre.fr")
+        );
+        for title in [None, Some(""), Some(url)] {
+            assert_eq!(beside(&source(title, Some(url), Some("louvre.fr"))), None);
+        }
+        assert_eq!(beside(&source(None, None, Some("example.org"))), None);
     }
 }

@@ -24,7 +24,7 @@ pub fn card_html(answer: &Answer, ci: usize, index: usize, opts: &RenderOptions)
         "<div class=\"cite-card__body\" data-source=\"{}\"><p class=\"cite-card__head\"><span class=\"cite-card__number\">{}</span>",
         s.number, s.number
     );
-    if let Some(d) = &s.domain {
+    if let Some(d) = s.domain_beside_title() {
         out.push_str("<span class=\"cite-card__domain\" dir=\"auto\">");
         push_escaped(&mut out, d);
         out.push_str("</span>");

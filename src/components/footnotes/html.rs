@@ -108,7 +108,7 @@ pub fn footnotes_html(answer: &Answer, opts: &RenderOptions) -> String {
                 out.push_str("</span>");
             }
         }
-        if let Some(d) = &s.domain {
+        if let Some(d) = s.domain_beside_title() {
             out.push_str(" <span class=\"cite-footnote__domain\" dir=\"auto\">");
             push_escaped(&mut out, d);
             out.push_str("</span>");

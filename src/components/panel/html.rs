@@ -59,7 +59,7 @@ pub fn panel_html(answer: &Answer, opts: &RenderOptions) -> String {
         );
         push_escaped(&mut out, &display_title(s, opts));
         out.push_str("</span>");
-        if let Some(d) = &s.domain {
+        if let Some(d) = s.domain_beside_title() {
             out.push_str("<span class=\"cite-source__domain\" dir=\"auto\">");
             push_escaped(&mut out, d);
             out.push_str("</span>");
