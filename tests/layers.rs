@@ -39,10 +39,12 @@ fn layer(m: &[String]) -> Option<(&'static str, u8)> {
     match m.first().map(String::as_str) {
         Some("core") => Some(("core", 0)),
         Some("render") => Some(("render", 1)),
-        // A component's parts, each of its own layer (the module docs above).
-        Some("components") => match m.get(2).map(String::as_str) {
-            Some("dom") => Some(("dom", 2)),
-            Some("leptos") => Some(("web", 3)),
+        // A component's parts, each of its own layer (the module docs above), and the
+        // Leptos context the components' Leptos parts share.
+        Some("components") => match (m.get(1).map(String::as_str), m.get(2).map(String::as_str)) {
+            (Some("context"), _) => Some(("web", 3)),
+            (_, Some("dom")) => Some(("dom", 2)),
+            (_, Some("leptos")) => Some(("web", 3)),
             _ => Some(("render", 1)),
         },
         Some("dom") => Some(("dom", 2)),

@@ -16,5 +16,7 @@
 
 pub(crate) mod answer;
 pub(crate) mod card;
+#[cfg(feature = "web")]
+pub(crate) mod context;
 pub(crate) mod footnotes;
 pub(crate) mod panel;

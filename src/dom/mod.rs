@@ -20,7 +20,6 @@ pub mod state;
 mod unicode;
 pub(crate) mod util;
 
-pub use crate::components::card::dom::place_card;
 #[cfg(browser_tables)]
 use entity::entity;
 

@@ -17,15 +17,12 @@
 //! view! { <CitedAnswer answer="Paris is the capital [1]." data=CiteData::json(map) /> }
 //! ```
 
-mod cited_answer;
-pub(crate) mod context;
-
+pub use crate::components::answer::leptos::CitedAnswer;
+pub use crate::components::card::dom::place_card;
+pub use crate::components::context::{Card, CitationProvider, CiteContext, Highlight};
 pub use crate::components::footnotes::leptos::Footnotes;
 pub use crate::components::panel::leptos::SourcePanel;
 pub use crate::core::formats::CiteData;
-pub use crate::dom::place_card;
-pub use cited_answer::CitedAnswer;
-pub use context::{Card, CitationProvider, CiteContext, Highlight};
 
 /// The stylesheet of every component (`--cite-*` custom properties, light and dark).
 pub const CSS: &str = crate::dom::CSS;

@@ -1,10 +1,10 @@
 //! The synchronous first render and its adoption by the render effect.
 
+use crate::components::context::CiteContext;
+use crate::core::formats::CiteData;
 use crate::core::model::Answer;
 use crate::core::options::Options;
 use crate::render::{self, RenderOptions};
-use crate::web::context::CiteContext;
-use crate::web::CiteData;
 use leptos::prelude::*;
 use std::sync::Arc;
 use web_sys::Element;

@@ -5,12 +5,14 @@
 //! driver of the npm package).
 
 mod adopt;
+mod highlight;
 
-use crate::components::answer::leptos::wire_highlight;
 use crate::components::card::leptos::wire_card;
+use crate::components::context::CiteContext;
 use crate::components::footnotes::leptos::Footnotes;
 use crate::components::panel::dom::{mark_layout, PanelLayout};
 use crate::components::panel::leptos::{PanelPresent, SourcePanel};
+use crate::core::formats::CiteData;
 use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::model::Answer;
 use crate::core::options::Options;
@@ -22,13 +24,13 @@ use crate::dom::events::{
 use crate::dom::page::{self, OpenAnswer, PageEvent};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
+use crate::dom::CSS;
 use crate::render;
 use crate::render::class;
 use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
-use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
-use crate::web::context::CiteContext;
-use crate::web::{CiteData, CSS};
+use adopt::{adopt_blocks, first_render};
+use highlight::wire_highlight;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::{Cell, RefCell};
