@@ -14,7 +14,9 @@
 // docs.rs (`--cfg docsrs`, Cargo.toml): each item gated by a feature says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod components;
+// Public but hidden: the components' markup, for the tests, benches and fuzz targets.
+#[doc(hidden)]
+pub mod components;
 pub mod core;
 // Public but hidden: with `web` and without `js`, the npm package's driver in it is
 // unused, and a public module keeps that build free of dead-code warnings.

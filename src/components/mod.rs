@@ -14,9 +14,9 @@
 //! component's `html.rs` is of the render layer, its `dom.rs` of the DOM layer and its
 //! `leptos.rs` of the Leptos components' (tests/layers.rs holds them to it).
 
-pub(crate) mod answer;
-pub(crate) mod card;
+pub mod answer;
+pub mod card;
 #[cfg(feature = "web")]
 pub(crate) mod context;
-pub(crate) mod footnotes;
-pub(crate) mod panel;
+pub mod footnotes;
+pub mod panel;

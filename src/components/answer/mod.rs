@@ -8,7 +8,7 @@
 //! - `leptos`: the Leptos components' effect that applies their highlight.
 //! - `answer.css`: the look of the answer's text, its markers and its lit spans.
 
-pub(crate) mod html;
+pub mod html;
 
 #[cfg(feature = "dom")]
 pub(crate) mod dom;

@@ -1,6 +1,6 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
-use crate::components::answer::html::ref_id;
+use crate::components::answer::html::markers::ref_id;
 use crate::core::model::Answer;
 use crate::dom::events::REPLACING;
 use crate::dom::state::Card;

@@ -8,7 +8,7 @@
 //! - `leptos`: the Leptos components' effect that keeps it in step with their state.
 //! - `card.css`: its look.
 
-pub(crate) mod html;
+pub mod html;
 
 #[cfg(feature = "dom")]
 pub(crate) mod dom;

@@ -5,6 +5,7 @@
 
 use super::{Display, Driver, MessageSeen};
 use crate::components::answer::dom::apply_highlight;
+use crate::components::answer::html::answer_blocks;
 use crate::components::card::dom::show_card;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, split_message, Change, StreamInfo};
@@ -311,12 +312,7 @@ impl Driver {
         if a.content_kind != ContentKind::Markdown || parser.is_none() {
             // HTML or JSON answers are not block-structured, nor is a whole parse's
             // answer: rendered whole, unchanged blocks kept.
-            crate::dom::blocks::patch_blocks(
-                &nodes.body,
-                &mut blocks,
-                render::answer_blocks(a, &r),
-                &Some,
-            );
+            crate::dom::blocks::patch_blocks(&nodes.body, &mut blocks, answer_blocks(a, &r), &Some);
         } else {
             let stable = prev_stable.min(a.text.len());
             // New sources (footnote definitions) can turn markers already shown live.

@@ -7,6 +7,9 @@
 mod adopt;
 mod highlight;
 
+use crate::components::answer::html::markers::ref_id;
+use crate::components::answer::html::stream_view::StreamDefs;
+use crate::components::answer::html::{lists_shown, root_class, Block};
 use crate::components::card::leptos::wire_card;
 use crate::components::context::CiteContext;
 use crate::components::footnotes::leptos::Footnotes;
@@ -27,7 +30,6 @@ use crate::dom::util as dom;
 use crate::dom::CSS;
 use crate::render;
 use crate::render::class;
-use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
 use adopt::{adopt_blocks, first_render};
 use highlight::wire_highlight;
@@ -200,7 +202,7 @@ pub(crate) fn cited_answer_view(
     }
     let prefix = ctx.prefix();
     let body: NodeRef<leptos::html::Div> = NodeRef::new();
-    let blocks: Rc<RefCell<Vec<(render::Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
+    let blocks: Rc<RefCell<Vec<(Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
     {
         let blocks = blocks.clone();
         // The reference definitions of the blocks shown while streaming.
@@ -249,16 +251,10 @@ pub(crate) fn cited_answer_view(
 
     let root_id = prefix.clone();
     let card_id = format!("{prefix}-card");
-    let show_notes = move || {
-        ctx.answer
-            .with(|a| render::lists_shown(a, footnotes, panel).0)
-    };
-    let show_panel = move || {
-        ctx.answer
-            .with(|a| render::lists_shown(a, footnotes, panel).1)
-    };
+    let show_notes = move || ctx.answer.with(|a| lists_shown(a, footnotes, panel).0);
+    let show_panel = move || ctx.answer.with(|a| lists_shown(a, footnotes, panel).1);
     // One class string (a separate `class:` toggle would be wiped when it changes).
-    let theme_class = move || render::root_class(options.with(|o| o.theme), show_panel());
+    let theme_class = move || root_class(options.with(|o| o.theme), show_panel());
     let copied = RwSignal::new(false);
     let on_copy = move |_| {
         let md = ctx
@@ -381,7 +377,7 @@ impl OpenAnswer for OpenView {
                 // other closes (a scroll that cannot move the marker, in the card or the
                 // panel, changes nothing).
                 let r = ctx.render.get_untracked();
-                let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                let link = dom::by_id(&ref_id(&r, c.ci, c.k));
                 if !crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                     return;
                 }

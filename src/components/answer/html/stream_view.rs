@@ -2,10 +2,12 @@
 //! stream runs, so that syntax still arriving never flashes as literal characters.
 
 use super::markdown::render_range_after;
-use super::{Block, MarkerSet, RenderOptions};
+use super::markers::MarkerSet;
+use super::Block;
 use crate::core::commonmark::{self, RefDef};
 use crate::core::model::Answer;
 use crate::core::str_ops;
+use crate::render::RenderOptions;
 use std::ops::Range;
 
 /// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
@@ -398,12 +400,14 @@ mod tests {
 #[cfg(test)]
 mod growth_tests {
     use super::{render_tail, stream_view_text, tail_start, text_growth, Closing, StreamDefs};
+    use crate::components::answer::html::markdown::render_range;
+    use crate::components::answer::html::markers::MarkerSet;
+    use crate::components::answer::html::{answer_blocks, Block};
     use crate::core::formats::Data;
     use crate::core::model::Answer;
     use crate::core::options::Options;
     use crate::core::stream::StreamParser;
-    use crate::render::markdown::render_range;
-    use crate::render::{answer_blocks, Block, MarkerSet, RenderOptions};
+    use crate::render::RenderOptions;
 
     #[test]
     fn text_growth_is_only_the_last_text() {
