@@ -1,5 +1,5 @@
-//! The HTML-answer sanitizer (`src/render/html_sanitizer.rs`) and the JSON view
-//! (`src/render/json_view.rs`): hostile HTML never gets through, markers land where the
+//! The HTML-answer sanitizer (`src/components/answer/html/html_sanitizer.rs`) and the
+//! JSON view (`src/components/answer/html/json_view.rs`): hostile HTML never gets through, markers land where the
 //! citations say, JSON sidecars render as a key/value view.
 #![cfg(not(target_arch = "wasm32"))]
 

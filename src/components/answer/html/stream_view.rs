@@ -21,7 +21,7 @@ use std::ops::Range;
 /// A definition that comes after a block already shown does not change that block
 /// while streaming (the view renders only its last blocks again); when the stream
 /// ends, a view renders every block again if the answer holds a `]:`
-/// (`dom::blocks::show_answer`), and shows what a render of the whole answer shows.
+/// (the answer's `dom::blocks::show_answer`), and shows what a render of the whole answer shows.
 #[derive(Debug, Clone, Default)]
 pub struct StreamDefs {
     /// Runs of definitions, each sorted by label (a label once), in the order of the
@@ -522,7 +522,7 @@ mod growth_tests {
         );
     }
 
-    /// What a streaming view shows (`dom::blocks`, without a DOM): `text` fed to a
+    /// What a streaming view shows (the answer's `dom::blocks`, without a DOM): `text` fed to a
     /// stream in chunks of `step` bytes; after each, the blocks from the first that can
     /// have changed are rendered again, after the definitions of the blocks before them
     /// (`render_stream_tail`), and `each` is given the blocks shown and the answer as

@@ -1,6 +1,6 @@
 //! The components' highlight: `ctx.highlight` applied by an effect.
 
-use crate::components::answer::dom::{apply_highlight, set_highlight};
+use crate::components::answer::dom::highlight::{apply_highlight, set_highlight};
 use crate::components::context::CiteContext;
 use crate::dom::state::Highlight;
 use crate::dom::util as dom;

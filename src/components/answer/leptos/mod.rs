@@ -1,12 +1,17 @@
-//! The answer component: its view and the two effects that parse and render, with
+//! The Leptos `CitedAnswer`: its view and the two effects that parse and render, with
 //! the first render adopted (`adopt`), streamed and settled updates brought to the DOM
-//! ([`crate::dom::blocks`]; the stream itself is driven by [`crate::core::live`]) and
-//! the user's pointer, focus and keys ([`crate::dom::events`], shared with the plain
-//! driver of the npm package).
+//! (the answer's `dom::blocks`; the stream itself is driven by [`crate::core::live`])
+//! and the user's pointer, focus and keys (the answer's `dom::events`, shared with the
+//! npm package's driver), and its highlight effect (`highlight`).
 
 mod adopt;
 mod highlight;
 
+use crate::components::answer::dom::blocks::{push_block, show_answer};
+use crate::components::answer::dom::events::{
+    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
+    on_pointer_over, on_window_key_down,
+};
 use crate::components::answer::html::markers::ref_id;
 use crate::components::answer::html::stream_view::StreamDefs;
 use crate::components::answer::html::{lists_shown, root_class, Block};
@@ -19,11 +24,6 @@ use crate::core::formats::CiteData;
 use crate::core::live::{stream_step, Live, StreamInfo};
 use crate::core::model::Answer;
 use crate::core::options::Options;
-use crate::dom::blocks::{push_block, show_answer};
-use crate::dom::events::{
-    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
-    on_pointer_over, on_window_key_down,
-};
 use crate::dom::page::{self, OpenAnswer, PageEvent};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;

@@ -5,13 +5,13 @@
 
 use super::events::upgrade;
 use super::{find_nodes, Deferred, Driver, Nodes, NotesKey};
+use crate::components::answer::dom::blocks::push_block;
 use crate::components::answer::html::{answer_blocks, lists_shown, root_class};
 use crate::components::footnotes::html::footnotes_html;
 use crate::components::panel::dom::{mark_layout, set_expanded, PanelLayout};
 use crate::components::panel::html::{panel_html, PANEL_EAGER};
 use crate::core::model::{Answer, ContentKind};
 use crate::core::str_ops;
-use crate::dom::blocks::push_block;
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
 use std::fmt::Write as _;

@@ -14,7 +14,7 @@
 //! (the root markup, what is deferred past the first frame, footnotes and panel kept
 //! up to date once per frame) and `events` (listeners, card, highlight, copy).
 
-use crate::components::answer::dom::set_highlight;
+use crate::components::answer::dom::highlight::set_highlight;
 use crate::components::answer::html::stream_view::StreamDefs;
 use crate::components::answer::html::Block;
 use crate::components::panel::dom::PanelLayout;

@@ -1,19 +1,19 @@
 //! Events of a mounted answer: the listeners on its element and the page's, what a
-//! pointer, key or focus event does (through the shared handlers of `dom::events`, to
+//! pointer, key or focus event does (through the answer's shared handlers, `dom::events`, to
 //! which the driver is a [`Host`]), the card shown and placed at its marker, the
 //! highlight, and the copy button.
 
 use super::{Driver, Inner};
-use crate::components::answer::dom::apply_highlight;
-use crate::components::answer::html::markers::ref_id;
-use crate::components::card::dom::show_card;
-use crate::components::panel::dom::{bring_into_view, set_expanded};
-use crate::core::export::copy_text;
-use crate::dom::events::{
+use crate::components::answer::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
     on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
     on_window_key_down, source_detail, Host,
 };
+use crate::components::answer::dom::highlight::apply_highlight;
+use crate::components::answer::html::markers::ref_id;
+use crate::components::card::dom::show_card;
+use crate::components::panel::dom::{bring_into_view, set_expanded};
+use crate::core::export::copy_text;
 use crate::dom::page::{self, PageEvent};
 use crate::dom::state::{sources_of, Card, Highlight, Timeout};
 use crate::dom::util as dom;
