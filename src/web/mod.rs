@@ -8,9 +8,10 @@
 //! highlight are set up by effects or only in a browser. A server-rendered page carries
 //! [`CSS`] itself.
 //!
-//! The HTML comes from [`crate::render`] (every input text escaped, every tag ours);
-//! behaviour is added by event delegation on the component roots, with state in
-//! signals. Usage:
+//! Each is written in its component's folder (`src/components/<name>/`): the HTML comes
+//! from the component's markup (every input text escaped, every tag ours); behaviour is
+//! added by event delegation on the component roots, with state in signals. This module
+//! names them. Usage:
 //!
 //! ```ignore
 //! use citekit::web::{CitedAnswer, CiteData};
