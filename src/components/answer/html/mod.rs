@@ -2,7 +2,8 @@
 //! `answer-kinds` HTML and JSON answers) with its markers inline ([`answer_blocks`]),
 //! the root an answer stands in, and a whole static rendering ([`render_to_string`]).
 //!
-//! - `markers`: the markers' markup and the cited spans' segments ([`markers::MarkerSet`]).
+//! - `markers`: the markers' markup and the cited spans' segments
+//!   ([`markers::MarkerSet`]).
 //! - `writer`: answer text written with the markers and span anchors at their offsets.
 //! - `markdown`: a markdown answer, drawn from `core::commonmark`'s events.
 //! - `stream_view`: the blocks of an answer still streaming.

@@ -20,8 +20,8 @@ use std::ops::Range;
 ///
 /// A definition that comes after a block already shown does not change that block
 /// while streaming (the view renders only its last blocks again); when the stream
-/// ends, a view renders every block again if the answer holds a `]:`
-/// (the answer's `dom::blocks::show_answer`), and shows what a render of the whole answer shows.
+/// ends, a view renders every block again if the answer holds a `]:` (the answer's
+/// `dom::blocks::show_answer`), and shows what a render of the whole answer shows.
 #[derive(Debug, Clone, Default)]
 pub struct StreamDefs {
     /// Runs of definitions, each sorted by label (a label once), in the order of the
@@ -522,9 +522,10 @@ mod growth_tests {
         );
     }
 
-    /// What a streaming view shows (the answer's `dom::blocks`, without a DOM): `text` fed to a
-    /// stream in chunks of `step` bytes; after each, the blocks from the first that can
-    /// have changed are rendered again, after the definitions of the blocks before them
+    /// What a streaming view shows (the answer's `dom::blocks`, without a DOM): `text`
+    /// fed to a stream in chunks of `step` bytes; after each, the blocks from the first
+    /// that can have changed are rendered again, after the definitions of the blocks
+    /// before them
     /// (`render_stream_tail`), and `each` is given the blocks shown and the answer as
     /// the view shows it (its text cut or closed at the end); then the stream finishes
     /// and the blocks are brought to the whole answer as `show_answer` does: all of

@@ -1,7 +1,7 @@
 //! Events of a mounted answer: the listeners on its element and the page's, what a
-//! pointer, key or focus event does (through the answer's shared handlers, `dom::events`, to
-//! which the driver is a [`Host`]), the card shown and placed at its marker, the
-//! highlight, and the copy button.
+//! pointer, key or focus event does (through the answer's shared handlers,
+//! `dom::events`, to which the driver is a [`Host`]), the card shown and placed at its
+//! marker, the highlight, and the copy button.
 
 use super::{Driver, Inner};
 use crate::components::answer::dom::events::{
