@@ -488,11 +488,10 @@ fn only_the_hosts_import_the_components() {
     let mut wrong = Vec::new();
     for (from, to) in &c.edges {
         for (target, name) in to {
-            let up = match (folder(from), folder(target)) {
-                (Folder::Below, Folder::Components) => true,
-                (Folder::Components, Folder::Host) => true,
-                _ => false,
-            };
+            let up = matches!(
+                (folder(from), folder(target)),
+                (Folder::Below, Folder::Components) | (Folder::Components, Folder::Host)
+            );
             if up {
                 wrong.push(format!(
                     "{} -> {}: {name}",
