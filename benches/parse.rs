@@ -30,12 +30,15 @@
 //! docs/streaming.md).
 //! `--provider-stream` runs only this part.
 
+use citekit::components::answer::html::answer_blocks;
+use citekit::components::answer::html::stream_view::{
+    render_tail, stream_view_text, tail_start, StreamDefs,
+};
 use citekit::core::markers::{scan, Grammar};
 use citekit::core::model::Format;
 use citekit::core::options::FormatChoice;
 use citekit::core::stream::StreamParser;
-use citekit::render::stream_view::{render_tail, stream_view_text, tail_start, StreamDefs};
-use citekit::render::{self, RenderOptions};
+use citekit::render::RenderOptions;
 use citekit::{Data, Options};
 use serde_json::{json, Map, Value};
 use std::hint::black_box;
@@ -347,7 +350,7 @@ fn stream_appends() {
         }
         parser.push(&piece);
         // The blocks a view shows so far (their ranges), as the streaming view keeps them.
-        let mut shown: Vec<Range<usize>> = render::answer_blocks(parser.snapshot(), &render_opts)
+        let mut shown: Vec<Range<usize>> = answer_blocks(parser.snapshot(), &render_opts)
             .into_iter()
             .map(|b| b.range)
             .collect();

@@ -1,12 +1,14 @@
 //! JavaScript bindings for the npm package (npm/README.md): a thin wasm-bindgen layer
 //! over [`crate::parse`], [`crate::render`] and the plain DOM driver
-//! ([`crate::dom::driver`], no Leptos). Only type conversions live here: JS values in, JS values out, every
+//! ([`crate::components::answer::dom::driver`], no Leptos). Only type conversions live here: JS values in, JS values out, every
 //! failure a `js_sys::Error` with a message that starts with `citekit:`, never a panic.
 //!
 //! The JS names are camelCase: `parse`, `renderToString`, `mount` (returning a
 //! [`View`]) and `version`. `init` is wasm-bindgen's default export, wrapped by the
 //! package's `index.js` so it also works under Node.
 
+use crate::components::answer::dom::driver::Driver;
+use crate::components::answer::html::render_to_string;
 use crate::core::formats::CiteData;
 use crate::core::formats::Data;
 use crate::core::json_fields::parse_json;
@@ -16,8 +18,7 @@ use crate::core::props::{
     fix_lone_surrogate_escapes, lone_surrogates, options_of, DataWarning, PropError, Props,
     RenderProps, CONTENT_KEYS,
 };
-use crate::dom::driver::Driver;
-use crate::render::{self, RenderOptions};
+use crate::render::RenderOptions;
 use js_sys::{Array, Error, Function, JsString, Object, Reflect, JSON};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -279,7 +280,7 @@ pub fn js_render_to_string(
         return Err(err);
     }
     let r = RenderOptions::from_options(&opts, &prefix);
-    Ok(render::render_to_string(&model, &r, panel))
+    Ok(render_to_string(&model, &r, panel))
 }
 
 /// Runs when the module is loaded, before anything is parsed: hands the browser's entity

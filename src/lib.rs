@@ -6,21 +6,23 @@
 //! an app that picks Leptos's mode itself), and `js` for the npm package's bindings.
 //!
 //! The public API is [`core`] (see there what of it a user calls), the items re-exported
-//! here, and [`web`]. The HTML renderer (`render`) is public but hidden from the docs,
-//! for the tests, benches and fuzz targets only: its users are the components and the
-//! npm package. The DOM layer (`dom`, hidden as well) and the npm package's bindings
-//! are the crate's own.
+//! here, and [`web`]. The components (`components`: a folder each, with its markup, its
+//! DOM behaviour and its Leptos wrapper) and what their markup shares (`render`) are
+//! public but hidden from the docs, for the tests, benches and fuzz targets only: their
+//! users are the Leptos components of [`web`] and the npm package. The DOM layer the
+//! components share (`dom`) and the npm package's bindings are the crate's own.
 #![deny(missing_docs)]
 // docs.rs (`--cfg docsrs`, Cargo.toml): each item gated by a feature says which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod components;
-pub mod core;
-// Public but hidden: with `web` and without `js`, the npm package's driver in it is
-// unused, and a public module keeps that build free of dead-code warnings.
-#[cfg(feature = "dom")]
+// Public but hidden: the components' markup is read by the tests, benches and fuzz
+// targets; and with `web` and without `js`, the npm package's driver in the answer's
+// folder is unused, which a public module keeps free of dead-code warnings.
 #[doc(hidden)]
-pub mod dom;
+pub mod components;
+pub mod core;
+#[cfg(feature = "dom")]
+mod dom;
 #[cfg(feature = "js")]
 mod js;
 #[doc(hidden)]

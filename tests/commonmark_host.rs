@@ -1,8 +1,9 @@
 //! CommonMark conformance of the markdown renderer, on the host: every example of the
 //! CommonMark spec (version 0.31.2, kept in `tests/specs/commonmark/` with its licence
-//! note, read at run time) that holds no citation marker goes through `parse_lenient` (citation map data,
-//! one source) and `render::answer_blocks`; every block must be tag-balanced (the
-//! components put each block in its own element), and their concatenation must give
+//! note, read at run time) that holds no citation marker goes through `parse_lenient`
+//! (citation map data, one source) and `components::answer::html::answer_blocks`; every
+//! block must be tag-balanced (the components put each block in its own element), and
+//! their concatenation must give
 //! the spec's HTML after a string normalization (our link/image attributes dropped,
 //! whitespace next to block tags ignored). Differences are allowed only for the
 //! documented exceptions of `support/commonmark_spec.rs` (raw HTML shown as text,
@@ -14,8 +15,9 @@
 #[path = "support/commonmark_spec.rs"]
 mod spec;
 
+use citekit::components::answer::html::answer_blocks;
 use citekit::core::formats::Data;
-use citekit::render::{answer_blocks, RenderOptions};
+use citekit::render::RenderOptions;
 use citekit::Options;
 use serde_json::json;
 

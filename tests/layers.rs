@@ -1,24 +1,34 @@
 //! The direction of the crate's imports, read from the sources as text (so code behind
 //! any `cfg`, which no single build compiles, is read too).
 //!
-//! The layers, from the ground up (docs/rendering.md, "Layers"):
+//! The layers, from the ground up (docs/architecture.md, "Layers"):
 //! - `core` (`src/core`): the model, the formats, the CommonMark parser, the marker
 //!   scanner, resolution. Pure: no browser, no Leptos. Its CommonMark parser
 //!   (`core::commonmark`) is the one place that decides the markdown structure, at the
 //!   ground of the layer: it reads only core's string, hash-map and Unicode helpers, and the
 //!   scanner, the stream and the renderer read it.
-//! - `render` (`src/render`): HTML strings, drawn from the parser's events. Pure too.
-//! - `dom` (`src/dom`): what an answer does in a browser, without Leptos.
-//! - `web` (`src/web`, the Leptos components) and `js` (`src/js.rs`, the npm package's
+//! - `render` (`src/render`): what every component's markup shares (escaping, class
+//!   names, options, the pieces several components write). Pure too.
+//! - `dom` (`src/dom`): what every component shares in a browser, without Leptos (the
+//!   page's listeners, the state of a mounted answer, morphing, DOM helpers).
+//! - `web` (`src/web`, the public Leptos API) and `js` (`src/js.rs`, the npm package's
 //!   bindings): two hosts side by side, neither importing the other.
 //!
-//! A component's folder (`src/components/<name>/`) holds a file of three layers: its
-//! `dom.rs` (or `dom/`) is of `dom`, its `leptos.rs` (or `leptos/`) of `web`, and the
-//! rest (its markup, `html.rs`, and the `mod.rs` files that declare them) of `render`.
+//! The components (`src/components/<name>/`: the answer, the card, the panel, the
+//! footnotes) hold files of three layers each: their `dom.rs` (or `dom/`) is of `dom`,
+//! their `leptos.rs` (or `leptos/`) of `web`, and the rest (their markup, `html.rs` or
+//! `html/`, and the `mod.rs` files that declare them) of `render`; the Leptos context
+//! they share (`components/context.rs`) is of `web`. So the answer's driver, the npm
+//! package's view (`components/answer/dom/driver/`), is of `dom`, and the Leptos
+//! `CitedAnswer` (`components/answer/leptos/`) of `web`.
 //!
 //! A file may import its own layer and the layers below it (what the browser supplies to
 //! the pure layers, the entity and Unicode tables, is handed in from above at start-up),
-//! and no files import each other in a loop. An import is a path the code names: from
+//! and no files import each other in a loop. Folder by folder, `src/components` sits
+//! above `src/render` and `src/dom` and below the hosts: no file outside it imports it
+//! but the hosts' (`src/web`, `src/js.rs`, `src/lib.rs`), and it imports neither host.
+//!
+//! An import is a path the code names: from
 //! `crate::`, `super::`, `self::` or a child module's name, in a `use` or in an
 //! expression, taken to the file of the deepest module it names. A module's use of its
 //! own ancestors (`super::Event` in a child of the module that defines `Event`) is not
@@ -39,10 +49,12 @@ fn layer(m: &[String]) -> Option<(&'static str, u8)> {
     match m.first().map(String::as_str) {
         Some("core") => Some(("core", 0)),
         Some("render") => Some(("render", 1)),
-        // A component's parts, each of its own layer (the module docs above).
-        Some("components") => match m.get(2).map(String::as_str) {
-            Some("dom") => Some(("dom", 2)),
-            Some("leptos") => Some(("web", 3)),
+        // A component's parts, each of its own layer (the module docs above), and the
+        // Leptos context the components' Leptos parts share.
+        Some("components") => match (m.get(1).map(String::as_str), m.get(2).map(String::as_str)) {
+            (Some("context"), _) => Some(("web", 3)),
+            (_, Some("dom")) => Some(("dom", 2)),
+            (_, Some("leptos")) => Some(("web", 3)),
             _ => Some(("render", 1)),
         },
         Some("dom") => Some(("dom", 2)),
@@ -447,6 +459,77 @@ fn imports_run_down_the_layers() {
     );
 }
 
+/// Where a file stands in the folders: the components, a host above them (`web`, `js`,
+/// and the crate root, which declares every module), or a layer below them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Folder {
+    Components,
+    Host,
+    Below,
+}
+
+fn folder(m: &[String]) -> Folder {
+    match m.first().map(String::as_str) {
+        Some("components") => Folder::Components,
+        None | Some("web") | Some("js") => Folder::Host,
+        Some(_) => Folder::Below,
+    }
+}
+
+/// Folder by folder the imports run down too: `src/components` imports `src/render`,
+/// `src/dom` and `src/core`, and is imported only by the hosts above it (`src/web`,
+/// `src/js.rs`, `src/lib.rs`); it imports neither host. A file-level rule alone lets a
+/// renderer file name a component's markup (both of the render layer), which is how
+/// `render/` once re-exported the components and drew the answer's blocks with the
+/// answer's markers, and `dom/` held the answer's driver.
+#[test]
+fn only_the_hosts_import_the_components() {
+    let c = read_crate();
+    let mut wrong = Vec::new();
+    for (from, to) in &c.edges {
+        for (target, name) in to {
+            let up = matches!(
+                (folder(from), folder(target)),
+                (Folder::Below, Folder::Components) | (Folder::Components, Folder::Host)
+            );
+            if up {
+                wrong.push(format!(
+                    "{} -> {}: {name}",
+                    shown(&c, from),
+                    shown(&c, target)
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that run up between the folders (only src/web, src/js.rs and src/lib.rs \
+         import src/components, which imports neither host):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The folder of a module, as [`only_the_hosts_import_the_components`] reads it.
+#[test]
+fn the_folders_are_the_components_the_hosts_and_the_layers_below() {
+    let of = |path: &str| {
+        let m: ModPath = if path.is_empty() {
+            Vec::new()
+        } else {
+            path.split("::").map(String::from).collect()
+        };
+        folder(&m)
+    };
+    assert_eq!(of("components::answer::dom::driver"), Folder::Components);
+    assert_eq!(of("components::context"), Folder::Components);
+    assert_eq!(of("web"), Folder::Host);
+    assert_eq!(of("js"), Folder::Host);
+    assert_eq!(of(""), Folder::Host);
+    assert_eq!(of("render::escape"), Folder::Below);
+    assert_eq!(of("dom::page"), Folder::Below);
+    assert_eq!(of("core::live"), Folder::Below);
+}
+
 /// The modules of `core` the CommonMark parser may import: helpers with no markdown in
 /// them. Everything else that reads markdown structure (the marker scanner, the stream
 /// hold-back, the renderer) sits above the parser and reads it, never the other way.
@@ -620,6 +703,9 @@ fn a_components_files_take_the_layers_of_what_they_do() {
     assert_eq!(of("components::card::dom"), Some(("dom", 2)));
     assert_eq!(of("components::panel::dom::scroll"), Some(("dom", 2)));
     assert_eq!(of("components::card::leptos"), Some(("web", 3)));
+    assert_eq!(of("components::answer::dom::driver"), Some(("dom", 2)));
+    assert_eq!(of("components::answer::leptos::adopt"), Some(("web", 3)));
+    assert_eq!(of("components::context"), Some(("web", 3)));
     // Every component file of the crate is read and placed.
     let c = read_crate();
     let parts: Vec<String> = c
@@ -630,8 +716,17 @@ fn a_components_files_take_the_layers_of_what_they_do() {
         .collect();
     for part in [
         "components::answer::html (render)",
+        "components::answer::html::markers (render)",
+        "components::answer::html::markdown (render)",
+        "components::answer::html::stream_view (render)",
         "components::answer::dom (dom)",
+        "components::answer::dom::events (dom)",
+        "components::answer::dom::blocks (dom)",
+        "components::answer::dom::driver (dom)",
+        "components::answer::dom::driver::stream (dom)",
         "components::answer::leptos (web)",
+        "components::answer::leptos::adopt (web)",
+        "components::context (web)",
         "components::card::html (render)",
         "components::card::dom (dom)",
         "components::card::leptos (web)",

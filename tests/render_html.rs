@@ -1,14 +1,15 @@
-//! The HTML-answer sanitizer (`src/render/html_sanitizer.rs`) and the JSON view
-//! (`src/render/json_view.rs`): hostile HTML never gets through, markers land where the
+//! The HTML-answer sanitizer (`src/components/answer/html/html_sanitizer.rs`) and the
+//! JSON view (`src/components/answer/html/json_view.rs`): hostile HTML never gets through, markers land where the
 //! citations say, JSON sidecars render as a key/value view.
 #![cfg(not(target_arch = "wasm32"))]
 
+use citekit::components::answer::html::{answer_blocks, answer_html};
 use citekit::core::formats::Data;
 use citekit::core::model::{
     Answer, Citation, CitationOrigin, ContentKind, Format, Location, Source,
 };
 use citekit::core::options::Options;
-use citekit::render::{answer_blocks, answer_html, RenderOptions};
+use citekit::render::RenderOptions;
 use proptest::prelude::*;
 
 /// An HTML answer without citations.
@@ -813,7 +814,7 @@ fn adjacent_marker_links_are_separated_in_copied_text() {
     assert!(
         html.contains(&format!(
             "</a>{}<a class=\"cite-marker__link\"",
-            citekit::render::MARKER_SEPARATOR
+            citekit::components::answer::html::markers::MARKER_SEPARATOR
         )),
         "{html}"
     );
@@ -833,7 +834,7 @@ fn titles_domains_and_labels_take_their_own_direction() {
         "<p>نص<sup class=\"cite\" data-sids=\"1\">[S:1]</sup> آخر<sup class=\"cite\" data-sids=\"1,2\">[S:1,2]</sup>.</p>",
     );
     let r = RenderOptions::default();
-    let panel = citekit::render::panel_html(&a, &r);
+    let panel = citekit::components::panel::html::panel_html(&a, &r);
     for class in [
         "cite-source__title",
         "cite-source__domain",
@@ -845,7 +846,7 @@ fn titles_domains_and_labels_take_their_own_direction() {
         );
     }
     assert!(panel.contains("dir=\"auto\">cited 2×</span>"), "{panel}");
-    let notes = citekit::render::footnotes_html(&a, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &r);
     assert!(
         notes.contains("class=\"cite-footnote__title\"") && notes.contains("dir=\"auto\""),
         "{notes}"
@@ -854,7 +855,7 @@ fn titles_domains_and_labels_take_their_own_direction() {
         notes.contains("<span class=\"cite-footnote__domain\" dir=\"auto\">"),
         "{notes}"
     );
-    let card = citekit::render::card_html(&a, 0, 0, &r);
+    let card = citekit::components::card::html::card_html(&a, 0, 0, &r);
     for class in ["cite-card__title", "cite-card__domain"] {
         assert!(
             card.contains(&format!("class=\"{class}\" dir=\"auto\">")),
@@ -875,7 +876,7 @@ fn footnote_back_links_and_marker_labels() {
         html.contains("<a class=\"cite-marker__link\" id=\"cite-ref-1-1\" href=\"#cite-fn-2\" role=\"doc-noteref\" aria-label=\"Source 2: B\">2</a>"),
         "{html}"
     );
-    let notes = citekit::render::footnotes_html(&a, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &r);
     assert!(
         notes.contains("<a class=\"cite-footnote__back\" href=\"#cite-ref-0-0\" role=\"doc-backlink\" aria-label=\"Back to citation 1a\">a</a><a class=\"cite-footnote__back\" href=\"#cite-ref-1-0\" role=\"doc-backlink\" aria-label=\"Back to citation 1b\">b</a>"),
         "{notes}"
@@ -893,7 +894,7 @@ fn footnote_back_links_and_marker_labels() {
     o.labels
         .insert("sourceTitled".into(), "“{title}” #{n}".into());
     let r = RenderOptions::from_options(&o, "p");
-    let notes = citekit::render::footnotes_html(&a, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &r);
     assert!(
         notes.contains("aria-label=\"&lt;1a&gt; &amp; back\""),
         "{notes}"
@@ -901,7 +902,10 @@ fn footnote_back_links_and_marker_labels() {
     let html = answer_html(&a, &r);
     assert!(html.contains("aria-label=\"“B” #2\""), "{html}");
     o.labels.insert("backToCitation".into(), "Back".into());
-    let notes = citekit::render::footnotes_html(&a, &RenderOptions::from_options(&o, "p"));
+    let notes = citekit::components::footnotes::html::footnotes_html(
+        &a,
+        &RenderOptions::from_options(&o, "p"),
+    );
     assert!(notes.contains("aria-label=\"Back\">a</a>"), "{notes}");
 }
 
@@ -919,7 +923,7 @@ fn footnote_back_links_stop_at_their_limit_and_say_so() {
     let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
     let a = citekit::parse(Some(&text), Data::Json(&data), &Options::default()).unwrap();
     assert_eq!(a.citations.len(), 60);
-    let notes = citekit::render::footnotes_html(&a, &RenderOptions::default());
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &RenderOptions::default());
     assert_eq!(
         notes.matches("role=\"doc-backlink\"").count(),
         MAX_FOOTNOTE_BACKLINKS,
@@ -947,7 +951,7 @@ fn footnote_back_links_stop_at_their_limit_and_say_so() {
     )
     .unwrap();
     assert!(b.diagnostics.iter().all(|d| d.code != "limit-exceeded"));
-    let notes = citekit::render::footnotes_html(&b, &RenderOptions::default());
+    let notes = citekit::components::footnotes::html::footnotes_html(&b, &RenderOptions::default());
     assert_eq!(notes.matches("role=\"doc-backlink\"").count(), 2);
     assert!(!notes.contains("cite-footnote__more"));
 }
@@ -1016,7 +1020,7 @@ fn footnotes_list_the_sources_of_the_whole_answer() {
     assert!(!b.cited && b.of_whole_answer(), "{b:?}");
     assert!(!a.source("a").unwrap().of_whole_answer());
     let r = RenderOptions::default();
-    let notes = citekit::render::footnotes_html(&a, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &r);
     let first = notes.find("<li class=\"cite-footnote\" id=\"cite-fn-1\" value=\"1\"");
     let second =
         notes.find("<li class=\"cite-footnote\" id=\"cite-fn-2\" value=\"2\" data-source=\"2\">");
@@ -1031,7 +1035,7 @@ fn footnotes_list_the_sources_of_the_whole_answer() {
     assert!(entry.contains("Whole &lt;B&gt;"), "{entry}");
     assert_eq!(notes.matches("cite-footnote__back").count(), 1, "{notes}");
     // The whole rendering shows the footnotes with both.
-    let html = citekit::render::render_to_string(&a, &r, true);
+    let html = citekit::components::answer::html::render_to_string(&a, &r, true);
     assert!(html.contains("id=\"cite-fn-2\""), "{html}");
     // The copy lists it after the cited one.
     let md = citekit::core::export::to_markdown(&a);
@@ -1053,7 +1057,7 @@ fn footnotes_list_the_sources_of_the_whole_answer() {
     let c =
         citekit::core::parse(Some("Cited [1]."), Data::Json(&data), &Options::default()).unwrap();
     assert!(!c.source_by_number(2).unwrap().of_whole_answer());
-    let notes = citekit::render::footnotes_html(&c, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&c, &r);
     assert!(!notes.contains("cite-fn-2"), "{notes}");
 }
 
@@ -1080,7 +1084,7 @@ fn panel_keeps_the_sources_of_the_whole_answer_when_uncited_are_hidden_or_dimmed
             uncited,
             ..RenderOptions::default()
         };
-        let panel = citekit::render::panel_html(&a, &r);
+        let panel = citekit::components::panel::html::panel_html(&a, &r);
         let one = panel.find("data-source=\"1\"");
         let two = panel.find("data-source=\"2\"");
         assert!(
@@ -1103,12 +1107,12 @@ fn panel_keeps_the_sources_of_the_whole_answer_when_uncited_are_hidden_or_dimmed
         uncited: Uncited::Hide,
         ..RenderOptions::default()
     };
-    assert!(!citekit::render::panel_html(&c, &hide).contains("data-source=\"2\""));
+    assert!(!citekit::components::panel::html::panel_html(&c, &hide).contains("data-source=\"2\""));
     let dim = RenderOptions {
         uncited: Uncited::Dim,
         ..RenderOptions::default()
     };
-    assert!(citekit::render::panel_html(&c, &dim).contains("cite-source--uncited"));
+    assert!(citekit::components::panel::html::panel_html(&c, &dim).contains("cite-source--uncited"));
 }
 
 /// Regression (a source with only a url showed "Untitled source"): a Perplexity answer
@@ -1130,21 +1134,21 @@ fn a_source_with_only_a_url_is_titled_by_its_domain_not_untitled() {
     assert_eq!(a.format, Format::Perplexity);
     let title = "louvre.fr › hours admission";
     let r = RenderOptions::default();
-    let card = citekit::render::card_html(&a, 0, 0, &r);
+    let card = citekit::components::card::html::card_html(&a, 0, 0, &r);
     assert!(
         card.contains(&format!(
             "<p class=\"cite-card__title\" dir=\"auto\">{title}</p>"
         )),
         "{card}"
     );
-    let panel = citekit::render::panel_html(&a, &r);
+    let panel = citekit::components::panel::html::panel_html(&a, &r);
     assert!(
         panel.contains(&format!(
             "<span class=\"cite-source__title\" dir=\"auto\">{title}</span>"
         )),
         "{panel}"
     );
-    let notes = citekit::render::footnotes_html(&a, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &r);
     assert!(notes.contains(&format!("{title}</a>")), "{notes}");
     let body = answer_html(&a, &r);
     assert!(
@@ -1155,7 +1159,7 @@ fn a_source_with_only_a_url_is_titled_by_its_domain_not_untitled() {
     assert!(citekit::core::export::to_plain_text(&a)
         .contains(&format!("[1] {title} - https://www.louvre.fr/")));
     // The refused url: no link, no url text, the untitled label.
-    let card = citekit::render::card_html(&a, 1, 0, &r);
+    let card = citekit::components::card::html::card_html(&a, 1, 0, &r);
     assert!(card.contains(">Untitled source</p>"), "{card}");
     for html in [&card, &panel, &notes, &body] {
         assert!(!html.contains("javascript"), "{html}");

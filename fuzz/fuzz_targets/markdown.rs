@@ -3,9 +3,10 @@
 //! rendered answer's blocks balanced (each goes into its own element).
 #![no_main]
 
+use citekit::components::answer::html::answer_blocks;
 use citekit::core::commonmark::{parse, Event};
 use citekit::core::formats::Data;
-use citekit::render::{answer_blocks, RenderOptions};
+use citekit::render::RenderOptions;
 use citekit::Options;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;

@@ -1,18 +1,16 @@
-//! The DOM layer, without Leptos: what an answer does in a browser once its markup is
-//! there. The markup comes from [`crate::render`] (every input text escaped, every tag
-//! ours); this layer brings it up to date in place (`blocks`, `morph`), fills and
-//! places the hover card (`card`), lights spans (`highlight`), expands panel entries
-//! (`panel`) and handles the user's pointer, focus and keys by delegation on the answer
-//! root (`events`); the window and shadow-root listeners are the page's, added once
-//! whatever the number of answers and shared by both hosts (`page`). The Leptos components
-//! (`crate::web`) keep their state in signals and call it from effects; the npm
-//! package's [`driver`] keeps it in cells and calls it at once.
+//! The DOM layer, without Leptos: what every component shares in a browser. The
+//! page-wide listeners (`page`: the window and shadow-root listeners, added once
+//! whatever the number of answers, each event handed to the answer whose card is open),
+//! the state a mounted answer keeps (`state`: the open card, the highlight, timers), a
+//! changed block's markup brought to the DOM node by node (`morph`), small DOM helpers
+//! (`util`), the stylesheet ([`CSS`]) and the entity and Unicode tables the browser hands
+//! to the pure layers (`use_browser_tables`).
+//!
+//! What a component does in a browser is in its folder (`src/components/<name>/dom`),
+//! the npm package's mounted answer in the answer's (`components::answer::dom::driver`).
 
-pub(crate) mod blocks;
-pub mod driver;
 #[cfg(browser_tables)]
 mod entity;
-pub(crate) mod events;
 pub(crate) mod morph;
 pub(crate) mod page;
 pub mod state;
@@ -20,7 +18,6 @@ pub mod state;
 mod unicode;
 pub(crate) mod util;
 
-pub use crate::components::card::dom::place_card;
 #[cfg(browser_tables)]
 use entity::entity;
 

@@ -90,7 +90,8 @@ pub struct RenderOptions {
     pub uncited: Uncited,
     /// Texts.
     pub labels: Labels,
-    /// The theme class of a static rendering's root ([`render_to_string`](super::render_to_string)); the live
+    /// The theme class of a static rendering's root
+    /// ([`render_to_string`](crate::components::answer::html::render_to_string)); the live
     /// component sets its root's class itself, so that a theme change re-renders
     /// nothing. Defaults to auto (no class: the page's colour scheme decides).
     pub theme: Theme,

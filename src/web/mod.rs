@@ -8,24 +8,22 @@
 //! highlight are set up by effects or only in a browser. A server-rendered page carries
 //! [`CSS`] itself.
 //!
-//! The HTML comes from [`crate::render`] (every input text escaped, every tag ours);
-//! behaviour is added by event delegation on the component roots, with state in
-//! signals. Usage:
+//! Each is written in its component's folder (`src/components/<name>/`): the HTML comes
+//! from the component's markup (every input text escaped, every tag ours); behaviour is
+//! added by event delegation on the component roots, with state in signals. This module
+//! names them. Usage:
 //!
 //! ```ignore
 //! use citekit::web::{CitedAnswer, CiteData};
 //! view! { <CitedAnswer answer="Paris is the capital [1]." data=CiteData::json(map) /> }
 //! ```
 
-mod cited_answer;
-pub(crate) mod context;
-
+pub use crate::components::answer::leptos::CitedAnswer;
+pub use crate::components::card::dom::place_card;
+pub use crate::components::context::{Card, CitationProvider, CiteContext, Highlight};
 pub use crate::components::footnotes::leptos::Footnotes;
 pub use crate::components::panel::leptos::SourcePanel;
 pub use crate::core::formats::CiteData;
-pub use crate::dom::place_card;
-pub use cited_answer::CitedAnswer;
-pub use context::{Card, CitationProvider, CiteContext, Highlight};
 
 /// The stylesheet of every component (`--cite-*` custom properties, light and dark).
 pub const CSS: &str = crate::dom::CSS;

@@ -136,7 +136,7 @@ pub fn exception(md: &str) -> Option<Exception> {
     }
     let unsafe_url = plain.iter().any(|e| match e {
         Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. }) => {
-            citekit::render::markdown::safe_href(dest_url).is_none()
+            citekit::components::answer::html::markdown::safe_href(dest_url).is_none()
         }
         _ => false,
     });

@@ -1,8 +1,8 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
-use crate::components::answer::html::ref_id;
+use crate::components::answer::dom::events::REPLACING;
+use crate::components::answer::html::markers::ref_id;
 use crate::core::model::Answer;
-use crate::dom::events::REPLACING;
 use crate::dom::state::Card;
 use crate::dom::util as dom;
 use crate::render::class;

@@ -1,8 +1,8 @@
 //! The hover card of the components: kept in step with `ctx.card` by an effect.
 
 use super::dom::show_card;
+use crate::components::context::CiteContext;
 use crate::dom::util as dom;
-use crate::web::context::CiteContext;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::RefCell;

@@ -4,11 +4,11 @@
 //! `aria-describedby` while it is open.
 //!
 //! - [`html`]: its body ([`html::card_html`]).
-//! - `dom`: filling, placing and following its marker ([`dom::show_card`]).
+//! - `dom`: filling, placing and following its marker (`dom::show_card`).
 //! - `leptos`: the Leptos components' effect that keeps it in step with their state.
 //! - `card.css`: its look.
 
-pub(crate) mod html;
+pub mod html;
 
 #[cfg(feature = "dom")]
 pub(crate) mod dom;

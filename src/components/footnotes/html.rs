@@ -1,7 +1,7 @@
 //! The footnotes' markup: the cited sources in order, each with back-links to every
 //! marker that cites it (a, b, c ...), then the sources of the whole answer.
 
-use crate::components::answer::html::SourceCache;
+use crate::components::answer::html::markers::SourceCache;
 use crate::core::limits::MAX_FOOTNOTE_BACKLINKS;
 use crate::core::model::Answer;
 use crate::core::options::MarkerStyle;

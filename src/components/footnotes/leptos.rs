@@ -1,8 +1,8 @@
 //! The footnotes component.
 
 use super::html::footnotes_html;
+use crate::components::context::{sources_key, CiteContext};
 use crate::render::class;
-use crate::web::context::{sources_key, CiteContext};
 use leptos::prelude::*;
 
 /// Footnotes: an ordered list of the cited sources with back-links to every marker

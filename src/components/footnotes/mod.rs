@@ -10,7 +10,7 @@
 //! (the answer's `dom`), and a long answer's list is written after the first frame by
 //! the host.
 
-pub(crate) mod html;
+pub mod html;
 
 #[cfg(feature = "web")]
 pub(crate) mod leptos;

@@ -2,9 +2,11 @@
 
 use super::dom::{bring_into_view, set_expanded};
 use super::html::panel_html;
-use crate::dom::events::{on_panel_click, on_panel_hover, on_panel_leave, source_detail, Host};
+use crate::components::answer::dom::events::{
+    on_panel_click, on_panel_hover, on_panel_leave, source_detail, Host,
+};
+use crate::components::context::{sources_key, take_quiet_selection, CiteContext};
 use crate::render::class;
-use crate::web::context::{sources_key, take_quiet_selection, CiteContext};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::RefCell;

@@ -9,7 +9,7 @@
 //! - `leptos`: the `SourcePanel` component.
 //! - `panel.css`: its look, and its place beside or below the answer.
 
-pub(crate) mod html;
+pub mod html;
 
 #[cfg(feature = "dom")]
 pub(crate) mod dom;

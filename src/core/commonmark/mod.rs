@@ -1,6 +1,6 @@
 //! citekit's CommonMark parser: CommonMark with the GFM parts citekit renders (tables,
 //! strikethrough, task lists, footnotes), as a list of events with their byte ranges in
-//! the text, the events `render::markdown` draws. It reads the text the way
+//! the text, the events the answer's markdown renderer draws. It reads the text the way
 //! pulldown-cmark does (a differential test holds it to pulldown-cmark, which stays a
 //! dev-dependency), and weighs a fraction of it in the wasm: no table of pointers for
 //! the HTML entities, one pass over lines for blocks, one over each leaf for inlines.

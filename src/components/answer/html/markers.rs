@@ -395,7 +395,7 @@ fn marker_html(cache: &SourceCache, ci: usize, ids: &[String], opts: &RenderOpti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::{markdown, render_to_string};
+    use crate::components::answer::html::{markdown, render_to_string};
 
     #[test]
     fn numbers_compress() {

@@ -1,34 +1,38 @@
-//! The answer component: its view and the two effects that parse and render, with
+//! The Leptos `CitedAnswer`: its view and the two effects that parse and render, with
 //! the first render adopted (`adopt`), streamed and settled updates brought to the DOM
-//! ([`crate::dom::blocks`]; the stream itself is driven by [`crate::core::live`]) and
-//! the user's pointer, focus and keys ([`crate::dom::events`], shared with the plain
-//! driver of the npm package).
+//! (the answer's `dom::blocks`; the stream itself is driven by [`crate::core::live`])
+//! and the user's pointer, focus and keys (the answer's `dom::events`, shared with the
+//! npm package's driver), and its highlight effect (`highlight`).
 
 mod adopt;
+mod highlight;
 
-use crate::components::answer::leptos::wire_highlight;
-use crate::components::card::leptos::wire_card;
-use crate::components::footnotes::leptos::Footnotes;
-use crate::components::panel::dom::{mark_layout, PanelLayout};
-use crate::components::panel::leptos::{PanelPresent, SourcePanel};
-use crate::core::live::{stream_step, Live, StreamInfo};
-use crate::core::model::Answer;
-use crate::core::options::Options;
-use crate::dom::blocks::{push_block, show_answer};
-use crate::dom::events::{
+use crate::components::answer::dom::blocks::{push_block, show_answer};
+use crate::components::answer::dom::events::{
     on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
     on_pointer_over, on_window_key_down,
 };
+use crate::components::answer::html::markers::ref_id;
+use crate::components::answer::html::stream_view::StreamDefs;
+use crate::components::answer::html::{lists_shown, root_class, Block};
+use crate::components::card::leptos::wire_card;
+use crate::components::context::CiteContext;
+use crate::components::footnotes::leptos::Footnotes;
+use crate::components::panel::dom::{mark_layout, PanelLayout};
+use crate::components::panel::leptos::{PanelPresent, SourcePanel};
+use crate::core::formats::CiteData;
+use crate::core::live::{stream_step, Live, StreamInfo};
+use crate::core::model::Answer;
+use crate::core::options::Options;
 use crate::dom::page::{self, OpenAnswer, PageEvent};
 use crate::dom::state::{kept_card, Timers};
 use crate::dom::util as dom;
+use crate::dom::CSS;
 use crate::render;
 use crate::render::class;
-use crate::render::stream_view::StreamDefs;
 use crate::render::RenderOptions;
-use crate::web::cited_answer::adopt::{adopt_blocks, first_render};
-use crate::web::context::CiteContext;
-use crate::web::{CiteData, CSS};
+use adopt::{adopt_blocks, first_render};
+use highlight::wire_highlight;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::cell::{Cell, RefCell};
@@ -198,7 +202,7 @@ pub(crate) fn cited_answer_view(
     }
     let prefix = ctx.prefix();
     let body: NodeRef<leptos::html::Div> = NodeRef::new();
-    let blocks: Rc<RefCell<Vec<(render::Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
+    let blocks: Rc<RefCell<Vec<(Block, Element)>>> = Rc::new(RefCell::new(Vec::new()));
     {
         let blocks = blocks.clone();
         // The reference definitions of the blocks shown while streaming.
@@ -247,16 +251,10 @@ pub(crate) fn cited_answer_view(
 
     let root_id = prefix.clone();
     let card_id = format!("{prefix}-card");
-    let show_notes = move || {
-        ctx.answer
-            .with(|a| render::lists_shown(a, footnotes, panel).0)
-    };
-    let show_panel = move || {
-        ctx.answer
-            .with(|a| render::lists_shown(a, footnotes, panel).1)
-    };
+    let show_notes = move || ctx.answer.with(|a| lists_shown(a, footnotes, panel).0);
+    let show_panel = move || ctx.answer.with(|a| lists_shown(a, footnotes, panel).1);
     // One class string (a separate `class:` toggle would be wiped when it changes).
-    let theme_class = move || render::root_class(options.with(|o| o.theme), show_panel());
+    let theme_class = move || root_class(options.with(|o| o.theme), show_panel());
     let copied = RwSignal::new(false);
     let on_copy = move |_| {
         let md = ctx
@@ -379,7 +377,7 @@ impl OpenAnswer for OpenView {
                 // other closes (a scroll that cannot move the marker, in the card or the
                 // panel, changes nothing).
                 let r = ctx.render.get_untracked();
-                let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                let link = dom::by_id(&ref_id(&r, c.ci, c.k));
                 if !crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                     return;
                 }

@@ -5,10 +5,13 @@
 
 use super::events::upgrade;
 use super::{find_nodes, Deferred, Driver, Nodes, NotesKey};
+use crate::components::answer::dom::blocks::push_block;
+use crate::components::answer::html::{answer_blocks, lists_shown, root_class};
+use crate::components::footnotes::html::footnotes_html;
 use crate::components::panel::dom::{mark_layout, set_expanded, PanelLayout};
+use crate::components::panel::html::{panel_html, PANEL_EAGER};
 use crate::core::model::{Answer, ContentKind};
 use crate::core::str_ops;
-use crate::dom::blocks::push_block;
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
 use std::fmt::Write as _;
@@ -43,18 +46,18 @@ impl Driver {
             let mut blocks = if streaming && a.content_kind == ContentKind::Markdown {
                 Vec::new()
             } else {
-                render::answer_blocks(a, &r)
+                answer_blocks(a, &r)
             };
             if defer {
                 let first = blocks.partition_point(|b| b.range.start < render::LAZY_AFTER);
                 later.blocks = blocks.split_off(first.max(1).min(blocks.len()));
             }
-            let (notes, panel) = render::lists_shown(a, display.footnotes, display.panel);
+            let (notes, panel) = lists_shown(a, display.footnotes, display.panel);
             let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
             let _ = write!(
                 html,
                 "<div class=\"{}\" id=\"{}\" data-marker-style=\"{style}\"><div class=\"{}\">",
-                render::root_class(theme, panel),
+                root_class(theme, panel),
                 r.id_prefix,
                 class::ANSWER
             );
@@ -71,7 +74,7 @@ impl Driver {
             }
             html.push_str("</div>");
             let notes_html = if notes {
-                render::footnotes_html(a, &r)
+                footnotes_html(a, &r)
             } else {
                 String::new()
             };
@@ -82,12 +85,12 @@ impl Driver {
             *i.notes_html.borrow_mut() = notes_html;
             html.push_str("</div>");
             let panel_html = if panel {
-                render::panel_html(a, &r)
+                panel_html(a, &r)
             } else {
                 String::new()
             };
             if panel {
-                let eager = defer.then_some(render::PANEL_EAGER);
+                let eager = defer.then_some(PANEL_EAGER);
                 html.push_str(&panel_aside(&r, &split_list(&panel_html, eager, &mut later.panel)));
             }
             *i.panel_html.borrow_mut() = panel_html;
@@ -239,16 +242,16 @@ impl Driver {
         *key = NotesKey::of(a);
         drop(key);
         let d = i.display.get();
-        let (notes, panel) = render::lists_shown(a, d.footnotes, d.panel);
+        let (notes, panel) = lists_shown(a, d.footnotes, d.panel);
         sync_list(
-            notes.then(|| render::footnotes_html(a, r)),
+            notes.then(|| footnotes_html(a, r)),
             (&nodes.answer, class::FOOTNOTES_SEL),
             &mut i.notes_html.borrow_mut(),
             |inner| notes_section(r, inner),
             (&nodes.answer, "beforeend"),
         );
         sync_list(
-            panel.then(|| render::panel_html(a, r)),
+            panel.then(|| panel_html(a, r)),
             (&nodes.root, class::PANEL_SEL),
             &mut i.panel_html.borrow_mut(),
             |inner| panel_aside(r, inner),
@@ -263,8 +266,8 @@ impl Driver {
     /// The root's class: the theme, and whether the panel sits beside the answer.
     pub(super) fn set_root_class(&self, nodes: &Nodes, a: &Answer) {
         let i = &self.0;
-        let panel = render::lists_shown(a, false, i.display.get().panel).1;
-        let class = render::root_class(i.options.borrow().theme, panel);
+        let panel = lists_shown(a, false, i.display.get().panel).1;
+        let class = root_class(i.options.borrow().theme, panel);
         if nodes.root.class_name() != class {
             nodes.root.set_class_name(&class);
             // The panel came or went: the root's size may be the same.

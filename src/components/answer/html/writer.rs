@@ -4,8 +4,8 @@
 //! where it starts, and its marker where it ends. The components highlight the text
 //! between the two with the CSS Custom Highlight API (no extra boxes to lay out).
 
-use super::escape::push_escaped;
-use crate::components::answer::html::MarkerSet;
+use super::markers::MarkerSet;
+use crate::render::escape::push_escaped;
 use std::ops::Range;
 
 /// An output buffer over the answer text that knows where markers and spans go.
@@ -133,7 +133,7 @@ impl<'a> Inline<'a> {
                 if !*done {
                     *done = true;
                     self.out.push_str("<i class=\"");
-                    self.out.push_str(super::class::SPAN_START);
+                    self.out.push_str(crate::render::class::SPAN_START);
                     self.out.push_str("\" data-s=\"");
                     self.out.push_str(id);
                     self.out.push_str("\" hidden></i>");

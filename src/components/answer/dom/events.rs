@@ -2,10 +2,11 @@
 //! any [`Host`]: the Leptos components (state in signals, DOM brought in line by
 //! effects) and the plain driver (state in cells, DOM changed at once).
 
+use crate::components::answer::html::markers::ref_id;
 use crate::dom::state::{Card, Highlight, Timeout, Timers, CLOSE_DELAY_MS, OPEN_DELAY_MS};
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::{self, RenderOptions};
+use crate::render::RenderOptions;
 use std::cell::Cell;
 use web_sys::Element;
 
@@ -287,7 +288,7 @@ pub(crate) fn on_window_key_down<H: Host>(host: &H, t: &Timers, ev: &web_sys::Ke
     t.cancel_open();
     t.cancel_close();
     host.set_card(None);
-    let id = render::ref_id(&host.render(), c.ci, c.k);
+    let id = ref_id(&host.render(), c.ci, c.k);
     let Some(marker) = dom::by_id(&id) else {
         return;
     };
@@ -331,7 +332,7 @@ pub(crate) fn on_key_down<H: Host>(host: &H, t: &Timers, panel: bool, ev: web_sy
             if at_edge {
                 ev.prevent_default();
                 host.set_card(None);
-                let id = render::ref_id(&host.render(), c.ci, c.k);
+                let id = ref_id(&host.render(), c.ci, c.k);
                 if let Some(el) = dom::by_id(&id) {
                     dom::focus(&el);
                 }

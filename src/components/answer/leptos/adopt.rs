@@ -1,10 +1,11 @@
 //! The synchronous first render and its adoption by the render effect.
 
+use crate::components::answer::html::{answer_blocks, Block};
+use crate::components::context::CiteContext;
+use crate::core::formats::CiteData;
 use crate::core::model::Answer;
 use crate::core::options::Options;
-use crate::render::{self, RenderOptions};
-use crate::web::context::CiteContext;
-use crate::web::CiteData;
+use crate::render::RenderOptions;
 use leptos::prelude::*;
 use std::sync::Arc;
 use web_sys::Element;
@@ -22,7 +23,7 @@ pub(crate) struct FirstRender {
     pub(crate) inputs: FirstInputs,
     pub(crate) answer: Arc<Answer>,
     pub(crate) render: Arc<RenderOptions>,
-    pub(crate) blocks: Vec<render::Block>,
+    pub(crate) blocks: Vec<Block>,
 }
 
 /// Parses and renders the answer at once when it is not streaming, and puts the result
@@ -55,7 +56,7 @@ pub(crate) fn first_render(
     ));
     ctx.card.set(None);
     ctx.answer.set(parsed.clone());
-    let blocks = render::answer_blocks(&parsed, &render);
+    let blocks = answer_blocks(&parsed, &render);
     Some(FirstRender {
         inputs,
         answer: parsed,
@@ -68,8 +69,8 @@ pub(crate) fn first_render(
 /// `false` (and `body` emptied) when they are not what was rendered.
 pub(crate) fn adopt_blocks(
     body: &Element,
-    old: &mut Vec<(render::Block, Element)>,
-    blocks: Vec<render::Block>,
+    old: &mut Vec<(Block, Element)>,
+    blocks: Vec<Block>,
 ) -> bool {
     let children = body.children();
     if !old.is_empty() || children.length() as usize != blocks.len() {

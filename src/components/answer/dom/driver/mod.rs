@@ -14,7 +14,9 @@
 //! (the root markup, what is deferred past the first frame, footnotes and panel kept
 //! up to date once per frame) and `events` (listeners, card, highlight, copy).
 
-use crate::components::answer::dom::set_highlight;
+use crate::components::answer::dom::highlight::set_highlight;
+use crate::components::answer::html::stream_view::StreamDefs;
+use crate::components::answer::html::Block;
 use crate::components::panel::dom::PanelLayout;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, Change, StreamInfo};
@@ -23,7 +25,6 @@ use crate::core::options::Options;
 use crate::core::stream::StreamParser;
 use crate::dom::page;
 use crate::dom::state::{next_prefix, Card, Highlight, Timeout, Timers};
-use crate::render::stream_view::StreamDefs;
 use crate::render::{self, class, RenderOptions};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -138,7 +139,7 @@ struct Inner {
     /// once one was.
     message: RefCell<Option<MessageSeen>>,
     nodes: RefCell<Option<Nodes>>,
-    blocks: RefCell<Vec<(render::Block, Element)>>,
+    blocks: RefCell<Vec<(Block, Element)>>,
     /// The reference definitions of the blocks shown while streaming.
     defs: RefCell<StreamDefs>,
     notes_key: RefCell<NotesKey>,
@@ -184,13 +185,13 @@ struct MessageSeen {
 
 /// The parts of a long answer past the first screenful: the blocks that start after
 /// `render::LAZY_AFTER` bytes, the footnote entries below such an answer and the panel
-/// entries after the first `render::PANEL_EAGER`. `build` writes the rest and leaves
+/// entries after the first `panel::html::PANEL_EAGER`. `build` writes the rest and leaves
 /// these to a task after the next frame (`Driver::flush_deferred`), so the first frame
 /// parses, styles and paints only what can be on screen; an event on the answer or a
 /// call that changes it inserts them first.
 #[derive(Default)]
 struct Deferred {
-    blocks: Vec<render::Block>,
+    blocks: Vec<Block>,
     notes: String,
     panel: String,
 }

@@ -1,9 +1,9 @@
 //! The components' highlight: `ctx.highlight` applied by an effect.
 
-use super::dom::{apply_highlight, set_highlight};
+use crate::components::answer::dom::highlight::{apply_highlight, set_highlight};
+use crate::components::context::CiteContext;
 use crate::dom::state::Highlight;
 use crate::dom::util as dom;
-use crate::web::context::CiteContext;
 use leptos::prelude::*;
 
 /// Applies `ctx.highlight` to markers and spans, and to panel entries.

@@ -4,13 +4,14 @@
 //! changed.
 
 use super::{Display, Driver, MessageSeen};
-use crate::components::answer::dom::apply_highlight;
+use crate::components::answer::dom::blocks::{patch_markers, render_stream_tail, show_answer};
+use crate::components::answer::dom::highlight::apply_highlight;
+use crate::components::answer::html::answer_blocks;
 use crate::components::card::dom::show_card;
 use crate::core::formats::{CiteData, Data};
 use crate::core::live::{change, split_message, Change, StreamInfo};
 use crate::core::model::{Answer, ContentKind};
 use crate::core::stream::StreamParser;
-use crate::dom::blocks::{patch_markers, render_stream_tail, show_answer};
 use crate::dom::state::kept_card;
 use crate::render::{self, RenderOptions};
 use serde_json::Value;
@@ -311,10 +312,10 @@ impl Driver {
         if a.content_kind != ContentKind::Markdown || parser.is_none() {
             // HTML or JSON answers are not block-structured, nor is a whole parse's
             // answer: rendered whole, unchanged blocks kept.
-            crate::dom::blocks::patch_blocks(
+            crate::components::answer::dom::blocks::patch_blocks(
                 &nodes.body,
                 &mut blocks,
-                render::answer_blocks(a, &r),
+                answer_blocks(a, &r),
                 &Some,
             );
         } else {

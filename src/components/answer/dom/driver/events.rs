@@ -1,22 +1,23 @@
 //! Events of a mounted answer: the listeners on its element and the page's, what a
-//! pointer, key or focus event does (through the shared handlers of `dom::events`, to
-//! which the driver is a [`Host`]), the card shown and placed at its marker, the
-//! highlight, and the copy button.
+//! pointer, key or focus event does (through the answer's shared handlers,
+//! `dom::events`, to which the driver is a [`Host`]), the card shown and placed at its
+//! marker, the highlight, and the copy button.
 
 use super::{Driver, Inner};
-use crate::components::answer::dom::apply_highlight;
-use crate::components::card::dom::show_card;
-use crate::components::panel::dom::{bring_into_view, set_expanded};
-use crate::core::export::copy_text;
-use crate::dom::events::{
+use crate::components::answer::dom::events::{
     emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
     on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
     on_window_key_down, source_detail, Host,
 };
+use crate::components::answer::dom::highlight::apply_highlight;
+use crate::components::answer::html::markers::ref_id;
+use crate::components::card::dom::show_card;
+use crate::components::panel::dom::{bring_into_view, set_expanded};
+use crate::core::export::copy_text;
 use crate::dom::page::{self, PageEvent};
 use crate::dom::state::{sources_of, Card, Highlight, Timeout};
 use crate::dom::util as dom;
-use crate::render::{self, class, RenderOptions};
+use crate::render::{class, RenderOptions};
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
 use wasm_bindgen::closure::Closure;
@@ -152,7 +153,7 @@ impl Driver {
                 // the marker (in the card, in the panel) changes nothing.
                 if let Some(c) = self.0.card.get() {
                     let r = self.0.render.borrow().clone();
-                    let link = dom::by_id(&render::ref_id(&r, c.ci, c.k));
+                    let link = dom::by_id(&ref_id(&r, c.ci, c.k));
                     if crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
                         let follows = match self.0.nodes.try_borrow() {
                             Ok(n) => n.as_ref().is_some_and(|n| {

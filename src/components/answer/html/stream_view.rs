@@ -2,10 +2,12 @@
 //! stream runs, so that syntax still arriving never flashes as literal characters.
 
 use super::markdown::render_range_after;
-use super::{Block, MarkerSet, RenderOptions};
+use super::markers::MarkerSet;
+use super::Block;
 use crate::core::commonmark::{self, RefDef};
 use crate::core::model::Answer;
 use crate::core::str_ops;
+use crate::render::RenderOptions;
 use std::ops::Range;
 
 /// The reference definitions (`[label]: url`, and footnote definitions) in a streaming
@@ -18,8 +20,8 @@ use std::ops::Range;
 ///
 /// A definition that comes after a block already shown does not change that block
 /// while streaming (the view renders only its last blocks again); when the stream
-/// ends, a view renders every block again if the answer holds a `]:`
-/// (`dom::blocks::show_answer`), and shows what a render of the whole answer shows.
+/// ends, a view renders every block again if the answer holds a `]:` (the answer's
+/// `dom::blocks::show_answer`), and shows what a render of the whole answer shows.
 #[derive(Debug, Clone, Default)]
 pub struct StreamDefs {
     /// Runs of definitions, each sorted by label (a label once), in the order of the
@@ -398,12 +400,14 @@ mod tests {
 #[cfg(test)]
 mod growth_tests {
     use super::{render_tail, stream_view_text, tail_start, text_growth, Closing, StreamDefs};
+    use crate::components::answer::html::markdown::render_range;
+    use crate::components::answer::html::markers::MarkerSet;
+    use crate::components::answer::html::{answer_blocks, Block};
     use crate::core::formats::Data;
     use crate::core::model::Answer;
     use crate::core::options::Options;
     use crate::core::stream::StreamParser;
-    use crate::render::markdown::render_range;
-    use crate::render::{answer_blocks, Block, MarkerSet, RenderOptions};
+    use crate::render::RenderOptions;
 
     #[test]
     fn text_growth_is_only_the_last_text() {
@@ -518,9 +522,10 @@ mod growth_tests {
         );
     }
 
-    /// What a streaming view shows (`dom::blocks`, without a DOM): `text` fed to a
-    /// stream in chunks of `step` bytes; after each, the blocks from the first that can
-    /// have changed are rendered again, after the definitions of the blocks before them
+    /// What a streaming view shows (the answer's `dom::blocks`, without a DOM): `text`
+    /// fed to a stream in chunks of `step` bytes; after each, the blocks from the first
+    /// that can have changed are rendered again, after the definitions of the blocks
+    /// before them
     /// (`render_stream_tail`), and `each` is given the blocks shown and the answer as
     /// the view shows it (its text cut or closed at the end); then the stream finishes
     /// and the blocks are brought to the whole answer as `show_answer` does: all of

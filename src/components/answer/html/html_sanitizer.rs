@@ -28,11 +28,12 @@
 mod entities;
 mod lexer;
 
-use super::escape::push_escaped;
 use super::markdown::safe_href;
+use super::markers::MarkerSet;
 use super::writer::Inline;
-use super::{Block, MarkerSet};
+use super::Block;
 use crate::core::model::Answer;
+use crate::render::escape::push_escaped;
 use entities::entity;
 use lexer::{drops_content, is_ws, raw_kind, Lexer, Raw, Tok};
 use std::ops::Range;

@@ -2,8 +2,9 @@
 //! HTML blocks, from the events of citekit's CommonMark parser (`core::commonmark`) with their source
 //! ranges. Raw HTML in the answer is shown as text; links and images only keep safe urls.
 
+use super::markers::MarkerSet;
 use super::writer::Inline;
-use super::{Block, MarkerSet};
+use super::Block;
 use crate::core::commonmark::{Alignment, Event, RefDef, Tag, TagEnd};
 use crate::core::model::Answer;
 use crate::core::untrusted_text::{sanitize_url, UrlContext};
@@ -402,8 +403,9 @@ mod tests {
 
 #[cfg(test)]
 mod render_tests {
+    use crate::components::answer::html::answer_html;
     use crate::core::model::*;
-    use crate::render::{answer_html, RenderOptions};
+    use crate::render::RenderOptions;
 
     fn answer(text: &str, cites: &[(usize, usize, &[&str])]) -> Answer {
         let ids: Vec<&str> = cites.iter().flat_map(|c| c.2.iter().copied()).collect();
@@ -492,7 +494,7 @@ mod render_tests {
     fn nested_image_stays_in_one_block() {
         // CommonMark example 574: the inner image's end must not end the block.
         let a = answer("![foo ![bar](/url)](/url2)\n\nnext", &[]);
-        let blocks = crate::render::answer_blocks(&a, &RenderOptions::default());
+        let blocks = crate::components::answer::html::answer_blocks(&a, &RenderOptions::default());
         assert_eq!(blocks.len(), 2, "{blocks:?}");
         assert!(
             blocks[0]

@@ -9,12 +9,13 @@
 //! shown as plain text with the markers at their offsets. Nesting deeper than
 //! [`MAX_VIEW_DEPTH`] is shown as compact JSON text.
 
-use super::escape::push_escaped;
+use super::markers::MarkerSet;
 use super::writer::Inline;
-use super::{Block, MarkerSet};
+use super::Block;
 use crate::core::json_fields::parse_json;
 use crate::core::model::{Answer, Location};
 use crate::core::ordered_hash::OrderedHashMap;
+use crate::render::escape::push_escaped;
 use serde_json::Value;
 
 /// Deepest nesting shown as a structure.

@@ -1,10 +1,10 @@
 //! The state one answer's components share ([`CiteContext`]), its provider, and the
 //! events an answer dispatches.
 
+use crate::components::answer::dom::events::{emit_from, Host};
 use crate::core::formats::Data;
 use crate::core::model::Answer;
 use crate::core::options::Options;
-use crate::dom::events::{emit_from, Host};
 pub use crate::dom::state::{Card, Highlight};
 use crate::dom::util as dom;
 use crate::render::RenderOptions;

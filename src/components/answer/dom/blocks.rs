@@ -1,12 +1,16 @@
 //! Bringing the body from the answer it shows to a new one: markers patched in place,
 //! changed blocks morphed, the open tail rendered again.
 
+use crate::components::answer::html::markers::MarkerSet;
+use crate::components::answer::html::stream_view::{
+    render_tail, stream_view_text, tail_start, StreamDefs,
+};
+use crate::components::answer::html::{answer_blocks, markdown, Block};
 use crate::core::live::StreamInfo;
 use crate::core::model::Answer;
 use crate::dom::morph;
 use crate::dom::util as dom;
 use crate::render::class;
-use crate::render::stream_view::{render_tail, stream_view_text, tail_start, StreamDefs};
 use crate::render::{self, RenderOptions};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -20,7 +24,7 @@ pub(crate) type Shown<'a> = (&'a Answer, &'a RenderOptions, StreamInfo);
 /// view that costs a second layout in the first frame. Each block takes its direction
 /// from its own text (`dir="auto"`): an Arabic or Hebrew paragraph reads right to left,
 /// its markers at its end, on a left-to-right page.
-pub(crate) fn push_block(out: &mut String, b: &render::Block) {
+pub(crate) fn push_block(out: &mut String, b: &Block) {
     out.push_str(if b.range.start >= render::LAZY_AFTER {
         "<div class=\"cite-block cite-block--lazy\" dir=\"auto\">"
     } else {
@@ -38,7 +42,7 @@ pub(crate) fn push_block(out: &mut String, b: &render::Block) {
 /// ([`render_stream_tail`]). Returns whether markers already shown changed.
 pub(crate) fn show_answer(
     body: &Element,
-    blocks: &mut Vec<(render::Block, Element)>,
+    blocks: &mut Vec<(Block, Element)>,
     defs: &mut StreamDefs,
     prev: Option<Shown<'_>>,
     a: &Answer,
@@ -60,7 +64,7 @@ pub(crate) fn show_answer(
         if info.streaming && markdown {
             render_stream_tail(body, blocks, defs, a, r, 0, &same);
         } else {
-            patch_blocks(body, blocks, render::answer_blocks(a, r), &same);
+            patch_blocks(body, blocks, answer_blocks(a, r), &same);
         }
         return true;
     };
@@ -106,7 +110,7 @@ pub(crate) fn show_answer(
     if info.streaming && markdown {
         render_stream_tail(body, blocks, defs, a, r, 0, &cite_of);
     } else {
-        patch_blocks(body, blocks, render::answer_blocks(a, r), &cite_of);
+        patch_blocks(body, blocks, answer_blocks(a, r), &cite_of);
     }
     true
 }
@@ -121,7 +125,7 @@ pub(crate) fn patch_markers(body: &Element, a: &Answer, r: &RenderOptions, cis: 
     else {
         return;
     };
-    let markers = render::MarkerSet::from(a, r, from);
+    let markers = MarkerSet::from(a, r, from);
     let mut html = String::new();
     for &ci in cis {
         if let Some(h) = markers.html.get(ci) {
@@ -156,8 +160,8 @@ pub(crate) fn patch_markers(body: &Element, a: &Answer, r: &RenderOptions, cis: 
 /// Replaces only the blocks whose HTML changed; unchanged blocks keep their DOM nodes.
 pub(crate) fn patch_blocks(
     body: &Element,
-    old: &mut Vec<(render::Block, Element)>,
-    new: Vec<render::Block>,
+    old: &mut Vec<(Block, Element)>,
+    new: Vec<Block>,
     cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
     patch_from(body, old, 0, new, cite_of);
@@ -169,9 +173,9 @@ pub(crate) fn patch_blocks(
 /// marker has to the one it has now.
 pub(crate) fn patch_from(
     body: &Element,
-    old: &mut Vec<(render::Block, Element)>,
+    old: &mut Vec<(Block, Element)>,
     k: usize,
-    new: Vec<render::Block>,
+    new: Vec<Block>,
     cite_of: &dyn Fn(usize) -> Option<usize>,
 ) {
     let count = k + new.len();
@@ -218,7 +222,7 @@ pub(crate) fn patch_from(
 /// `label`, as in a render of the whole answer.
 pub(crate) fn render_stream_tail(
     body: &Element,
-    old: &mut Vec<(render::Block, Element)>,
+    old: &mut Vec<(Block, Element)>,
     defs: &mut StreamDefs,
     a: &Answer,
     r: &RenderOptions,
@@ -235,7 +239,7 @@ pub(crate) fn render_stream_tail(
 /// stream's open tail began) as the whole answer shows them; blocks before it stay.
 pub(crate) fn render_final_tail(
     body: &Element,
-    old: &mut Vec<(render::Block, Element)>,
+    old: &mut Vec<(Block, Element)>,
     a: &Answer,
     r: &RenderOptions,
     fixed: usize,
@@ -243,17 +247,17 @@ pub(crate) fn render_final_tail(
     let from = old.last().map_or(0, |(b, _)| b.range.start).min(fixed);
     let k = old.partition_point(|(b, _)| b.range.end <= from);
     let start = old.get(k).map_or(from, |(b, _)| b.range.start.min(from));
-    let markers = render::MarkerSet::from(a, r, start);
-    let new = render::markdown::render_range(&a.text, start..a.text.len(), &markers, true);
+    let markers = MarkerSet::from(a, r, start);
+    let new = markdown::render_range(&a.text, start..a.text.len(), &markers, true);
     patch_from(body, old, k, new, &Some);
 }
 
 /// Where `old` and `new` (a block's HTML before and after a streamed chunk) differ
 /// only in the text of the block's last text node
-/// ([`text_growth`](crate::render::stream_view::text_growth)), changes that node's
-/// data in place and returns true: no HTML parsed, no node walked.
+/// ([`text_growth`](crate::components::answer::html::stream_view::text_growth)),
+/// changes that node's data in place and returns true: no HTML parsed, no node walked.
 pub(crate) fn grow_last_text(el: &Element, old: &str, new: &str) -> bool {
-    use crate::render::stream_view::{text_growth, Closing};
+    use crate::components::answer::html::stream_view::{text_growth, Closing};
     let Some(g) = text_growth(old, new) else {
         return false;
     };
