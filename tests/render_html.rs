@@ -1176,9 +1176,9 @@ fn a_url_only_source_shows_its_domain_once() {
     a.sources[0].url = Some("https://example.com/".into());
     a.sources[0].domain = Some("example.com".into());
     let r = RenderOptions::default();
-    let panel = citekit::render::panel_html(&a, &r);
-    let notes = citekit::render::footnotes_html(&a, &r);
-    let card = citekit::render::card_html(&a, 0, 0, &r);
+    let panel = citekit::components::panel::html::panel_html(&a, &r);
+    let notes = citekit::components::footnotes::html::footnotes_html(&a, &r);
+    let card = citekit::components::card::html::card_html(&a, 0, 0, &r);
     for (name, html) in [("panel", &panel), ("footnotes", &notes), ("card", &card)] {
         let shown: String = visible(html);
         assert_eq!(shown.matches("example.com").count(), 1, "{name}: {html}");
@@ -1186,6 +1186,6 @@ fn a_url_only_source_shows_its_domain_once() {
     }
     // With a title of its own the domain is shown beside it.
     a.sources[0].title = Some("Example Domain".into());
-    let panel = citekit::render::panel_html(&a, &r);
+    let panel = citekit::components::panel::html::panel_html(&a, &r);
     assert!(panel.contains("cite-source__domain"), "{panel}");
 }
