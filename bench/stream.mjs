@@ -5,6 +5,9 @@
 // Both mix headings, lists, tables, fenced code with bracket literals (`arr[1]`,
 // `m[2][3]`, inline `x[4]`) that must stay text, emoji and CJK. Three renderers:
 //   citekit: the mounted component (`view.append`), footnotes and the source panel on;
+//   element (only when asked: --renderers element): <cited-answer> with `streaming`,
+//     given the whole answer so far as its `answer` property on every chunk (what a
+//     framework does), the same lists on;
 //   marked: marked + a citation extension, re-parsing the whole answer and replacing
 //     the container's innerHTML on every chunk (what most chat UIs do today);
 //   smd: streaming-markdown 0.2.15, which appends DOM nodes as characters arrive and
@@ -503,6 +506,24 @@ function makeSide(kind, c, el) {
       literal: () => false,
       footnotes: () => el.querySelectorAll('.cite-footnotes li').length,
       destroy: () => view.destroy(),
+    };
+  }
+  if (kind === 'element') {
+    // <cited-answer> given the whole text so far on every chunk, as a framework sets it.
+    const ce = document.createElement('cited-answer');
+    ce.data = c.data;
+    ce.options = { panel: true, footnotes: true };
+    ce.setAttribute('streaming', '');
+    ce.answer = '';
+    el.appendChild(ce);
+    let text = '';
+    return {
+      append: (s) => { text += s; ce.answer = text; },
+      finish: () => { ce.streaming = false; },
+      markers: () => ce.querySelectorAll('.cite-answer__body .cite-marker__link').length,
+      literal: () => false,
+      footnotes: () => ce.querySelectorAll('.cite-footnotes li').length,
+      destroy: () => ce.remove(),
     };
   }
   if (kind === 'citekit') {

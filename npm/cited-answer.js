@@ -1,7 +1,7 @@
 // <cited-answer>: the custom element of the citekit npm package. Registered when this
 // module is imported (unless the name is taken). Light DOM: see README.md, "Why light
 // DOM".
-import { init, messageFallbackText, mount, reportOnce, showFallback, streamsEvents } from './core.js';
+import { CallLog, init, messageFallbackText, mount, reportOnce, showFallback, streamsEvents } from './core.js';
 
 // Under Node (renderToString users import the package too) there is no HTMLElement.
 const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
@@ -49,11 +49,6 @@ function report(err) {
   console.error(err);
 }
 
-/** `next` is `prev` with text added at its end (a first value, from null, is not growth). */
-function grows(prev, next) {
-  return typeof prev === 'string' && typeof next === 'string' && next.length > prev.length && next.startsWith(prev);
-}
-
 /**
  * `<cited-answer>`: an answer with citation markers, hover cards, footnotes and (with
  * `panel`) the source panel. Inputs: the `answer`, `data`, `options` and `streaming`
@@ -63,9 +58,11 @@ function grows(prev, next) {
  * wins over an attribute). Without `answer`/`data` properties it reads the `answer`
  * attribute and a child `<script type="application/json">` (server-rendered pages).
  *
- * Streaming: an `answer` that grows from its previous value is appended (what is new),
- * like `append(text)`; `finish()`, or turning `streaming` off, ends the stream. Moving
- * the element (removed and put back within the same task) keeps its view.
+ * Streaming: each new `answer` goes to the view whole, with `streaming`, and the module
+ * decides (`core::live::change`): one that grew from the previous value is appended
+ * (what is new), like `append(text)`; another one starts again. `finish()`, or turning
+ * `streaming` off, ends the stream. Calls made while the module loads are made once it
+ * has. Moving the element (removed and put back within the same task) keeps its view.
  * Events `citation-click` and `source-select` bubble out of it.
  *
  * The `message` property takes a Vercel AI SDK `UIMessage` (or its `parts`, or the
@@ -90,10 +87,13 @@ export class CitedAnswerElement extends Base {
   #view = null;
   /** The view was mounted with `message` (not `answer` and `data`). */
   #viewShowsMessage = false;
-  /** Text arrived by growth or `append` and the stream has not been finished. */
-  #live = false;
-  /** `finish()` was called: growth re-renders instead of appending, until streaming again. */
-  #ended = false;
+  /**
+   * While connected with no view yet (the module loading): the answer and data when the
+   * first streaming call came, and the calls since, made on the view once mounted.
+   */
+  #pending = null;
+  /** Connected and waiting for `init()` to mount. */
+  #awaiting = false;
   /** Why the module could not load, once it failed: the answer is then shown as text. */
   #failure = null;
   /** Bumped on every connect/disconnect, so a stale init() resolution does nothing. */
@@ -186,8 +186,7 @@ export class CitedAnswerElement extends Base {
     }
     const text = args[0];
     if (text === '') return;
-    this.#live = true;
-    this.#ended = false;
+    this.#note();
     if (this.#isSse()) {
       this.#dataSet = true;
       this.#data = (typeof this.#data === 'string' ? this.#data : '') + text;
@@ -196,14 +195,13 @@ export class CitedAnswerElement extends Base {
       this.#answer = (this.#answer ?? '') + text;
     }
     this.#showFailure();
-    this.#call((v) => v.append(text));
+    this.#send('append', text);
   }
 
   /** Ends the stream. */
   finish() {
-    this.#live = false;
-    this.#ended = true;
-    this.#call((v) => v.finish());
+    this.#note();
+    this.#send('finish');
   }
 
   connectedCallback() {
@@ -217,12 +215,15 @@ export class CitedAnswerElement extends Base {
     }
     const generation = ++this.#generation;
     const current = () => generation === this.#generation && this.isConnected;
+    this.#awaiting = true;
     init().then(
       () => {
         if (current() && this.#view === null) this.#mount();
       },
       (err) => {
         if (!current()) return;
+        this.#awaiting = false;
+        this.#pending = null;
         this.#failure = err;
         this.#showFailure();
         reportOnce(err);
@@ -232,6 +233,7 @@ export class CitedAnswerElement extends Base {
 
   disconnectedCallback() {
     this.#generation++;
+    this.#awaiting = false;
     if (this.#view === null || this.#destroyTimer !== null) return;
     // A move is a disconnect followed by a connect: destroy only when the element is
     // still out of the document once the current task is over.
@@ -253,50 +255,23 @@ export class CitedAnswerElement extends Base {
   }
 
   #setAnswer(next) {
-    const prev = this.#answer;
-    if (next === prev) return;
+    if (next === this.#answer) return;
+    const events = this.#isSse();
+    if (!events) this.#note();
     this.#answer = next;
-    if (this.#isSse()) {
-      this.#call((v) => v.update({ answer: next }));
-      return;
-    }
-    this.#change(prev, next, (v) => v.update({ answer: next }));
+    this.#showFailure();
+    // The streamed input (the answer, unless the text comes in an event stream) goes
+    // whole with `streaming`: the module appends what grew or starts again.
+    this.#send('update', events ? { answer: next } : { answer: next, streaming: this.#streaming });
   }
 
   #setData(next) {
-    const prev = this.#data;
-    if (next === prev) return;
+    if (next === this.#data) return;
+    const events = streamsEvents(this.#allOptions().format, next);
+    if (events) this.#note();
     this.#data = next;
-    if (this.#isSse()) {
-      this.#change(prev, next, (v) => v.update({ data: next }));
-    } else {
-      this.#call((v) => v.update({ data: next }));
-    }
-  }
-
-  /**
-   * The streamed input (the answer, or the event stream of format `sse`) went from
-   * `prev` to `next`: growth is appended, anything else replaces the answer (a view in
-   * the middle of a stream is mounted again, as a new stream when `streaming` is on).
-   */
-  #change(prev, next, replace) {
-    if (grows(prev, next) && (!this.#ended || this.#streaming)) {
-      this.#live = true;
-      this.#ended = false;
-      this.#showFailure();
-      this.#call((v) => v.append(next.slice(prev.length)));
-      return;
-    }
-    const wasLive = this.#live;
-    this.#live = this.#streaming && typeof next === 'string' && next !== '';
     this.#showFailure();
-    if (this.#view === null) return;
-    if (wasLive || this.#live) {
-      this.#destroy();
-      this.#mount();
-    } else {
-      this.#call(replace);
-    }
+    this.#send('update', events ? { data: next, streaming: this.#streaming } : { data: next });
   }
 
   #setStreaming(on) {
@@ -307,10 +282,27 @@ export class CitedAnswerElement extends Base {
       this.#call((v) => v.update({ message: this.#message, streaming: on }));
       return;
     }
-    if (on) {
-      this.#ended = false;
-    } else {
-      this.finish();
+    if (!on) this.finish();
+  }
+
+  /**
+   * Before a streaming call with no view while connected (the module loading): the
+   * answer and data as they are, which the view is mounted with before the calls are
+   * made on it.
+   */
+  #note() {
+    if (this.#view === null && this.#pending === null && this.#awaiting) {
+      this.#pending = { answer: this.#answer, data: this.#data, log: new CallLog() };
+    }
+  }
+
+  /** Makes a call on the view, or keeps it for the view to come (see `#note`). */
+  #send(name, arg) {
+    if (this.#view !== null) {
+      this.#call((v) => (name === 'finish' ? v.finish() : v[name](arg)));
+    } else if (this.#pending !== null && (name !== 'update' || 'streaming' in arg)) {
+      // The other calls need not wait: the view is mounted with what they set.
+      this.#pending.log.record(name, arg);
     }
   }
 
@@ -354,18 +346,22 @@ export class CitedAnswerElement extends Base {
       return;
     }
     this.#viewShowsMessage = false;
-    const sse = streamsEvents(options.format, this.#data);
-    const streamed = sse ? this.#data : this.#answer;
-    const live = (this.#live || this.#streaming) && !this.#ended && typeof streamed === 'string';
+    const pending = this.#pending;
+    this.#pending = null;
+    this.#awaiting = false;
     try {
-      if (live) {
-        // Mounted as a stream: held-back markers stay held back, none shows as text.
-        const view = mount(this, { ...options, answer: sse ? null : '', data: sse ? '' : this.#data });
-        this.#view = view;
-        if (streamed !== '') view.append(streamed);
+      if (pending !== null) {
+        // Mounted as it was when the first streaming call came, then the calls made.
+        const events = streamsEvents(options.format, this.#data);
+        this.#view = mount(this, {
+          ...options,
+          answer: events ? this.#answer : pending.answer,
+          data: events ? pending.data : this.#data,
+        });
+        pending.log.replay(this.#view);
       } else {
-        this.#view = mount(this, { ...options, answer: this.#answer, data: this.#data });
-        if (this.#ended) this.#view.finish();
+        // With `streaming`, mounted as a stream: a marker still arriving stays held back.
+        this.#view = mount(this, { ...options, answer: this.#answer, data: this.#data, streaming: this.#streaming });
       }
     } catch (err) {
       report(err);

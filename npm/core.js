@@ -198,9 +198,8 @@ export class View {
     this.inner = api.mount(element, props);
     this.element = element;
     this.listeners = [];
-    // Only the first module's views keep a log: props at mount, then each call (runs
-    // of appended text joined).
-    this.log = this.module === first ? { props: { ...props }, calls: [] } : null;
+    // Only the first module's views keep a log: props at mount, then each call.
+    this.log = this.module === first ? { props: { ...props }, calls: new CallLog() } : null;
     mounted.set(element, this);
     this.check();
   }
@@ -228,11 +227,7 @@ export class View {
     this.inner.destroy();
     this.inner.free();
     const inner = full.mount(this.element, log.props);
-    for (const [name, arg] of log.calls) {
-      if (name === 'append') inner.append(arg.join(''));
-      else if (name === 'finish') inner.finish();
-      else inner[name](arg);
-    }
+    log.calls.replay(inner);
     for (const l of this.listeners) l.off = inner.on(l.name, l.callback);
     this.inner = inner;
     this.module = full;
@@ -242,17 +237,14 @@ export class View {
   }
 
   record(name, arg) {
-    if (this.log === null) return;
-    const calls = this.log.calls;
-    const last = calls[calls.length - 1];
-    if (name === 'append' && last?.[0] === 'append') last[1].push(arg);
-    else if (name === 'update' && onlyMessage(arg) && last?.[0] === 'update' && onlyMessage(last[1])) {
-      // A message given again on every render: its last state is all a replay needs.
-      last[1] = arg;
-    } else calls.push([name, name === 'append' ? [arg] : arg]);
+    if (this.log !== null) this.log.calls.record(name, arg);
   }
 
-  /** Replaces the inputs present (answer, data, single options, display settings). */
+  /**
+   * Replaces the inputs present (answer, data, single options, display settings);
+   * `answer` with `streaming` is the answer so far, given whole again as it grows (the
+   * module appends what grew, or starts again from another answer).
+   */
   update(props) {
     this.inner.update(props);
     this.record('update', { ...props });
@@ -319,9 +311,63 @@ export class View {
   }
 }
 
-/** Props that give only a message (and whether it streams). */
-function onlyMessage(props) {
-  return props != null && 'message' in props && Object.keys(props).every((k) => k === 'message' || k === 'streaming');
+/**
+ * Calls made to a view, to be made again on another: a view moved to the full module,
+ * or an element's calls made before the module loaded. Runs of appended text are
+ * joined. Of a run of values given whole, only what the module reads is kept: of
+ * messages the last; of answers (or event streams) given with `streaming` the last two,
+ * since the module's rule (`core::live::change`) makes the view show the last, as a
+ * stream when it grew from the one before, whatever came earlier in the run.
+ */
+export class CallLog {
+  constructor() {
+    this.calls = [];
+  }
+
+  record(name, arg) {
+    const calls = this.calls;
+    const last = calls[calls.length - 1];
+    if (name === 'append') {
+      if (last?.[0] === 'append') last[1].push(arg);
+      else calls.push(['append', [arg]]);
+      return;
+    }
+    const run = runOf(name, arg);
+    if (run && last && runOf(...last) === run) {
+      if (run === 'message') {
+        last[1] = arg;
+        return;
+      }
+      // The same value again changes nothing.
+      const input = 'answer' in arg ? 'answer' : 'data';
+      if (last[1][input] === arg[input]) return;
+      if (runOf(...(calls[calls.length - 2] ?? [])) === run) calls.splice(-2, 1);
+    }
+    calls.push([name, arg]);
+  }
+
+  /** Makes the calls on `view`. */
+  replay(view) {
+    for (const [name, arg] of this.calls) {
+      if (name === 'append') view.append(arg.join(''));
+      else if (name === 'finish') view.finish();
+      else view[name](arg);
+    }
+  }
+}
+
+/**
+ * The run an `update` belongs to: `message` (only a message, and whether it streams),
+ * `answer:<streaming>` or `data:<streaming>` (only that input given whole, with
+ * `streaming`); null for any other call.
+ */
+function runOf(name, props) {
+  if (name !== 'update' || props == null) return null;
+  const keys = Object.keys(props);
+  if ('message' in props && keys.every((k) => k === 'message' || k === 'streaming')) return 'message';
+  if (keys.length !== 2 || !('streaming' in props)) return null;
+  const input = 'answer' in props ? 'answer' : 'data' in props ? 'data' : null;
+  return input === null ? null : `${input}:${Boolean(props.streaming)}`;
 }
 
 /** The citekit version. */
@@ -331,22 +377,25 @@ export function version() {
 }
 
 /**
- * Whether the answer is a raw event stream held in `data` (appended as it grows, not
- * the answer text): format `sse`, format `ai-sdk` with `data` a string (the UI
- * message stream; a `UIMessage` or its parts are objects), or a platform's or a
- * provider's own stream (format `cohere`, `bedrock`, `bedrock-kb`, `azure`, `xai`,
- * `mistral`, `llamaindex`, `langchain`, `anthropic`, `gemini`, `openai` or `perplexity` with `data` a string that
- * is not JSON: empty at the start, or the events). The module's own rule
- * (`streams_events`), for the hosts that decide what to append before mounting.
+ * The module's `streamsEvents`: for each format whose data can be a raw event stream,
+ * whether it is one with no data, a value, JSON text and other text (bits 1, 2, 4, 8
+ * of its number). scripts/build-pkg.sh writes it from the built full module (the
+ * registry's rule), so that the first module does without the function and the answer
+ * is there before the module has loaded; the package's tests hold the two together.
+ */
+const STREAMS = {};
+
+/**
+ * Whether `data` is a raw event stream that the answer's text arrives in, appended as it
+ * grows (format `sse`, an `ai-sdk` UI message stream, a provider's or platform's own
+ * stream), rather than the answer text: the module's rule, from the format registry,
+ * through the table above. The element keeps text appended to it in `data` or in
+ * `answer` by it, and shows no event stream as text.
  */
 export function streamsEvents(format, data) {
-  if (format === 'sse') return true;
-  if (typeof data !== 'string') return false;
-  if (format === 'ai-sdk') return true;
-  const provider = format === 'anthropic' || format === 'gemini' || format === 'openai' || format === 'perplexity';
-  const platform = ['cohere', 'bedrock', 'bedrock-kb', 'azure', 'xai', 'mistral', 'llamaindex', 'langchain'].includes(format);
-  // A provider's or platform's stream: text data that is not JSON (`is_stream_text`).
-  return (provider || platform) && !/^\ufeff?\s*[[{]/.test(data);
+  const kind =
+    data === null || data === undefined ? 1 : typeof data !== 'string' ? 2 : /^\s*[[{]/.test(data) ? 4 : 8;
+  return ((STREAMS[format] ?? 0) & kind) !== 0;
 }
 
 /**

@@ -169,7 +169,14 @@ export interface MountProps extends Options, DisplayOptions {
    * appended and new sources are read; text that is not an extension starts again.
    */
   message?: AiSdkMessageInput | null;
-  /** With `message`: true while the message is still arriving; false ends the stream. */
+  /**
+   * With `message`: true while the message is still arriving; false ends the stream.
+   * With `answer` (or, for a raw event stream, `data`): the text is given whole again
+   * as it grows, and the module decides what it is: text that grew from the previous
+   * value is appended (a stream starts, even when false); another text starts the
+   * stream again while true, or is shown whole. `mount` with `streaming: true` mounts
+   * the answer as a stream. `finish()` ends it.
+   */
   streaming?: boolean;
 }
 

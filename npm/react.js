@@ -6,11 +6,6 @@ import { init, isReady, messageFallbackText, mount, reportOnce, showFallback, st
 /** Display settings that setOptions changes only when present: their defaults. */
 const DISPLAY_DEFAULTS = { panel: false, footnotes: true, copyButton: false };
 
-/** `next` is `prev` with text added at its end (a first value, from null, is not growth). */
-function grows(prev, next) {
-  return typeof prev === 'string' && typeof next === 'string' && next.length > prev.length && next.startsWith(prev);
-}
-
 /** A key that changes when an options object's content does (objects made per render). */
 function keyOf(value) {
   if (value === null || typeof value !== 'object') return value;
@@ -28,36 +23,24 @@ function sameData(a, b) {
   return keyOf(a) === keyOf(b);
 }
 
-/** What streams: the answer, or the raw event stream (`data`: `sse`, an `ai-sdk` UI message stream). */
-function streamedOf(input) {
-  const sse = streamsEvents(input.options?.format, input.data);
-  return { sse, streamed: sse ? input.data : input.answer };
-}
-
 /**
- * Mounts `input` into `element`: as a stream (mounted empty, the text appended, so a
- * half-typed marker is held back) when it is streaming, else as a whole answer. A
- * `message` (a Vercel AI SDK UIMessage) goes to the module as it is, with `streaming`:
- * it reads the text out of it and tells what grew.
+ * Mounts `input` into `element`, with `streaming`: the module mounts a streaming answer
+ * as a stream (a half-typed marker held back), and reads a `message` (a Vercel AI SDK
+ * UIMessage) itself.
  */
-function mountInto(element, input, live) {
+function mountInto(element, input, streaming) {
   const options = { ...DISPLAY_DEFAULTS, ...input.options };
   if (input.message !== undefined) {
-    return mount(element, { ...options, message: input.message, streaming: live });
+    return mount(element, { ...options, message: input.message, streaming });
   }
-  const { sse, streamed } = streamedOf(input);
-  if (live && typeof streamed === 'string') {
-    const view = mount(element, { ...options, answer: sse ? null : '', data: sse ? '' : input.data });
-    if (streamed !== '') view.append(streamed);
-    return view;
-  }
-  return mount(element, { ...options, answer: input.answer, data: input.data });
+  return mount(element, { ...options, answer: input.answer, data: input.data, streaming });
 }
 
 /**
  * Keeps a citekit view in the element of the returned `ref` in step with `input`:
- * waits for `init()`, appends only the new text when `answer` grows (a change that is
- * not growth re-renders), calls `finish()` when `streaming` turns false, updates on
+ * waits for `init()`, gives a new `answer` (or a new event stream in `data`) to the
+ * view whole with `streaming`, and the module appends what grew or starts again
+ * (`core::live::change`); calls `finish()` when `streaming` turns false, updates on
  * data and option changes, destroys the view on unmount. StrictMode's double effects
  * and moves of the element keep working.
  *
@@ -104,11 +87,11 @@ export function useCitekit(input = {}) {
   useEffect(() => {
     const element = ref.current;
     if (!ready || element === null) return undefined;
-    const current = { answer, data, message, options: keyOf(options), streaming, live: Boolean(streaming), ended: false };
+    const current = { answer, data, message, options: keyOf(options), streaming };
     const s = { ...current, view: null, element };
     failed.current = null;
     try {
-      s.view = mountInto(element, { answer, data, message, options }, s.live);
+      s.view = mountInto(element, { answer, data, message, options }, Boolean(streaming));
     } catch (err) {
       reportOnce(err);
       failed.current = current.options;
@@ -178,9 +161,7 @@ function sync(element, s, input) {
     s.view.destroy();
     Object.assign(s, { answer: input.answer, data: input.data, message: input.message, streaming: input.streaming });
     s.options = keyOf(input.options);
-    s.live = Boolean(input.streaming);
-    s.ended = false;
-    s.view = mountInto(element, input, s.live);
+    s.view = mountInto(element, input, Boolean(input.streaming));
     return;
   }
   const optionsKey = keyOf(input.options);
@@ -198,34 +179,16 @@ function sync(element, s, input) {
     s.streaming = input.streaming;
     return;
   }
-  const { sse, streamed } = streamedOf(input);
-  if (input.streaming && !s.streaming) s.ended = false;
-  const before = sse ? s.data : s.answer;
-  if (streamed !== before) {
-    if (grows(before, streamed) && (!s.ended || input.streaming)) {
-      s.live = true;
-      s.view.append(streamed.slice(before.length));
-    } else if (s.live || input.streaming) {
-      // Not growth in the middle of a stream (a regenerated answer): start again.
-      s.view.destroy();
-      s.live = Boolean(input.streaming);
-      s.ended = false;
-      s.view = mountInto(element, input, s.live);
-    } else {
-      s.view.update(sse ? { data: streamed } : { answer: input.answer });
-    }
-    if (sse) s.data = streamed;
-    else s.answer = input.answer;
-  }
-  if (!sse && !sameData(input.data, s.data)) {
-    s.view.update({ data: input.data });
-  }
+  // What changed goes whole, with `streaming`: of the answer (or of an event stream in
+  // `data`) the module appends what grew, or starts again from another text; other
+  // data is late data.
+  const props = {};
+  if (input.answer !== s.answer) props.answer = input.answer;
+  if (!sameData(input.data, s.data)) props.data = input.data;
+  if ('answer' in props || 'data' in props) s.view.update({ ...props, streaming: Boolean(input.streaming) });
+  s.answer = input.answer;
   s.data = input.data;
-  if (s.streaming && !input.streaming) {
-    s.view.finish();
-    s.live = false;
-    s.ended = true;
-  }
+  if (s.streaming && !input.streaming) s.view.finish();
   s.streaming = input.streaming;
 }
 

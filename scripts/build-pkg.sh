@@ -14,7 +14,9 @@
 #                      npm/core.js on first use of posthoc, scintilla, payload or
 #                      a RAG platform's data or a canonical
 #                      HTML/JSON/YAML answer (or at init with `formats: 'all'`)
-#   -> npm/ files + the stylesheet (scripts/stylesheet.sh), the JS minified (esbuild) -> pkg/package.json
+#   -> npm/ files + the stylesheet (scripts/stylesheet.sh), core.js's table of the formats
+#      that stream events written from the module (scripts/stream-formats.mjs), the JS
+#      minified (esbuild) -> pkg/package.json
 #   -> size report: twiggy's attribution of the wasm, then every file raw and gzip
 #
 # Usage: bash scripts/build-pkg.sh         (or `npm run build`)
@@ -142,6 +144,8 @@ module "$FULL" "$ROOT/target/size/citekit_full_named.wasm"
 cp npm/index.js npm/core.js npm/cited-answer.js npm/index.d.ts npm/cited-answer.d.ts npm/README.md \
   npm/react.js npm/react.d.ts npm/jsx.d.ts npm/citekit.css.d.ts LICENSE-MIT LICENSE-APACHE "$OUT/"
 bash scripts/stylesheet.sh >"$OUT/citekit.css"
+# core.js's answer to `streamsEvents` before the module has loaded, from the module.
+node scripts/stream-formats.mjs "$OUT" || die "stream-formats failed"
 
 # The package's JavaScript minified one file at a time (esbuild from node_modules;
 # imports stay as they are, nothing is bundled): 6.5 KB gzip less page load. The

@@ -25,6 +25,9 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod follow;
+use follow::follow;
+
 type JsResult<T> = Result<T, Error>;
 
 /// The one way errors leave this module: a JS `Error` whose message names citekit.
@@ -308,6 +311,39 @@ pub fn js_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+/// Whether `data` of `format` is a raw event stream that grows by `append` (format
+/// `sse`, an `ai-sdk` UI message stream, a provider's or platform's own stream), not
+/// the answer text: the registry's rule (`core::formats::streams_events`). An unknown
+/// `format` is none, and so is none given: a stream cut before its first field (`da`)
+/// cannot be told from answer text, so what streams would change as it grows and the
+/// view start again; a growing stream given with no format is read whole on every
+/// change (detection finds it), and streams held back as it arrives with its format.
+///
+/// In the module with every format only (`platforms`): scripts/build-pkg.sh writes
+/// npm/core.js's table from it (the element keeps appended text in `data` or `answer`
+/// by it, before the module has loaded too), and the first module, which a page
+/// loads, does without it.
+#[cfg(feature = "platforms")]
+#[wasm_bindgen(js_name = streamsEvents)]
+pub fn js_streams_events(format: JsValue, data: JsValue) -> bool {
+    let format = match format.as_string() {
+        None => crate::core::options::FormatChoice::Auto,
+        Some(name) => match crate::core::model::Format::from_name(&name) {
+            Some(f) => crate::core::options::FormatChoice::Given(f),
+            None => return false,
+        },
+    };
+    // Only the kind of data counts: none, text (read here), or a value.
+    let data = if data.is_null() || data.is_undefined() {
+        CiteData::None
+    } else if let Some(text) = data.as_string() {
+        CiteData::Text(text)
+    } else {
+        CiteData::Json(Value::Null)
+    };
+    crate::core::formats::streams_events(format, &data)
+}
+
 /// One mounted answer.
 struct Mounted {
     driver: Driver,
@@ -318,6 +354,12 @@ struct Mounted {
     listeners: Vec<(String, Function)>,
     /// The data errors reported to the console (each new one once).
     warned: DataWarning,
+    /// `finish()` was called and nothing was appended since: an answer given whole
+    /// that grew is a new answer then, unless it is `streaming` (`live::change`).
+    ended: bool,
+    /// The answer is `null` (none was given, or `null` was): a first text given whole is
+    /// a new answer, not growth (`live::change_first`).
+    no_answer: bool,
 }
 
 /// Says on the console why citations are missing when the data could not all be read
@@ -382,6 +424,7 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
         answer,
         data,
         message,
+        streaming,
     } = content_of(&props)?;
     // One view per element: mounting again replaces the previous one.
     let previous: Vec<u32> = VIEWS.with(|v| {
@@ -394,22 +437,34 @@ pub fn js_mount(element: JsValue, props: JsValue) -> Result<View, Error> {
     for id in previous {
         destroy(id);
     }
-    let driver = Driver::mount(
-        element.clone(),
-        answer.unwrap_or_default(),
-        data.unwrap_or_default(),
-        options,
-        display,
-    );
+    let no_answer = answer.as_ref().is_none_or(Option::is_none);
+    let mut answer = answer.flatten().unwrap_or_default();
+    let mut data = data.unwrap_or_default();
+    // Mounted streaming: empty, then the streamed input appended (a marker still
+    // arriving at its end is held back).
+    let mut streamed = String::new();
+    if message.is_none() && streaming == Some(true) {
+        if !crate::core::formats::streams_events(options.format, &data) {
+            if !no_answer {
+                streamed = std::mem::take(&mut answer);
+            }
+        } else if let CiteData::Text(t) = &mut data {
+            streamed = std::mem::take(t);
+        }
+    }
+    let driver = Driver::mount(element.clone(), answer, data, options, display);
     if let Some((message, streaming)) = message {
         driver.set_message(message, streaming, display);
     }
+    driver.append(&streamed);
     let mut m = Mounted {
         driver,
         props: view_props,
         pending_high: None,
         listeners: Vec::new(),
         warned: DataWarning::default(),
+        ended: false,
+        no_answer,
     };
     warn_data_errors(&mut m);
     let id = NEXT_VIEW.with(|n| {
@@ -428,10 +483,13 @@ fn same(a: &JsValue, b: &JsValue) -> bool {
 
 /// What props give besides options: each `None` when its key is absent.
 struct Content {
-    answer: Option<String>,
+    /// The answer; `Some(None)` for `null` (or a value that is not a string, logged).
+    answer: Option<Option<String>>,
     data: Option<CiteData>,
     /// A Vercel AI SDK message (`null` is an empty one) and whether it is streaming.
     message: Option<(Value, bool)>,
+    /// `streaming`, when given: whether the answer (or the event stream) is still arriving.
+    streaming: Option<bool>,
 }
 
 /// The `answer`, `data` and `message` (with `streaming`) of props. Bad data never
@@ -442,6 +500,7 @@ fn content_of(props: &JsValue) -> JsResult<Content> {
             answer: None,
             data: None,
             message: None,
+            streaming: None,
         });
     }
     let get = |key: &str| -> Option<JsValue> {
@@ -455,10 +514,10 @@ fn content_of(props: &JsValue) -> JsResult<Content> {
     let answer = match get("answer") {
         None => None,
         Some(v) => match answer_arg(&v) {
-            Ok((a, _)) => Some(a.unwrap_or_default()),
+            Ok((a, _)) => Some(a),
             Err(e) => {
                 warn(&e);
-                Some(String::new())
+                Some(None)
             }
         },
     };
@@ -472,16 +531,13 @@ fn content_of(props: &JsValue) -> JsResult<Content> {
             }
         },
     };
-    let message = get("message").map(|v| {
-        (
-            message_arg(&v),
-            get("streaming").is_some_and(|s| s.is_truthy()),
-        )
-    });
+    let streaming = get("streaming").map(|s| s.is_truthy());
+    let message = get("message").map(|v| (message_arg(&v), streaming.unwrap_or(false)));
     Ok(Content {
         answer,
         data,
         message,
+        streaming,
     })
 }
 
@@ -540,12 +596,17 @@ impl View {
     /// `useChat` hands it on every render: what of its text grew is appended and its
     /// other parts are read again only when they changed (`Driver::set_message`);
     /// `streaming: false` ends its stream.
+    ///
+    /// `answer` with `streaming` (true or false) is the answer given whole again as it
+    /// grows, as a framework hands it on every render (for a raw event stream, `data`
+    /// with `streaming`): `live::change_first` decides what it is (see [`follow`]).
     pub fn update(&self, props: JsValue) -> Result<(), Error> {
         let map = js_map(&props, CONTENT_KEYS, "`props`")?;
         let Content {
             answer,
             data,
             message,
+            streaming,
         } = content_of(&props)?;
         with_view(self.id, |m| {
             let options = m.props.update(&map).map_err(prop_error)?;
@@ -559,8 +620,24 @@ impl View {
             if message.is_none() && (answer.is_some() || data.is_some()) {
                 m.driver.leave_message();
             }
+            let null = matches!(answer, Some(None));
+            let mut answer = answer.map(Option::unwrap_or_default);
+            let mut data = data;
+            let then = follow(
+                m,
+                options.format,
+                (&mut answer, null),
+                &mut data,
+                streaming.filter(|_| message.is_none()),
+            );
             if answer.is_some() || data.is_some() || !map.is_empty() {
                 m.driver.update(answer, data, Some(options), display);
+            }
+            if let Some((text, finish)) = then {
+                m.driver.append(&text);
+                if finish {
+                    m.driver.finish();
+                }
             }
             if let Some((message, streaming)) = message {
                 m.driver.set_message(message, streaming, display);
@@ -603,6 +680,10 @@ impl View {
             return;
         };
         with_view(self.id, |m| {
+            if chunk.length() > 0 {
+                m.ended = false;
+                m.no_answer = false;
+            }
             let mut chunk = match m.pending_high.take() {
                 Some(high) => high.concat(chunk),
                 None => chunk.clone(),
@@ -621,6 +702,7 @@ impl View {
     /// Ends the stream: what was held back is resolved.
     pub fn finish(&self) {
         with_view(self.id, |m| {
+            m.ended = true;
             if let Some(high) = m.pending_high.take() {
                 let (text, _) = js_text(&high);
                 m.driver.append(&text);

@@ -6,7 +6,9 @@
 //! [`change`] is the one rule for a streamed input given whole again (the answer text,
 //! or for format `sse` the event stream so far): text that only grew is appended,
 //! anything else starts the stream again (or, with no stream, reads the answer again).
-//! The Leptos components ([`stream_step`]) and the npm package's driver both follow it.
+//! The Leptos components ([`stream_step`]), the npm package's driver and its
+//! JavaScript hosts (`<cited-answer>` and the React wrapper, which hand each new value
+//! to the view's `update` with `streaming`: `src/js.rs`) all follow it.
 
 use crate::core::formats::{CiteData, Data};
 use crate::core::model::Answer;
@@ -81,6 +83,23 @@ pub fn change<'a>(
         Change::Restart
     } else {
         Change::Replace
+    }
+}
+
+/// [`change`] for a host whose streamed input may have had no value yet (`prev` is
+/// `None`: JavaScript's `null` before a first answer): a first value is a new answer,
+/// as after a finished stream, so it starts a stream only while the answer is
+/// `streaming`; an empty text growing is growth.
+pub fn change_first<'a>(
+    prev: Option<&str>,
+    next: &'a str,
+    running: bool,
+    streaming: bool,
+    ended: bool,
+) -> Change<'a> {
+    match prev {
+        Some(prev) => change(prev, next, running, streaming, ended),
+        None => change("", next, running, streaming, true),
     }
 }
 
@@ -372,6 +391,26 @@ mod tests {
         assert_eq!(
             change("caf\u{e9}", "caf\u{e9}!", true, true, false),
             Append("!")
+        );
+    }
+
+    #[test]
+    fn a_first_value_is_growth_only_while_streaming() {
+        use Change::*;
+        assert_eq!(change_first(None, "Paris", false, false, false), Replace);
+        assert_eq!(
+            change_first(None, "Paris", false, true, false),
+            Append("Paris")
+        );
+        assert_eq!(change_first(None, "", false, false, false), Same);
+        assert_eq!(change_first(None, "", false, true, false), Same);
+        assert_eq!(
+            change_first(Some(""), "Paris", false, false, false),
+            Append("Paris")
+        );
+        assert_eq!(
+            change_first(Some("Paris"), "Lyon", true, false, false),
+            Restart
         );
     }
 

@@ -34,6 +34,86 @@ export async function hostChecks(t, page) {
     assert(after.text.includes('Done.') && !RAW_MARKER.test(after.text), `text: ${after.text}`);
   });
 
+  await t('<cited-answer>: before init() resolved, a growing answer property streams and an appended event stream is the data', async () => {
+    await page.waitForSelector('#early-events-el .cite-root', { timeout: 5000 });
+    await page.waitForSelector('#early-grow-el .cite-root', { timeout: 5000 });
+    await tick(page);
+    const r = await page.evaluate(() => {
+      const body = (id) => document.querySelector(`#${id} .cite-answer__body`).textContent;
+      const grown = document.getElementById('early-grow-el');
+      return {
+        readyAtAppend: window.earlyReadyAtAppend,
+        // As the element kept them before the module loaded, and once mounted.
+        before: window.earlyEvents,
+        after: { answer: document.getElementById('early-events-el').answer, data: document.getElementById('early-events-el').data },
+        events: body('early-events-el'),
+        grown: body('early-grow-el'),
+        grownStreams: grown.view.mounted,
+      };
+    });
+    eq(r.readyAtAppend, false, 'init() had not resolved');
+    eq(r.before.answer, null, 'the answer of the ai-sdk element before the module loaded (the stream is its data)');
+    assert(typeof r.before.data === 'string' && r.before.data.startsWith('data: {"type":"start"'), `its data: ${r.before.data}`);
+    eq(r.after.answer, null, 'its answer once mounted');
+    eq(r.events.trim(), 'Lyon is known for its cuisine.', 'the ai-sdk element shows the stream\'s text');
+    assert(r.grown.includes('completed in 1889') && !RAW_MARKER.test(r.grown), `grown before load: ${JSON.stringify(r.grown)}`);
+    // Still a stream: the half marker shows once it completes.
+    const done = await page.evaluate(async () => {
+      const el = document.getElementById('early-grow-el');
+      el.answer += '].';
+      await new Promise((ok) => setTimeout(ok, 30));
+      el.finish();
+      await new Promise((ok) => setTimeout(ok, 30));
+      return [...el.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => a.textContent);
+    });
+    eq(done, ['1', '2'], 'markers of the grown answer');
+  });
+
+  await t('<cited-answer>: a regenerated longer answer starts again in the same view, its `on` listeners kept', async () => {
+    const r = await page.evaluate(async () => {
+      const wait = (ms) => new Promise((ok) => setTimeout(ok, ms));
+      const el = document.createElement('cited-answer');
+      el.id = 'regen-el';
+      el.setAttribute('streaming', '');
+      el.data = window.sample.DATA;
+      el.answer = '';
+      document.querySelector('main').append(el);
+      for (let i = 0; i < 100 && !el.view; i++) await wait(10);
+      const view = el.view;
+      const clicks = [];
+      view.on('citation-click', (e) => clicks.push(e.detail.sourceId));
+      el.answer = 'Paris is the capital of France [1]. The Eiffel';
+      await wait(0);
+      el.answer = 'Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2';
+      await wait(0);
+      // Regenerated: longer, and not growth of what streamed.
+      el.answer = 'Lyon is known for its cuisine [3]. It lies where the Rhone meets the Saone, south of Paris [1].';
+      await wait(0);
+      const regenerated = el.querySelector('.cite-answer__body').textContent;
+      el.answer += ' More';
+      await wait(0);
+      el.removeAttribute('streaming');
+      await wait(30);
+      el.querySelector('.cite-answer__body .cite-marker__link').click();
+      await wait(30);
+      const out = {
+        sameView: el.view === view,
+        regenerated,
+        text: el.querySelector('.cite-answer__body').textContent,
+        links: [...el.querySelectorAll('.cite-answer__body .cite-marker__link')].map((a) => a.textContent),
+        clicks,
+      };
+      el.remove();
+      return out;
+    });
+    assert(r.sameView, 'the regenerated answer mounted a new view (the `on` listeners of the old one are gone)');
+    assert(!r.regenerated.includes('Paris is the capital'), `the old answer's text stayed: ${r.regenerated}`);
+    assert(r.regenerated.startsWith('Lyon is known for its cuisine'), `after the regeneration: ${r.regenerated}`);
+    eq(r.text.trim(), 'Lyon is known for its cuisine1. It lies where the Rhone meets the Saone, south of Paris2. More', 'final text');
+    eq(r.links, ['1', '2'], 'markers');
+    eq(r.clicks, ['3'], 'citation-click heard by the listener added with view.on before the regeneration');
+  });
+
   await t('<cited-answer>: an answer that grows is appended; removing `streaming` finishes', async () => {
     const r = await page.evaluate(async () => {
       const el = document.createElement('cited-answer');
@@ -240,10 +320,13 @@ export async function failureChecks(tally, context, url, label = 'wasm served as
     await page.goto(url);
     await page.waitForSelector('#static-el .cite-fallback', { timeout: 10000 });
     await page.waitForSelector('#ssr-el .cite-fallback', { timeout: 5000 });
+    await page.waitForSelector('#early-events-el .cite-fallback', { state: 'attached', timeout: 5000 });
     const r = await page.evaluate(() => ({
       static: document.querySelector('#static-el .cite-answer__body').textContent,
       ssr: document.querySelector('#ssr-el .cite-answer__body').textContent,
       early: document.querySelector('#early-el .cite-answer__body').textContent,
+      grown: document.querySelector('#early-grow-el .cite-answer__body').textContent,
+      events: document.querySelector('#early-events-el .cite-answer__body').textContent,
     }));
     eq(
       r,
@@ -253,6 +336,9 @@ export async function failureChecks(tally, context, url, label = 'wasm served as
           'Lyon is known for its cuisine [3].',
         ssr: 'Lyon is known for its cuisine [1]. Paris too [2].',
         early: 'The Eiffel Tower was completed in 1889 [2',
+        grown: 'Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2',
+        // An event stream is not shown as text.
+        events: '',
       },
       'fallback texts',
     );

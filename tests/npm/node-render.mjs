@@ -2,6 +2,7 @@
 // whose node_modules holds citekit). No DOM exists here: the static path needs none.
 // Prints `N passed, N failed`; exits non-zero on a failure.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as citekit from 'cited-answer';
 
 let passed = 0;
@@ -34,11 +35,40 @@ await test('functions say clearly that init() comes first', () => {
   assert.throws(() => citekit.renderToString('x', null), /call `await init\(\)` before `renderToString\(\)`/);
 });
 
+// core.js's answer to `streamsEvents` (the table the build writes from the module),
+// before the module has loaded, for every format and kinds of data: compared with the
+// module's own once it has.
+const core = await import(new URL('./node_modules/cited-answer/core.js', import.meta.url).href);
+const dts = readFileSync(new URL('./node_modules/cited-answer/index.d.ts', import.meta.url), 'utf8');
+const FORMATS = [...(/export type FormatName =([^;]*);/.exec(dts)?.[1] ?? '').matchAll(/\|\s*'([^']+)'/g)].map((m) => m[1]);
+const SAMPLES = [null, undefined, {}, [], { parts: [] }, '', 'e', 'eve', ': ping\n\n', 'event: message_start\n', 'data: {"type":"start"}\n\n', '{"content": []}', ' [1]', '\ufeff{"a": 1}', '\n  {'];
+const beforeLoad = FORMATS.map((f) => SAMPLES.map((d) => core.streamsEvents(f, d)));
+
 await test('init() loads the .wasm from disk, twice is fine', async () => {
   await citekit.init();
   await citekit.init();
   assert.equal(citekit.isReady(), true);
   assert.match(citekit.version(), /^\d+\.\d+\.\d+/);
+});
+
+await test("which data streams events is the module's answer (the registry's) for every format, before the module loaded too", async () => {
+  assert.ok(FORMATS.length >= 20 && FORMATS.includes('sse') && FORMATS.includes('cohere'), `formats: ${FORMATS}`);
+  const glue = await import(new URL('./node_modules/cited-answer/citekit_full.js', import.meta.url).href);
+  assert.equal(typeof glue.streamsEvents, 'function', 'the module exports streamsEvents');
+  const moduleAnswers = FORMATS.map((f) => SAMPLES.map((d) => glue.streamsEvents(f, d)));
+  const differ = [];
+  FORMATS.forEach((f, i) =>
+    SAMPLES.forEach((d, k) => {
+      if (beforeLoad[i][k] !== moduleAnswers[i][k]) differ.push(`${f} ${JSON.stringify(d)}: ${beforeLoad[i][k]} before, ${moduleAnswers[i][k]} in the module`);
+    }),
+  );
+  assert.deepEqual(differ, []);
+  assert.deepEqual(FORMATS.map((f) => SAMPLES.map((d) => core.streamsEvents(f, d))), moduleAnswers);
+  // Formats of each kind stream: sse always, ai-sdk's UI stream, a provider's, a platform's.
+  for (const [f, d] of [['sse', null], ['ai-sdk', ''], ['anthropic', 'event: m'], ['cohere', null]]) {
+    assert.equal(core.streamsEvents(f, d), true, `${f} ${JSON.stringify(d)}`);
+  }
+  assert.equal(core.streamsEvents(undefined, 'data: {}'), false, 'no format given');
 });
 
 const OPENAI = {

@@ -56,8 +56,11 @@ const COMMON_OVER = {
   // Gemini's streams without a format (+1.8 KB, e5651ed): 243.7 KB; with the provider
   // streams' spans read block by block (+2.1 KB, 95af71b): 246.3 KB measured on the merged main (3b3a291), and 0.5 KB;
   // lowered after the redesign (one registry, core::props, the component folders, one
-  // parser module) and wasm-opt's functions sorted by name: 245.5 KB, and 0.5 KB.
-  ceiling: 246.0 * 1024,
+  // parser module) and wasm-opt's functions sorted by name: 245.5 KB, and 0.5 KB; with
+  // the append-or-restart rule of <cited-answer> and the React wrapper in the module
+  // (+1.0 KB of wasm, `View::update`'s `follow`; +0.1 KB of JS, core.js's call log and
+  // the table of the formats that stream events): 246.6 KB, and 0.5 KB.
+  ceiling: 247.1 * 1024,
   why:
     'the providers\' and the ai-sdk formats joined the first module (228.4 KB at ca532a9), then the RAG ' +
     'platforms\' detection, the citation labels and the providers\' own streams; docs/size.md, ' +

@@ -129,6 +129,43 @@ export async function reactChecks(tally, context, url) {
     eq(r.final, 'Lyon is known for its cuisine1.', 'final text');
   });
 
+  await t('<CitedAnswer>: a regenerated longer answer starts again in the same view (none destroyed), then grows', async () => {
+    const r = await page.evaluate(async (DATA) => {
+      const wait = (ms) => new Promise((ok) => setTimeout(ok, ms));
+      const set = (text, streaming) => window.chat.setMessages([{ id: 'r', text, data: DATA, streaming }]);
+      const body = () => document.querySelector('#msg-r .cite-answer__body').textContent;
+      set('Paris is the capital of France [1]. The Eiffel', true);
+      await wait(40);
+      const root = document.querySelector('#msg-r .cite-root');
+      const destroyed = window.stats.destroyed;
+      set('Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2', true);
+      await wait(20);
+      const regen = 'Lyon is known for its cuisine [3]. It lies where the Rhone meets the Saone, south of Paris [1].';
+      set(regen, true);
+      await wait(40);
+      const regenerated = body();
+      set(`${regen} More`, true);
+      await wait(20);
+      set(`${regen} More`, false);
+      await wait(40);
+      const out = {
+        sameRoot: document.querySelector('#msg-r .cite-root') === root,
+        destroyed: window.stats.destroyed - destroyed,
+        regenerated,
+        final: body().trim(),
+        links: [...document.querySelectorAll('#msg-r .cite-answer__body .cite-marker__link')].map((a) => a.textContent),
+      };
+      window.chat.setMessages([]);
+      await wait(30);
+      return out;
+    }, DATA);
+    eq(r.destroyed, 0, 'views destroyed by the regeneration (the module starts again in the same view)');
+    assert(r.sameRoot, 'the regenerated answer was drawn in a new root');
+    assert(r.regenerated.startsWith('Lyon is known') && !r.regenerated.includes('Paris is the capital'), `after the regeneration: ${r.regenerated}`);
+    eq(r.final, 'Lyon is known for its cuisine1. It lies where the Rhone meets the Saone, south of Paris2. More', 'final text');
+    eq(r.links, ['1', '2'], 'markers');
+  });
+
   await t('<CitedAnswer>: a UI message stream grown in `data` with format ai-sdk streams as sse does, ending as the final message', async () => {
     const dir = join(ROOT, 'tests/recorded/ai-sdk');
     // Mounted in the middle of the stream, right after a text delta that ends in a half

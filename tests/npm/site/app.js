@@ -38,6 +38,13 @@ export const SSE = [
   'data: [DONE]\n\n',
 ].join('');
 
+/** A Vercel AI SDK UI message stream (format `ai-sdk`), its text in one part. */
+export const UI_STREAM = [
+  'data: {"type":"start","messageId":"msg-early"}\n\n',
+  'data: {"type":"text-start","id":"0"}\n\n',
+  'data: {"type":"text-delta","id":"0","delta":"Lyon is known for its cuisine."}\n\n',
+].join('');
+
 /** An OpenAI Responses output (format `openai`: in citekit's first module). */
 export const OPENAI = {
   output: [
@@ -92,6 +99,22 @@ export async function start(citekit) {
   document.querySelector('main').append(early);
   early.append('The Eiffel Tower was completed in 1889 [2');
   window.earlyReadyAtAppend = citekit.isReady();
+  // An answer property growing before init() resolves (a framework sets the whole text
+  // on every render): the module appends what grew once it has loaded.
+  const grown = document.createElement('cited-answer');
+  grown.id = 'early-grow-el';
+  grown.data = DATA;
+  document.querySelector('main').append(grown);
+  grown.answer = 'Paris is the capital of France [1]. The Eiffel';
+  grown.answer = 'Paris is the capital of France [1]. The Eiffel Tower was completed in 1889 [2';
+  // A UI message stream appended before init() resolves to an `ai-sdk` element with no
+  // data: an event stream (the registry's rule), kept as the data, not the answer.
+  const events = document.createElement('cited-answer');
+  events.id = 'early-events-el';
+  events.setAttribute('format', 'ai-sdk');
+  document.querySelector('main').append(events);
+  events.append(UI_STREAM);
+  window.earlyEvents = { answer: events.answer, data: events.data };
   await citekit.init();
   window.citekitReady = true;
 }

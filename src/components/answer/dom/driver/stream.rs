@@ -151,6 +151,17 @@ impl Driver {
         self.0.message.borrow_mut().take();
     }
 
+    /// Whether a stream runs (appends came and `finish` did not).
+    pub fn running(&self) -> bool {
+        self.0.streaming.get()
+    }
+
+    /// Calls `f` with the answer text and the data held (for a raw event stream, the
+    /// stream so far): what a host given its inputs whole again compares them with.
+    pub fn with_inputs<T>(&self, f: impl FnOnce(&str, &CiteData) -> T) -> T {
+        f(&self.0.answer.borrow(), &self.0.data.borrow())
+    }
+
     /// Ends the stream: what was held back is read, and the answer shows as a one-shot
     /// parse of the whole text would.
     pub fn finish(&self) {
