@@ -350,18 +350,6 @@ impl<K: Key> OrderedHashSet<K> {
         self.0.contains_key(k)
     }
 
-    /// Takes `k` out; whether it was there.
-    pub(crate) fn remove<Q: Key + ?Sized>(&mut self, k: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
-        self.0.remove(k).is_some()
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub(crate) fn iter(&self) -> impl Iterator<Item = &K> {
         self.0.keys()
     }

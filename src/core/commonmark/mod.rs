@@ -158,6 +158,31 @@ pub fn parse_after<'a>(text: &'a str, before: &[Vec<RefDef>]) -> Vec<(Event<'a>,
     out
 }
 
+/// A parse of a whole text with what its events leave out: what the marker scanner
+/// reads (`core::markers`), so that it finds markers where this parser shows prose.
+pub(crate) struct Document<'a> {
+    /// The events of [`parse`].
+    pub events: Vec<(Event<'a>, Range<usize>)>,
+    /// Where the reference definitions stand (runs of them, in the order of the
+    /// text): no event covers them, as they are not drawn.
+    pub definitions: Vec<Range<usize>>,
+    /// Where the first block quote or list item nested past
+    /// [`MAX_BLOCK_DEPTH`](crate::core::limits::MAX_BLOCK_DEPTH) was read as text.
+    pub too_deep: Option<usize>,
+}
+
+/// [`parse`] of `text`, with the definitions' ranges and the nesting limit's place.
+pub(crate) fn parse_document(text: &str) -> Document<'_> {
+    let mut doc = blocks::parse(text);
+    let mut events = Vec::new();
+    blocks::emit(&doc, &[], text, &mut events);
+    Document {
+        events,
+        definitions: std::mem::take(&mut doc.def_ranges),
+        too_deep: doc.too_deep,
+    }
+}
+
 /// The reference and footnote definitions of `text` (read with the block pass only),
 /// sorted by label, each label's first.
 pub fn definitions(text: &str) -> Vec<RefDef> {
