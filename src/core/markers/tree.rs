@@ -60,8 +60,6 @@ pub(super) fn run(ctx: &mut Ctx<'_>) {
     let mut containers = 0usize;
     // The open footnote definition, if any (they do not nest).
     let mut foot: Option<FootDef> = None;
-    // A line of a paragraph starts at the next inline event.
-    let mut line_start = true;
 
     // The protected range of the indented code block being read, which ends with its
     // last line (its trailing blank lines are not its own).
@@ -115,25 +113,19 @@ pub(super) fn run(ctx: &mut Ctx<'_>) {
             continue;
         }
         if inline {
-            if group.is_none() {
-                line_start = true;
-                // An escaped character's event starts after its backslash.
-                let s = if r.start > 0 && b[r.start - 1] == b'\\' {
-                    r.start - 1
-                } else {
-                    r.start
-                };
-                group = Some(s..r.end);
-            }
-            if line_start && leaf == Leaf::Para {
-                if let Some(end) = sources_line(b, r.start) {
-                    prot.push(Prot::new(r.start..end, ProtKind::Other));
+            // A paragraph's line starts with its content, and after each line break.
+            let line = match ev {
+                Event::SoftBreak | Event::HardBreak => Some(r.end),
+                _ if group.is_none() => Some(r.start),
+                _ => None,
+            };
+            if let Some(at) = line.filter(|_| leaf == Leaf::Para) {
+                if let Some(end) = sources_line(b, at) {
+                    prot.push(Prot::new(at..end, ProtKind::Other));
                 }
             }
-            line_start = matches!(ev, Event::SoftBreak | Event::HardBreak);
-            if let Some(g) = group.as_mut() {
-                g.end = g.end.max(r.end);
-            }
+            let g = group.get_or_insert(r.start..r.end);
+            g.end = g.end.max(r.end);
             match ev {
                 Event::Code(_) => prot.push(Prot::new(r.clone(), ProtKind::Other)),
                 Event::InlineHtml(_) => prot.push(Prot::new(r.clone(), ProtKind::Html)),

@@ -3,7 +3,7 @@
 //! leaf, lazily to a paragraph), then the events of that tree, inline content parsed
 //! by `inlines`.
 
-use super::inlines::{self, Defs, Line};
+use super::inlines::{self, Defs, Line, Shape};
 use super::lines::{
     atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
     html_block, html_block_6, item_width, line_end, list_marker, setext_underline, task_box_only,
