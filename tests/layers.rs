@@ -531,9 +531,11 @@ fn the_folders_are_the_components_the_hosts_and_the_layers_below() {
 }
 
 /// The modules of `core` the CommonMark parser may import: helpers with no markdown in
-/// them. Everything else that reads markdown structure (the marker scanner, the stream
-/// hold-back, the renderer) sits above the parser and reads it, never the other way.
-const PARSER_GROUND: [&str; 3] = ["ordered_hash", "str_ops", "unicode"];
+/// them, and the limits (constants only: the nesting limit is one for the parser and
+/// the marker scanner). Everything else that reads markdown structure (the marker
+/// scanner, the stream hold-back, the renderer) sits above the parser and reads it,
+/// never the other way.
+const PARSER_GROUND: [&str; 4] = ["limits", "ordered_hash", "str_ops", "unicode"];
 
 /// The CommonMark parser (`core::commonmark`) imports nothing of core but the helpers
 /// of [`PARSER_GROUND`]: were it to read the marker scanner (as the renderer's parser

@@ -338,17 +338,6 @@ fn parser_regions(text: &str) -> ParserRegions {
     ParserRegions { forbidden, prose }
 }
 
-/// Whether the protected `x` ends with a `>` that is the first mark of its line. A
-/// known disagreement left open: the scanner's inline pass reads a paragraph's lines
-/// with their block-quote marks, so in `> a <b c="[1]"\n> [2]` the next line's `>`
-/// closes the tag for it (and `[1]` is not read), where the parser sees no tag.
-fn tag_closed_by_a_quote_mark(md: &str, x: &Range<usize>) -> bool {
-    md[x.clone()].ends_with('>')
-        && md[..x.end - 1]
-            .trim_end_matches([' ', '\t'])
-            .ends_with(['\n', '\r'])
-}
-
 /// Whether the line holding `at` reads `[label]:` after its container marks: a
 /// definition line, or one shaped like it (a sources line `[1]: Smith et al.`, or a
 /// definition inside a paragraph), whose text the scanner keeps by design
@@ -464,9 +453,7 @@ fn check_parser(md: &str) -> Result<(), String> {
     for x in protected {
         // `[1][t][r]`: the scanner reads the marker `[1]` by design where the parser
         // reads the reference link `[1][t]`, so it reads `[t][r]` as the link after.
-        if tag_closed_by_a_quote_mark(md, &x)
-            || (md[x.clone()].starts_with('[') && s.markers.iter().any(|m| m.syntax.end == x.start))
-        {
+        if md[x.clone()].starts_with('[') && s.markers.iter().any(|m| m.syntax.end == x.start) {
             continue;
         }
         if let Some(t) = p.prose.iter().find(|t| {
@@ -748,4 +735,97 @@ fn parser_regressions() {
     ] {
         check_parser(md).unwrap();
     }
+}
+
+/// Regression: in a block quote, the scanner read a paragraph's lines with their quote
+/// marks, so the `>` starting the second line of `> a <b c="[1]"\n> [2]` closed the
+/// tag `<b c="[1]"` for it, where the parser (which reads the lines without their
+/// marks) sees no tag: both markers stand in prose.
+#[test]
+fn a_quote_mark_closes_no_raw_html_tag() {
+    let md = "> a <b c=\"[1]\"\n> [2]";
+    let s = scan(md, &Grammar::ALL);
+    let found: Vec<&str> = s.markers.iter().map(|m| &md[m.syntax.clone()]).collect();
+    assert_eq!(found, vec!["[1]", "[2]"]);
+    assert!(protected_regions(md, TextSyntax::Markdown).is_empty());
+    check_parser(md).unwrap();
+}
+
+/// Regression: the scanner read reference definitions line by line, apart from the
+/// parser, so a definition's title on the next line was paragraph text to it (and a
+/// marker there stood in text the renderer does not draw), and a label broken over two
+/// lines defined nothing (so a marker inside the link text was read, where the
+/// renderer draws a link). The definitions are the parser's now.
+#[test]
+fn definitions_are_read_as_the_parser_reads_them() {
+    for (md, want) in [
+        // The title on the next line belongs to the definition.
+        (
+            "Paris [1].\n\n[a]: https://a.example\n\"Title [2]\"\n",
+            vec!["[1]"],
+        ),
+        // A label over two lines.
+        (
+            "[see [1]][a b] [2]\n\n[a\nb]: https://a.example\n",
+            vec!["[2]"],
+        ),
+    ] {
+        let s = scan(md, &Grammar::ALL);
+        let found: Vec<&str> = s.markers.iter().map(|m| &md[m.syntax.clone()]).collect();
+        assert_eq!(found, want, "{md:?}");
+        check_parser(md).unwrap();
+    }
+}
+
+/// Regression: the scanner stopped following block quotes and list items at 32 levels
+/// (and warned), where the parser follows 64, so an indented code block 40 quotes
+/// deep was prose to the scanner (its `[1]` a marker) and code to the renderer. One
+/// limit now: the parser's, and the warning says where it is met.
+#[test]
+fn the_nesting_limit_is_the_parsers() {
+    let md = format!("{}    [1] code\n", "> ".repeat(40));
+    let s = scan(&md, &Grammar::ALL);
+    assert!(s.markers.is_empty(), "{:?}", s.markers);
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+    check_parser(&md).unwrap();
+    let deep = format!("{}[1] text\n", "> ".repeat(70));
+    let s = scan(&deep, &Grammar::ALL);
+    assert_eq!(s.markers.len(), 1);
+    let warned: Vec<_> = s
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "limit-exceeded")
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", s.diagnostics);
+    assert!(warned[0].message.contains("`max_block_depth` (64)"));
+    assert_eq!(warned[0].start, Some(2 * 64));
+    check_parser(&deep).unwrap();
+}
+
+/// A sources line (a paragraph line that starts with `[label]:`, no reference
+/// definition) stays text whole, as the renderer shows it: also with no space after
+/// the colon (`[1]:Smith, 2020`, whose `[1]` the scanner read as a marker, leaving
+/// `:Smith, 2020`). A valid definition is not drawn, and holds no marker either.
+#[test]
+fn a_sources_line_stays_text_as_the_renderer_shows_it() {
+    use citekit::core::formats::Data;
+    use citekit::core::options::Options;
+    let md = "Paris [1].\n\nSources:\n[1]:Smith, 2020\n[2]: Jones et al., 2021\n\n[3]: https://c.example\n";
+    let s = scan(md, &Grammar::ALL);
+    let found: Vec<(usize, &str)> = s
+        .markers
+        .iter()
+        .map(|m| (m.syntax.start, &md[m.syntax.clone()]))
+        .collect();
+    assert_eq!(found, vec![(6, "[1]")]);
+    check_parser(md).unwrap();
+    let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
+    let a = citekit::parse(Some(md), Data::Json(&data), &Options::default()).unwrap();
+    assert_eq!(a.citations.len(), 1);
+    let html = citekit::render::answer_html(&a, &citekit::render::RenderOptions::default());
+    assert!(
+        html.contains("Sources:\n[1]:Smith, 2020\n[2]: Jones et al., 2021"),
+        "{html}"
+    );
+    assert!(!html.contains("c.example"), "{html}");
 }

@@ -40,10 +40,12 @@ pub const MAX_SPAN_SEARCH_FACTOR: usize = 64;
 /// Name of [`MAX_SPAN_SEARCH_FACTOR`].
 pub const MAX_SPAN_SEARCH_NAME: &str = "max_span_search";
 
-/// Deepest nesting of block quotes, list items and footnote definitions the marker
-/// scanner follows; deeper ones are read as paragraph text (keeps hostile `> > > ...`
-/// and `- - - ...` lines linear), with a `limit-exceeded` warning.
-pub const MAX_BLOCK_DEPTH: usize = 32;
+/// Deepest nesting of markdown containers (block quotes, lists, list items, footnote
+/// definitions: a list and its item count as two) the CommonMark parser follows, and
+/// with it the marker scanner; deeper ones are read as paragraph text (keeps hostile
+/// `> > > ...` and `- - - ...` lines linear), with a `limit-exceeded` warning from the
+/// scanner.
+pub const MAX_BLOCK_DEPTH: usize = 64;
 /// Name of [`MAX_BLOCK_DEPTH`].
 pub const MAX_BLOCK_DEPTH_NAME: &str = "max_block_depth";
 

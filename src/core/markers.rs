@@ -38,27 +38,30 @@
 //!
 //! # Where markers are not
 //!
-//! With [`TextSyntax::Markdown`] (CommonMark + GFM, block structure read line by line as
-//! pulldown-cmark does): fenced code blocks (``` and ~~~, also in list items and block
-//! quotes; an unclosed fence runs to the end of its container), indented code blocks,
-//! code spans (an unmatched backtick run is text), inline links and images `[1](url)`,
-//! `[text [1]](url)`, `![1](x)` (label and destination), full and collapsed reference
-//! links whose reference is defined, autolinks `<https://...>`, the inside of raw HTML
-//! tags, backslash-escaped brackets `\[1]`, and reference definition lines
-//! `[1]: https://...` (the whole line stays text; so does a sources line like
-//! `[1]: Smith et al., 2020` that is no valid definition). A `[1]` elsewhere in the text
-//! stays a citation marker even when `[1]: url` is defined: in an LLM answer `[1]` means
-//! a citation. For the same reason `[1][2]` is two markers even when `[2]` is defined;
-//! only `[text][ref]` (and an image `![1][ref]`) is a reference link. Markers in bold,
-//! italics, list items, table cells (split at `|` first, as GFM does), block quotes,
-//! headings and HTML blocks are markers. Containers nest at most 32 deep; deeper
-//! markers are read as text of the innermost one. The block structure follows
-//! pulldown-cmark (tables, task lists, footnotes), checked by a differential property
-//! test (`tests/scanner_props.rs`).
+//! With [`TextSyntax::Markdown`] the text's structure is read by `core::commonmark`, the
+//! CommonMark + GFM parser the renderer draws the answer from, so that markers stand
+//! exactly where the answer shows prose (`tree.rs` walks its events). Not in: fenced
+//! and indented code blocks, code spans, inline links and images `[1](url)`,
+//! `[text [1]](url)`, `![1](x)` (text and destination), full, collapsed and shortcut
+//! reference links whose reference is defined, autolinks `<https://...>`, inline HTML
+//! tags, reference definitions (which the renderer does not draw), backslash-escaped
+//! brackets `\[1]`. Two rules are the scanner's own, for what an LLM answer means: a
+//! reference link whose text is itself a marker is markers (`[1]` stays a citation
+//! marker even when `[1]: url` is defined, and `[1][2]` is two markers even when `[2]`
+//! is; only `[text][ref]`, and an image `![1][ref]`, is a reference link), and a
+//! paragraph line that starts with `[label]:` stays text (a sources line like
+//! `[1]: Smith et al., 2020`, which is no definition, as the renderer shows it). Markers
+//! in bold, italics, list items, table cells, block quotes, headings and HTML blocks
+//! (between their tags, read with the parser's tag rule) are markers. Blocks nest at
+//! most [`MAX_BLOCK_DEPTH`](crate::core::limits::MAX_BLOCK_DEPTH) deep (the parser's
+//! limit); deeper ones are text of the innermost one, with one `limit-exceeded`
+//! warning. A differential property test (`tests/scanner_props.rs`) holds the
+//! scanner to the parser and to pulldown-cmark.
 //!
 //! With [`TextSyntax::Html`]: the inside of tags (except the `<sup class="cite">` marker
 //! itself), and the contents of `<pre>`, `<code>`, `<script>`, `<style>`, `<textarea>`
-//! and `<a>` elements. With [`TextSyntax::Plain`]: nowhere is code.
+//! and `<a>` elements. With [`TextSyntax::Plain`]: nowhere is code; footnote
+//! definitions are read line by line (`plain.rs`).
 //!
 //! # Whitespace
 //!
@@ -69,21 +72,23 @@
 //!
 //! # Cost
 //!
-//! One pass over the lines for the block structure, one over each paragraph for the
-//! inline structure, jumping between the few bytes that matter; look-ahead (link tails,
-//! HTML tags, closing fences and backticks) is bounded or cached, so hostile input stays
-//! linear.
+//! A markdown scan parses the text once with `core::commonmark` (linear, one pass over
+//! the lines and one over each leaf), then reads each run of prose once, jumping
+//! between the few bytes that may start a marker; look-ahead (a marker's brackets, an
+//! HTML block's tags, a private-use entity's end) is bounded or cached, so hostile
+//! input stays linear.
 
 use crate::core::limits::{MAX_MARKERS, MAX_MARKERS_NAME, MAX_MARKER_NUMBER, MAX_RANGE_LEN};
 use crate::core::model::Diagnostic;
-use crate::core::ordered_hash::{hash_bytes, mix, Key, OrderedHashSet};
+use crate::core::ordered_hash::{hash_bytes, mix, Key};
 use crate::core::sort;
 use std::ops::Range;
 
-pub(crate) mod block;
 mod html;
-pub(crate) mod inline;
+mod plain;
+mod runs;
 pub(crate) mod syntax;
+mod tree;
 
 /// How a marker names a source. Numeric markers and sids share `Num`: `[3]` and
 /// `[[S:3]]` both name the source keyed `Num(3)`.
@@ -274,7 +279,7 @@ pub fn protected_regions(text: &str, syntax: TextSyntax) -> Vec<Range<usize>> {
     merge_ranges(std::mem::take(&mut ctx.protected))
 }
 
-/// A GFM footnote definition found by the block pass.
+/// A GFM footnote definition found in the text's structure.
 #[derive(Debug)]
 struct FootDef {
     /// Where its removal starts (the line start at top level, else the `[`).
@@ -291,7 +296,7 @@ struct FootDef {
     label: Range<usize>,
 }
 
-/// State shared by the block and inline passes.
+/// The state of one scan.
 struct Ctx<'a> {
     text: &'a str,
     b: &'a [u8],
@@ -309,14 +314,10 @@ struct Ctx<'a> {
     malformed: Vec<(Range<usize>, &'static str)>,
     diags: Vec<Diagnostic>,
     limit_hit: bool,
-    /// The block nesting limit was reported.
-    depth_warned: bool,
     /// End of the last malformed marker reported.
     malformed_until: usize,
     /// Bytes of look-ahead left before link tails and tags are only looked for nearby.
     budget: usize,
-    /// Normalized labels of reference definitions (`[foo]: url`).
-    defs: OrderedHashSet<String>,
     foot: Vec<FootDef>,
 }
 
@@ -335,28 +336,16 @@ impl<'a> Ctx<'a> {
             malformed: Vec::new(),
             diags: Vec::new(),
             limit_hit: false,
-            depth_warned: false,
             malformed_until: 0,
             budget: text.len().saturating_mul(4).saturating_add(1 << 16),
-            defs: OrderedHashSet::new(),
             foot: Vec::new(),
         }
     }
 
     fn run(&mut self) {
         match self.g.syntax {
-            TextSyntax::Markdown => {
-                let runs = block::parse(self, true);
-                for r in runs {
-                    inline::run(self, r.start, r.end, true);
-                }
-            }
-            TextSyntax::Plain => {
-                let runs = block::parse(self, false);
-                for r in runs {
-                    inline::run(self, r.start, r.end, false);
-                }
-            }
+            TextSyntax::Markdown => tree::run(self),
+            TextSyntax::Plain => plain::run(self),
             TextSyntax::Html => html::run(self),
         }
     }

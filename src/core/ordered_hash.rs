@@ -270,6 +270,8 @@ impl<K: Key, V> OrderedHashMap<K, V> {
         self.entries.len()
     }
 
+    // (Read only by the JSON answer view.)
+    #[cfg_attr(not(feature = "answer-kinds"), allow(dead_code))]
     pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -348,18 +350,6 @@ impl<K: Key> OrderedHashSet<K> {
         K: Borrow<Q>,
     {
         self.0.contains_key(k)
-    }
-
-    /// Takes `k` out; whether it was there.
-    pub(crate) fn remove<Q: Key + ?Sized>(&mut self, k: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
-        self.0.remove(k).is_some()
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &K> {

@@ -1,7 +1,8 @@
 //! Line recognizers of the block structure: a cursor that counts columns as CommonMark
 //! does, and what one line can open or close (list markers, thematic breaks, headings,
 //! fences, footnote definitions, table rows, HTML block starts and ends). The parser's
-//! block pass reads them, and so does the marker scanner's.
+//! block pass reads them, and so do the stream's block boundary and the marker scanner
+//! in plain text (footnote definitions).
 
 use std::ops::Range;
 

@@ -154,8 +154,39 @@ pub fn parse(text: &str) -> Vec<(Event<'_>, Range<usize>)> {
 pub fn parse_after<'a>(text: &'a str, before: &[Vec<RefDef>]) -> Vec<(Event<'a>, Range<usize>)> {
     let doc = blocks::parse(text);
     let mut out = Vec::new();
-    blocks::emit(&doc, before, text, &mut out);
+    blocks::emit(&doc, before, text, inlines::Shape::Full, &mut out);
     out
+}
+
+/// A parse of a whole text for the marker scanner (`core::markers`), so that it finds
+/// markers where this parser shows prose: the structure of the events, and what they
+/// leave out.
+pub(crate) struct Document<'a> {
+    /// The block events of [`parse`] with their ranges; in each leaf, one text event
+    /// over its content, then its code spans, raw HTML, links and images (start
+    /// events with the whole range) and line breaks as [`parse`] finds them; every
+    /// string empty, no emphasis. The scanner reads the text itself, and a parse that
+    /// builds no strings and no event per word costs a fraction of a full one.
+    pub events: Vec<(Event<'a>, Range<usize>)>,
+    /// Where the reference definitions stand (runs of them, in the order of the
+    /// text): no event covers them, as they are not drawn.
+    pub definitions: Vec<Range<usize>>,
+    /// Where the first block quote or list item nested past
+    /// [`MAX_BLOCK_DEPTH`](crate::core::limits::MAX_BLOCK_DEPTH) was read as text.
+    pub too_deep: Option<usize>,
+}
+
+/// The structure of `text` ([`Document`]), with the definitions' ranges and the
+/// nesting limit's place.
+pub(crate) fn parse_document(text: &str) -> Document<'_> {
+    let mut doc = blocks::parse(text);
+    let mut events = Vec::new();
+    blocks::emit(&doc, &[], text, inlines::Shape::Lean, &mut events);
+    Document {
+        events,
+        definitions: std::mem::take(&mut doc.def_ranges),
+        too_deep: doc.too_deep,
+    }
 }
 
 /// The reference and footnote definitions of `text` (read with the block pass only),

@@ -1,6 +1,6 @@
 //! Inline recognizers: code span backtick runs, raw HTML tags (with their attributes)
 //! and autolinks, each bounded so that hostile input stays linear. The parser's
-//! inline pass reads them, and so does the marker scanner's.
+//! inline pass reads them, and so does the marker scanner between an HTML block's tags.
 
 use crate::core::ordered_hash::OrderedHashMap;
 use crate::core::str_ops;

@@ -32,17 +32,18 @@ fn superscript_carets_go_with_the_marker() {
     assert_eq!(removed(text, &s), "Claim. Another here. Bare ^ stays.");
 }
 
-/// Nesting past `max_block_depth` is said once, in a warning naming the limit; the
-/// text (and a marker in it) is still read.
+/// Nesting past `max_block_depth` (the CommonMark parser's limit, which counts a list
+/// and its item as two) is said once, in a warning naming the limit; the text (and a
+/// marker in it) is still read.
 #[test]
 fn nesting_past_the_limit_is_reported_once() {
     for text in [
         format!(
             "{} deep [1]\n\n{} again [2]",
-            "> ".repeat(50),
-            "> ".repeat(50)
+            "> ".repeat(70),
+            "> ".repeat(70)
         ),
-        format!("{}deep [1]", "- ".repeat(50)),
+        format!("{}deep [1]", "- ".repeat(70)),
     ] {
         let s = scan(&text, &Grammar::ALL);
         let limits: Vec<_> = s
@@ -52,13 +53,13 @@ fn nesting_past_the_limit_is_reported_once() {
             .collect();
         assert_eq!(limits.len(), 1, "{text}: {:?}", s.diagnostics);
         assert!(
-            limits[0].message.contains("`max_block_depth` (32)"),
+            limits[0].message.contains("`max_block_depth` (64)"),
             "{:?}",
             limits[0]
         );
         assert!(!s.markers.is_empty(), "{text}");
     }
-    let shallow = format!("{} fine [1]", "> ".repeat(10));
+    let shallow = format!("{} fine [1]", "> ".repeat(60));
     assert!(scan(&shallow, &Grammar::ALL).diagnostics.is_empty());
 }
 

@@ -60,6 +60,9 @@ impl Parser<'_> {
                 }
                 drop = k + 1;
             }
+            if let (Some(first), Some(last)) = (lines.first(), lines.get(drop.max(1) - 1)) {
+                self.def_ranges.push(first.s..last.e);
+            }
             let key = super::super::normalize_label(&label);
             if !key.is_empty() {
                 self.defs.push((key, dest, title));

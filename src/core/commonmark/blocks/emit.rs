@@ -8,6 +8,7 @@ pub(in super::super) fn emit<'a>(
     doc: &Doc,
     before: &[Vec<RefDef>],
     text: &'a str,
+    shape: Shape,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
     let defs = Defs {
@@ -18,6 +19,7 @@ pub(in super::super) fn emit<'a>(
         doc,
         defs,
         text,
+        shape,
         out,
     };
     for &c in &doc.nodes[0].children {
@@ -29,6 +31,7 @@ struct Emitter<'d, 'a, 'o> {
     doc: &'d Doc,
     defs: Defs<'d>,
     text: &'a str,
+    shape: Shape,
     out: &'o mut Vec<(Event<'a>, Range<usize>)>,
 }
 
@@ -38,7 +41,7 @@ impl<'a> Emitter<'_, 'a, '_> {
     }
 
     fn inline(&mut self, lines: &[Line], trim: bool) {
-        inlines::parse(self.text, lines, self.defs, trim, self.out);
+        inlines::parse(self.text, lines, self.defs, trim, self.shape, self.out);
     }
 
     fn node(&mut self, n: usize, tight: bool) {
@@ -145,6 +148,10 @@ impl<'a> Emitter<'_, 'a, '_> {
 
     fn code_line(&mut self, l: Line) {
         let end = (l.e + 1).min(self.text.len());
+        if self.shape == Shape::Lean {
+            self.push(Event::Text(Cow::Borrowed("")), l.s..end);
+            return;
+        }
         let mut s: String = std::iter::repeat_n(' ', l.pad).collect();
         s.push_str(&self.text[l.s..l.e]);
         // The last line of the text may have no line end.
@@ -214,7 +221,7 @@ impl<'a> Emitter<'_, 'a, '_> {
                 match cs.get(i) {
                     Some(c) => {
                         self.push(Event::Start(Tag::TableCell), c.clone());
-                        inlines::parse_cell(self.text, c.clone(), self.defs, self.out);
+                        inlines::parse_cell(self.text, c.clone(), self.defs, self.shape, self.out);
                         self.push(Event::End(TagEnd::TableCell), c.clone());
                     }
                     None => {

@@ -3,7 +3,7 @@
 //! leaf, lazily to a paragraph), then the events of that tree, inline content parsed
 //! by `inlines`.
 
-use super::inlines::{self, Defs, Line};
+use super::inlines::{self, Defs, Line, Shape};
 use super::lines::{
     atx_heading, closing_fence, contains_ci, delim_row, fence_open, footnote_def, header_cols,
     html_block, html_block_6, item_width, line_end, list_marker, setext_underline, task_box_only,
@@ -20,8 +20,7 @@ mod leaf;
 pub(super) use emit::emit;
 use leaf::{aligns, atx_content, cells, escapes_end, starts_block, trim_range};
 
-/// Deepest nesting of containers; deeper markers are text (keeps hostile input linear).
-const MAX_DEPTH: usize = 64;
+use crate::core::limits::MAX_BLOCK_DEPTH as MAX_DEPTH;
 
 #[derive(Debug)]
 enum Kind {
@@ -74,6 +73,11 @@ pub(super) struct Doc {
     nodes: Vec<Node>,
     /// The reference and footnote definitions, sorted by label, the first of a label.
     pub defs: Vec<RefDef>,
+    /// Where each run of reference definitions stands in the text (no event covers
+    /// them: they are not drawn), in the order of the text.
+    pub def_ranges: Vec<Range<usize>>,
+    /// Where the first block quote or list item past [`MAX_DEPTH`] was read as text.
+    pub too_deep: Option<usize>,
 }
 
 struct Parser<'a> {
@@ -83,6 +87,8 @@ struct Parser<'a> {
     tip: usize,
     /// The definitions in the order they are read (the document's).
     defs: Vec<RefDef>,
+    def_ranges: Vec<Range<usize>>,
+    too_deep: Option<usize>,
 }
 
 enum Cont {
@@ -100,6 +106,8 @@ pub(super) fn parse(text: &str) -> Doc {
         nodes: vec![Node::new(Kind::Doc, 0, 0)],
         tip: 0,
         defs: Vec::new(),
+        def_ranges: Vec::new(),
+        too_deep: None,
     };
     let mut ls = 0;
     while ls < p.b.len() {
@@ -117,6 +125,8 @@ pub(super) fn parse(text: &str) -> Doc {
     Doc {
         nodes: p.nodes,
         defs: p.defs,
+        def_ranges: p.def_ranges,
+        too_deep: p.too_deep,
     }
 }
 
@@ -349,6 +359,12 @@ impl<'a> Parser<'a> {
                 let mut d = c;
                 d.skip(3.min(indent));
                 let first = d.byte();
+                if !indented && depth + opened >= MAX_DEPTH && self.too_deep.is_none() {
+                    // A container that would open here is read as text: said once.
+                    if first == Some(b'>') || list_marker(&d).is_some() {
+                        self.too_deep = Some(d.pos);
+                    }
+                }
                 if !indented && depth + opened < MAX_DEPTH {
                     // Block quote.
                     if first == Some(b'>') {

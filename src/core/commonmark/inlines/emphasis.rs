@@ -136,6 +136,38 @@ impl Inl<'_> {
         let src = |p: usize| to_src(map, p);
         let range = |s: usize, e: usize| src(s)..src(e);
         // The source text of a joined range, when it is one piece of the text.
+        if self.lean {
+            // The whole content as one text, then what is not prose in it.
+            out.push((Event::Text(Cow::Borrowed("")), range(0, self.v.len())));
+            for tok in &self.toks {
+                let ev = match &tok.k {
+                    K::Code(_) => Event::Code(Cow::Borrowed("")),
+                    K::Html => Event::InlineHtml(Cow::Borrowed("")),
+                    K::Soft => Event::SoftBreak,
+                    K::Hard => Event::HardBreak,
+                    K::LinkStart { image: true, .. } => Event::Start(Tag::Image {
+                        dest: Cow::Borrowed(""),
+                        title: Cow::Borrowed(""),
+                    }),
+                    K::LinkStart { email, end, .. } => {
+                        let tag = Tag::Link {
+                            email: *email,
+                            dest: Cow::Borrowed(""),
+                            title: Cow::Borrowed(""),
+                        };
+                        out.push((Event::Start(tag), range(tok.s, *end)));
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let r = match &tok.k {
+                    K::LinkStart { end, .. } => range(tok.s, *end),
+                    _ => range(tok.s, tok.e),
+                };
+                out.push((ev, r));
+            }
+            return;
+        }
         let borrowed = |s: usize, e: usize| -> Cow<'a, str> {
             let (a, b) = (src(s), src(e));
             match text.get(a..b) {
@@ -206,16 +238,17 @@ impl Inl<'_> {
                     title,
                     end,
                 } => {
+                    let owned = |s: &String| Cow::Owned(s.clone());
                     let tag = if *image {
                         Tag::Image {
-                            dest: Cow::Owned(dest.clone()),
-                            title: Cow::Owned(title.clone()),
+                            dest: owned(dest),
+                            title: owned(title),
                         }
                     } else {
                         Tag::Link {
                             email: *email,
-                            dest: Cow::Owned(dest.clone()),
-                            title: Cow::Owned(title.clone()),
+                            dest: owned(dest),
+                            title: owned(title),
                         }
                     };
                     out.push((Event::Start(tag), range(tok.s, *end)));

@@ -35,6 +35,11 @@ pub(super) struct Defs<'d> {
 }
 
 impl<'d> Defs<'d> {
+    /// Whether there is no definition at all (no label needs normalizing then).
+    fn is_empty(self) -> bool {
+        self.own.is_empty() && self.before.iter().all(Vec::is_empty)
+    }
+
     /// The definition of a normalized label.
     fn get(self, key: &str) -> Option<&'d RefDef> {
         self.before
@@ -75,6 +80,22 @@ use super::punct::is_punct;
 
 fn is_ws(c: char) -> bool {
     c.is_whitespace()
+}
+
+/// The bytes the tokenizer acts on; every other byte is text.
+const SPECIAL: [bool; 256] = special(false);
+/// The same without emphasis delimiters and entities (`Shape::Lean`).
+const LEAN_SPECIAL: [bool; 256] = special(true);
+
+const fn special(lean: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let bytes: &[u8] = if lean { b"\n\\`![]<" } else { b"\n\\`*_~![]<&" };
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
 }
 
 #[derive(Debug)]
@@ -142,6 +163,21 @@ struct Inl<'d> {
     /// them, and links do not nest.
     link_floor: usize,
     defs: Defs<'d>,
+    /// Structure only (`Shape::Lean`).
+    lean: bool,
+}
+
+/// What a parse keeps of the inline content.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Everything: the events the renderer draws.
+    Full,
+    /// The structure only, for the marker scanner: the content as one text event,
+    /// then its code spans, raw HTML, links and images (each with its whole range, no
+    /// end event) and line breaks, every string left empty; no emphasis (its
+    /// delimiters are text). Code spans, links, images, autolinks and raw HTML are
+    /// found exactly as in a full parse (emphasis decides none of them).
+    Lean,
 }
 
 /// The events of a leaf's inline content.
@@ -152,13 +188,14 @@ pub(super) fn parse<'a>(
     lines: &[Line],
     defs: Defs<'_>,
     trim: bool,
+    shape: Shape,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
     if lines.is_empty() {
         return;
     }
     let (v, map) = join(text, lines);
-    run(text, v, &map, defs, trim, out);
+    run(text, v, &map, defs, trim, shape, out);
 }
 
 /// The events of a table cell (`\|` is a `|`).
@@ -166,10 +203,11 @@ pub(super) fn parse_cell<'a>(
     text: &'a str,
     r: Range<usize>,
     defs: Defs<'_>,
+    shape: Shape,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
     let v = text[r.clone()].to_string();
-    run(text, v, &[(0, r.start)], defs, true, out);
+    run(text, v, &[(0, r.start)], defs, true, shape, out);
 }
 
 fn run<'a>(
@@ -178,6 +216,7 @@ fn run<'a>(
     map: &[(usize, usize)],
     defs: Defs<'_>,
     trim: bool,
+    shape: Shape,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
     // Trailing whitespace of the last line is not content.
@@ -195,10 +234,13 @@ fn run<'a>(
         html_ends: HtmlEnds::default(),
         link_floor: 0,
         defs,
+        lean: shape == Shape::Lean,
     };
     p.v.truncate(trimmed);
     p.tokenize();
-    p.emphasis(0);
+    if !p.lean {
+        p.emphasis(0);
+    }
     p.emit(text, map, out);
 }
 
@@ -208,7 +250,8 @@ impl Inl<'_> {
     }
 
     fn text(&mut self, s: usize, e: usize) {
-        if s < e {
+        // (A lean parse gives the content as one text: its pieces are not kept.)
+        if s < e && !self.lean {
             self.push(K::Text, s, e);
         }
     }
@@ -217,9 +260,17 @@ impl Inl<'_> {
         let v = std::mem::take(&mut self.v);
         let b = v.as_bytes();
         let n = b.len();
+        let table = if self.lean { &LEAN_SPECIAL } else { &SPECIAL };
         let mut i = 0;
         let mut t = 0; // start of pending text
         while i < n {
+            // Bytes that start nothing are text.
+            while i < n && !table[b[i] as usize] {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
             let c = b[i];
             match c {
                 b'\n' => {
@@ -253,6 +304,9 @@ impl Inl<'_> {
                         }
                         i = k;
                         t = i;
+                    } else if i + 1 < n && b[i + 1].is_ascii_punctuation() && self.lean {
+                        // The escaped character is text (and starts nothing).
+                        i += 2;
                     } else if i + 1 < n && b[i + 1].is_ascii_punctuation() {
                         self.text(t, i);
                         let ch = (b[i + 1] as char).to_string();
@@ -275,7 +329,11 @@ impl Inl<'_> {
                     match self.ticks.closer(len, k).map(|c| c + len) {
                         Some(ce) => {
                             self.text(t, i);
-                            let content = code_content(&v[k..ce - len]);
+                            let content = if self.lean {
+                                String::new()
+                            } else {
+                                code_content(&v[k..ce - len])
+                            };
                             self.push(K::Code(content), i, ce);
                             i = ce;
                             t = i;
@@ -434,7 +492,7 @@ impl Inl<'_> {
             && !matches!(b.get(i + 2), Some(b']' | b'^'))
             && link_label(v, i + 1).is_some_and(|le| has_content(&v[i + 2..le - 1]));
         if found.is_none() && !label_after {
-            if let Some(l) = fn_label {
+            if let Some(l) = fn_label.filter(|_| !self.defs.is_empty()) {
                 if self
                     .defs
                     .get(&format!("\u{1}{}", super::normalize_label(l)))
@@ -480,7 +538,7 @@ impl Inl<'_> {
                 label = Some(&v[text_start..i]);
                 after = i + 1;
             }
-            if let Some(l) = label {
+            if let Some(l) = label.filter(|_| !self.defs.is_empty()) {
                 let key = super::normalize_label(l);
                 if let Some((_, d, t)) = self.defs.get(&key) {
                     found = Some((d.clone(), t.clone(), after));
