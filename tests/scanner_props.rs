@@ -822,7 +822,10 @@ fn a_sources_line_stays_text_as_the_renderer_shows_it() {
     let data = serde_json::json!({"1": {"title": "A", "source": "https://a.example/"}});
     let a = citekit::parse(Some(md), Data::Json(&data), &Options::default()).unwrap();
     assert_eq!(a.citations.len(), 1);
-    let html = citekit::render::answer_html(&a, &citekit::render::RenderOptions::default());
+    let html = citekit::components::answer::html::answer_html(
+        &a,
+        &citekit::render::RenderOptions::default(),
+    );
     assert!(
         html.contains("Sources:\n[1]:Smith, 2020\n[2]: Jones et al., 2021"),
         "{html}"
