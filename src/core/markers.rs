@@ -53,7 +53,7 @@
 //! `[1]: Smith et al., 2020`, which is no definition, as the renderer shows it). Markers
 //! in bold, italics, list items, table cells, block quotes, headings and HTML blocks
 //! (between their tags, read with the parser's tag rule) are markers. Blocks nest at
-//! most [`MAX_BLOCK_DEPTH`](crate::core::limits::MAX_BLOCK_DEPTH) deep (the parser's
+//! most `MAX_BLOCK_DEPTH` (`core::limits`) deep (the parser's
 //! limit); deeper ones are text of the innermost one, with one `limit-exceeded`
 //! warning. A differential property test (`tests/scanner_props.rs`) holds the
 //! scanner to the parser and to pulldown-cmark.
