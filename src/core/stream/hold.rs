@@ -4,6 +4,7 @@
 //! still open there, read as code until its block is complete. Nothing shows as a marker
 //! that a later chunk turns into link text or code.
 
+use crate::core::commonmark::{parse_document, Event, Tag};
 use crate::core::draft::Draft;
 use crate::core::markers::{protected_regions, Grammar, TextSyntax};
 use crate::core::model::Answer;
@@ -95,22 +96,71 @@ pub fn unclosed_code_span(text: &str) -> Option<usize> {
     None
 }
 
-/// How far back an unclosed link's label is looked for on the last line.
+/// How far back an unclosed link is looked for: the parse that confirms one reads at
+/// most this much of the end of the text (from a line start).
 const LINK_LOOKBACK: usize = 4096;
 
-/// The start of a link label whose destination is not closed yet at the end of `tail`:
-/// the `[` matching the `]` before the first `(` of the last line that no `)` closes
-/// (a destination may hold balanced parentheses, even a whole link: `[1]([1](u))`).
-/// The stream parser holds such a link back from its markers, and the streaming view
-/// from what it shows, by this one rule.
+/// The start of a link or image whose destination is not closed yet at the end of
+/// `tail` (`[3](https://ex`, `[see [3]](ht`, `![3](u "Ti`): where the parser
+/// ([`parse_document`]) reads a link once the destination is closed. A candidate is a
+/// `(` after a `]` that no `)` closes; the end of `tail` is parsed with the closers
+/// the destination may still be waiting for (`)`, `>)`, `")`, `')`, ` )`, one `)` per open
+/// parenthesis), and a link the parser finds reaching into them starts where the text
+/// is held back. What the parser reads as code, an escaped bracket, an autolink or raw
+/// HTML is no link and is shown. The stream parser holds such a link back from its
+/// markers, and the streaming view from what it shows, by this one rule.
 pub(crate) fn unclosed_link_start(tail: &str) -> Option<usize> {
-    let from = crate::core::str_ops::rfind_str(tail, "\n")
-        .map_or(0, |i| i + 1)
-        .max(tail.len().saturating_sub(LINK_LOOKBACK));
-    // Bytes: every character looked for is ASCII, so `[` is always on a char boundary.
-    let line = &tail.as_bytes()[from..];
+    let from = window_start(tail);
+    let window = &tail[from..];
+    let open = open_destinations(window.as_bytes())?;
+    // Unspaced first: a space ends a destination (`[1]([1](u` needs `))`); spaced
+    // after a backslash that would escape the `)`.
+    let closers = ["", ">", "\"", "'", " "];
+    let mut probe = String::with_capacity(window.len() + 8 + open);
+    for prefix in closers {
+        probe.clear();
+        probe.push_str(window);
+        probe.push_str(prefix);
+        probe.extend(std::iter::repeat_n(')', open));
+        let doc = parse_document(&probe);
+        let start = doc
+            .events
+            .iter()
+            .filter(|(e, r)| {
+                matches!(e, Event::Start(Tag::Link { .. } | Tag::Image { .. }))
+                    && r.start < window.len()
+                    && r.end > window.len()
+            })
+            .map(|(_, r)| r.start)
+            .min();
+        if let Some(s) = start {
+            return Some(from + s);
+        }
+    }
+    None
+}
+
+/// Where the parse of [`unclosed_link_start`] starts: the whole of `tail` when it is
+/// short (its blocks read as they are), else the first line start in its last
+/// [`LINK_LOOKBACK`] bytes.
+fn window_start(tail: &str) -> usize {
+    if tail.len() <= LINK_LOOKBACK {
+        return 0;
+    }
+    let mut cut = tail.len() - LINK_LOOKBACK;
+    while !tail.is_char_boundary(cut) {
+        cut += 1;
+    }
+    crate::core::str_ops::find_str(&tail[cut..], "\n").map_or(tail.len(), |i| cut + i + 1)
+}
+
+/// How many parentheses are open at the end of `text` when one of them follows a `]`
+/// (a destination may still be arriving); `None` when none does. The count is what
+/// closes them all (a destination may hold balanced parentheses, even a whole link:
+/// `[1]([1](u)`).
+fn open_destinations(text: &[u8]) -> Option<usize> {
     let mut open: Vec<usize> = Vec::new();
-    for (i, &c) in line.iter().enumerate() {
+    for (i, &c) in text.iter().enumerate() {
         match c {
             b'(' => open.push(i),
             b')' => {
@@ -119,22 +169,9 @@ pub(crate) fn unclosed_link_start(tail: &str) -> Option<usize> {
             _ => {}
         }
     }
-    let paren = open.into_iter().find(|&i| i > 0 && line[i - 1] == b']')?;
-    // The `[` that opens the label, past nested brackets (`[see [3]](`).
-    let mut depth = 0usize;
-    for i in (0..paren).rev() {
-        match line[i] {
-            b']' => depth += 1,
-            b'[' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(from + i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    open.iter()
+        .any(|&i| i > 0 && text[i - 1] == b']')
+        .then_some(open.len())
 }
 
 /// The length of `tail` without a trailing partial marker: from the first opener of

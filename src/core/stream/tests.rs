@@ -154,6 +154,34 @@ fn hold_back_an_unclosed_link_with_a_marker_label() {
     }
 }
 
+/// Whether the end of a streamed text is a link still arriving is the parser's call:
+/// a label over two lines is held back whole, an image from its `!`, and what the
+/// parser reads as code, an escaped bracket or a tag is shown.
+#[test]
+fn an_unclosed_link_is_what_the_parser_reads_as_one() {
+    let g = Grammar::ALL;
+    for (t, shown) in [
+        ("See [the\nstudy [3]](https://ex", "See "),
+        ("A chart ![3](https://ex", "A chart "),
+        ("A [3](<https://ex", "A "),
+        ("A [3](u (a", "A "),
+        ("`code` then [3](https://ex", "`code` then "),
+    ] {
+        assert_eq!(&t[..hold_back(t, &g)], shown, "{t:?}");
+    }
+    for t in [
+        "Use `f[3](x` and more",
+        "An escaped \\[3](https://ex",
+        "A tag <a title=\"[3](x\"> here",
+        "```\nv[3](x\n```\nafter",
+    ] {
+        assert_eq!(hold_back(t, &g), t.len(), "{t:?}");
+    }
+    // A long answer: the parse reads only the end of the text.
+    let long = format!("{}\n\nAs in [3](https://ex", "word ".repeat(2000));
+    assert_eq!(&long[hold_back(&long, &g)..], "[3](https://ex");
+}
+
 #[test]
 fn unclosed_code_spans() {
     assert_eq!(unclosed_code_span("a `b [1]"), Some(1));
