@@ -201,11 +201,17 @@ impl Source {
     /// url or is the domain itself (a source with no title of its own), which already
     /// starts with the domain.
     pub fn domain_beside_title(&self) -> Option<&str> {
-        let own_title = self
-            .title
+        self.domain
             .as_deref()
-            .is_some_and(|t| !t.is_empty() && Some(t) != self.url.as_deref());
-        self.domain.as_deref().filter(|_| own_title)
+            .filter(|_| self.own_title().is_some())
+    }
+
+    /// The source's own title: not empty (titles come cleaned and trimmed,
+    /// `support::title`) and not its url.
+    fn own_title(&self) -> Option<&str> {
+        self.title
+            .as_deref()
+            .filter(|t| !t.is_empty() && Some(*t) != self.url.as_deref())
     }
 
     /// The title every view shows (card, panel, footnotes, marker names, exports): the
@@ -214,11 +220,11 @@ impl Source {
     /// `louvre.fr › hours admission`), else its domain. `None` when there is nothing a
     /// reader could use: the views then show their `untitled` label.
     pub fn display_title(&self) -> Option<std::borrow::Cow<'_, str>> {
-        // Titles come cleaned and trimmed (`support::title`): an empty one is none.
-        let title = self.title.as_deref().filter(|t| !t.is_empty());
-        if let Some(t) = title.filter(|t| Some(*t) != self.url.as_deref()) {
+        if let Some(t) = self.own_title() {
             return Some(t.into());
         }
+        // A title that is the url is shown when nothing better is made from it.
+        let title = self.title.as_deref().filter(|t| !t.is_empty());
         self.url
             .as_deref()
             .and_then(crate::core::untrusted_text::title_from_url)
