@@ -124,6 +124,9 @@ impl Host for CiteContext {
             emit_from(&root, name, detail);
         }
     }
+    fn card_element(&self) -> Option<web_sys::Element> {
+        dom::by_id(&format!("{}-card", self.prefix()))
+    }
 }
 
 thread_local! {

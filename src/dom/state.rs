@@ -103,6 +103,10 @@ pub struct Timers {
     /// The marker (citation, link) whose card Escape closed and which then got the
     /// focus back: that focus does not open the card again (until the marker loses it).
     pub(crate) escaped: Cell<Option<(usize, usize)>>,
+    /// The last press the answer saw, and whether it was on a marker or the card: the
+    /// page's listener tells a press inside from one outside by it (it sees a press in
+    /// a shadow root retargeted to the host).
+    pub(crate) last_press: RefCell<Option<(web_sys::Event, bool)>>,
 }
 
 impl Timers {

@@ -3,11 +3,14 @@
 //! effects) and the plain driver (state in cells, DOM changed at once).
 
 use crate::components::answer::html::markers::ref_id;
+use crate::components::card::dom::{follow_marker, scroll_moves};
+use crate::dom::page::PageEvent;
 use crate::dom::state::{Card, Highlight, Timeout, Timers, CLOSE_DELAY_MS, OPEN_DELAY_MS};
 use crate::dom::util as dom;
 use crate::render::class;
 use crate::render::RenderOptions;
 use std::cell::Cell;
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// The state an answer's event handlers read and change.
@@ -38,6 +41,8 @@ pub(crate) trait Host: Clone + 'static {
     fn render(&self) -> std::sync::Arc<RenderOptions>;
     /// Dispatches a bubbling, composed `CustomEvent` from the answer's root.
     fn emit(&self, name: &str, detail: &[(&str, wasm_bindgen::JsValue)]);
+    /// The card's element.
+    fn card_element(&self) -> Option<Element>;
 }
 
 /// `detail` fields of a source: its id and display number.
@@ -103,6 +108,8 @@ pub(crate) fn on_pointer_down<H: Host>(
     t: &std::rc::Rc<Timers>,
     ev: web_sys::PointerEvent,
 ) {
+    let on = pressed_on_card(ev.target());
+    *t.last_press.borrow_mut() = Some((AsRef::<web_sys::Event>::as_ref(&ev).clone(), on));
     let touch = ev.pointer_type() == "touch";
     t.touch.set(touch);
     t.open_at_tap
@@ -269,6 +276,53 @@ pub(crate) fn on_answer_click<H: Host>(
         } else {
             ev.prevent_default();
             host.select(n);
+        }
+    }
+}
+
+/// Whether a press on `target` is on a marker or a card (it keeps the card open).
+fn pressed_on_card(target: Option<web_sys::EventTarget>) -> bool {
+    dom::closest(target.clone(), class::MARKER_LINK_SEL).is_some()
+        || dom::closest(target, class::CARD_SEL).is_some()
+}
+
+/// An event of the page while the answer's card is open ([`crate::dom::page`]), for
+/// either host: a press outside closes the card (touch has no pointer-leave), Escape
+/// closes it ([`on_window_key_down`]), and on a scroll of the page or of a container
+/// around the answer, or a new window size, a card opened by the keyboard follows its
+/// marker while that is on screen and any other closes (a scroll that cannot move the
+/// marker, in the card or the panel, changes nothing).
+pub(crate) fn on_page_event<H: Host>(host: &H, t: &Timers, what: PageEvent, ev: web_sys::Event) {
+    match what {
+        PageEvent::Press => {
+            // A press the answer saw was told apart there (the window sees it
+            // retargeted when the answer is in a shadow root); any other by its target.
+            let seen = t.last_press.borrow_mut().take();
+            let inside = match seen {
+                Some((p, on)) if p == ev => on,
+                _ => pressed_on_card(ev.target()),
+            };
+            if !inside && host.card().is_some() {
+                host.set_card(None);
+            }
+        }
+        PageEvent::Key => {
+            if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
+                on_window_key_down(host, t, k);
+            }
+        }
+        PageEvent::Scroll => {
+            let Some(c) = host.card() else { return };
+            let link = dom::by_id(&ref_id(&host.render(), c.ci, c.k));
+            if !scroll_moves(ev.target(), link.as_ref()) {
+                return;
+            }
+            if !host
+                .card_element()
+                .is_some_and(|card| follow_marker(&card, link))
+            {
+                host.set_card(None);
+            }
         }
     }
 }

@@ -9,10 +9,9 @@ mod highlight;
 
 use crate::components::answer::dom::blocks::{push_block, show_answer};
 use crate::components::answer::dom::events::{
-    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_pointer_down, on_pointer_out,
-    on_pointer_over, on_window_key_down,
+    on_answer_click, on_focus_in, on_focus_out, on_key_down, on_page_event, on_pointer_down,
+    on_pointer_out, on_pointer_over,
 };
-use crate::components::answer::html::markers::ref_id;
 use crate::components::answer::html::stream_view::StreamDefs;
 use crate::components::answer::html::{lists_shown, root_class, Block};
 use crate::components::card::leptos::wire_card;
@@ -39,7 +38,6 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
-use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// An answer with inline citation markers, hover cards, and (by option) its source
@@ -352,43 +350,11 @@ struct OpenView {
 
 impl OpenAnswer for OpenView {
     fn on_page_event(&self, what: PageEvent, ev: web_sys::Event) {
-        let ctx = self.ctx;
-        let Some(c) = ctx.card.try_get_untracked().flatten() else {
+        // Its signals may be gone (the answer left the page in this event's handlers).
+        if self.ctx.card.try_get_untracked().is_none() {
             return;
-        };
-        match what {
-            PageEvent::Press => {
-                // A tap outside closes the card (touch has no pointer-leave).
-                let inside = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
-                    || dom::closest(ev.target(), class::CARD_SEL).is_some();
-                if !inside {
-                    ctx.card.set(None);
-                }
-            }
-            PageEvent::Key => {
-                if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
-                    on_window_key_down(&ctx, &self.timers, k);
-                }
-            }
-            PageEvent::Scroll => {
-                // The card is placed at its marker when it opens: on a scroll of the page
-                // or of a container around the answer, or a new window size, a card
-                // opened by the keyboard follows the marker while that is on screen, any
-                // other closes (a scroll that cannot move the marker, in the card or the
-                // panel, changes nothing).
-                let r = ctx.render.get_untracked();
-                let link = dom::by_id(&ref_id(&r, c.ci, c.k));
-                if !crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
-                    return;
-                }
-                let card = dom::by_id(&format!("{}-card", r.id_prefix));
-                if !card
-                    .is_some_and(|card| crate::components::card::dom::follow_marker(&card, link))
-                {
-                    ctx.card.set(None);
-                }
-            }
         }
+        on_page_event(&self.ctx, &self.timers, what, ev);
     }
     fn close_card(&self) {
         if self.ctx.card.try_get_untracked().flatten().is_some() {

@@ -5,12 +5,11 @@
 
 use super::{Driver, Inner};
 use crate::components::answer::dom::events::{
-    emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_panel_click,
-    on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out, on_pointer_over,
-    on_window_key_down, source_detail, Host,
+    emit_from, on_answer_click, on_focus_in, on_focus_out, on_key_down, on_page_event,
+    on_panel_click, on_panel_hover, on_panel_leave, on_pointer_down, on_pointer_out,
+    on_pointer_over, source_detail, Host,
 };
 use crate::components::answer::dom::highlight::apply_highlight;
-use crate::components::answer::html::markers::ref_id;
 use crate::components::card::dom::show_card;
 use crate::components::panel::dom::{bring_into_view, set_expanded};
 use crate::core::export::copy_text;
@@ -120,54 +119,8 @@ impl Driver {
         self.0.listeners.borrow_mut().push((event, f));
     }
 
-    pub(super) fn on_outside_pointer(&self, ev: &web_sys::Event) {
-        let press = self.0.last_press.borrow_mut().take();
-        if self.0.card.get().is_none() {
-            return;
-        }
-        // A press the answer saw was told apart there (the window sees it retargeted
-        // when the answer is in a shadow root); any other one is outside.
-        let inside = press.is_some_and(|(p, on)| on && p == *ev);
-        if !inside {
-            self.set_card(None);
-        }
-    }
-
     pub(super) fn in_panel(target: Option<EventTarget>) -> bool {
         dom::closest(target, class::PANEL_SEL).is_some()
-    }
-
-    /// An event of the page while this answer's card is open ([`page`]).
-    fn on_page_event(&self, what: PageEvent, ev: web_sys::Event) {
-        match what {
-            PageEvent::Press => self.on_outside_pointer(&ev),
-            PageEvent::Key => {
-                if let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() {
-                    on_window_key_down(self, &self.0.timers, k);
-                }
-            }
-            PageEvent::Scroll => {
-                // The card is placed at its marker (fixed): opened by the keyboard it
-                // follows the marker while that is on screen (a focused marker scrolled
-                // into view keeps its card), else it closes. A scroll that cannot move
-                // the marker (in the card, in the panel) changes nothing.
-                if let Some(c) = self.0.card.get() {
-                    let r = self.0.render.borrow().clone();
-                    let link = dom::by_id(&ref_id(&r, c.ci, c.k));
-                    if crate::components::card::dom::scroll_moves(ev.target(), link.as_ref()) {
-                        let follows = match self.0.nodes.try_borrow() {
-                            Ok(n) => n.as_ref().is_some_and(|n| {
-                                crate::components::card::dom::follow_marker(&n.card, link)
-                            }),
-                            Err(_) => false,
-                        };
-                        if !follows {
-                            self.set_card(None);
-                        }
-                    }
-                }
-            }
-        }
     }
 
     pub(super) fn on_event(&self, name: &str, ev: web_sys::Event) {
@@ -195,9 +148,6 @@ impl Driver {
                 }
             }
             "pointerdown" => {
-                let on = dom::closest(ev.target(), class::MARKER_LINK_SEL).is_some()
-                    || dom::closest(ev.target(), class::CARD_SEL).is_some();
-                *self.0.last_press.borrow_mut() = Some((ev.clone(), on));
                 if let Ok(ev) = ev.dyn_into() {
                     on_pointer_down(self, &t, ev);
                 }
@@ -284,7 +234,8 @@ pub(super) fn listener(view: Weak<Inner>, what: &'static str) -> page::Listener 
 impl page::OpenAnswer for Weak<Inner> {
     fn on_page_event(&self, what: PageEvent, ev: web_sys::Event) {
         if let Some(d) = upgrade(self) {
-            d.on_page_event(what, ev);
+            let t = d.0.timers.clone();
+            on_page_event(&d, &t, what, ev);
         }
     }
     fn close_card(&self) {
@@ -365,5 +316,9 @@ impl Host for Driver {
         if let Some(root) = root {
             emit_from(&root, name, detail);
         }
+    }
+    fn card_element(&self) -> Option<Element> {
+        let nodes = self.0.nodes.try_borrow().ok()?;
+        nodes.as_ref().map(|n| n.card.clone())
     }
 }

@@ -167,10 +167,6 @@ struct Inner {
     listeners: RefCell<Vec<Listener>>,
     /// Marks the root with where the panel is while its width changes.
     layout: RefCell<Option<PanelLayout>>,
-    /// The last pointer press that went through the answer, and whether it was on a
-    /// marker or the card: the window's listener tells a press outside from it (in a
-    /// shadow root the window sees the press retargeted to the root's host).
-    last_press: RefCell<Option<(web_sys::Event, bool)>>,
 }
 
 /// The last Vercel AI SDK message a view was given.
@@ -245,7 +241,6 @@ impl Driver {
             deferred: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
             layout: RefCell::new(None),
-            last_press: RefCell::new(None),
         }));
         d.parse_whole();
         d.build();
