@@ -157,6 +157,9 @@ cargo_tests "cargo test" cargo test --no-fail-fast
 # with no default feature at all.
 cargo_tests "cargo test, first module (providers only)" cargo test --no-default-features --features providers --lib --no-fail-fast
 cargo_tests "cargo test, no default features" cargo test --no-default-features --lib --no-fail-fast
+# The Leptos component rendered as a server renders it, against the root markup every
+# other host writes (src/components/answer/leptos/tests.rs).
+cargo_tests "cargo test, Leptos ssr" cargo test --features ssr --lib --no-fail-fast components::answer::leptos
 cargo_tests "browser tests" cargo test --target wasm32-unknown-unknown --features csr --no-fail-fast \
   --test browser --test stream_browser --test a11y --test commonmark
 # The crate as crates.io gets it: its files, cargo publish --dry-run, rust-version

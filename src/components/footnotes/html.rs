@@ -10,6 +10,14 @@ use crate::render::options::RenderOptions;
 use crate::render::parts::{about_html, display_title, external_link, LAZY_AFTER};
 use std::fmt::Write;
 
+/// The footnotes' `<section>` around their list (`inner`), named by its heading.
+pub(crate) fn footnotes_section(id_prefix: &str, inner: &str) -> String {
+    format!(
+        "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{id_prefix}-fn-title\">{inner}</section>",
+        crate::render::class::FOOTNOTES
+    )
+}
+
 /// The id of the footnote of source number `n`.
 pub fn footnote_id(opts: &RenderOptions, n: u32) -> String {
     format!("{}-fn-{n}", opts.id_prefix)

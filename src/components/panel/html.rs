@@ -9,6 +9,14 @@ use crate::render::options::RenderOptions;
 use crate::render::parts::{about_html, display_title, external_link, meta_html};
 use std::fmt::Write;
 
+/// The panel's `<aside>` around its list (`inner`), named by its heading.
+pub(crate) fn panel_aside(id_prefix: &str, inner: &str) -> String {
+    format!(
+        "<aside class=\"{}\" id=\"{id_prefix}-panel\" aria-labelledby=\"{id_prefix}-panel-title\">{inner}</aside>",
+        crate::render::class::PANEL
+    )
+}
+
 /// The id of the panel entry of source number `n`.
 pub fn panel_item_id(opts: &RenderOptions, n: u32) -> String {
     format!("{}-src-{n}", opts.id_prefix)

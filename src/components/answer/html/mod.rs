@@ -24,11 +24,11 @@ pub mod markers;
 pub mod stream_view;
 mod writer;
 
-use crate::components::footnotes::html::footnotes_html;
-use crate::components::panel::html::panel_html;
+use crate::components::footnotes::html::{footnotes_html, footnotes_section};
+use crate::components::panel::html::{panel_aside, panel_html};
 use crate::core::model::{Answer, ContentKind};
 use crate::core::options::Theme;
-use crate::render::class::{ANSWER, ANSWER_BODY, FOOTNOTES, PANEL};
+use crate::render::class::{ANSWER, ANSWER_BODY, CARD};
 use crate::render::RenderOptions;
 use markers::MarkerSet;
 use std::fmt::Write;
@@ -139,37 +139,76 @@ pub fn root_class(theme: Theme, with_panel: bool) -> String {
     class
 }
 
-/// A whole static rendering: answer, footnotes and panel, for `renderToString`.
-pub fn render_to_string(answer: &Answer, opts: &RenderOptions, panel: bool) -> String {
-    let (notes, with_panel) = lists_shown(answer, true, panel);
-    let mut out = String::new();
+/// What an answer's root holds: the markup every host gives it ([`root_html`]). The
+/// Leptos component draws the same markup as a view (held to this by its tests).
+pub(crate) struct Root<'a> {
+    /// `cite-root` with the theme and the panel's place ([`root_class`]).
+    pub class: String,
+    /// The id prefix, the root's id.
+    pub id: &'a str,
+    /// `data-marker-style` ([`crate::render::marker_style_name`]).
+    pub marker_style: &'a str,
+    /// The copy button's label, when it shows.
+    pub copy: Option<&'a str>,
+    /// The answer's blocks.
+    pub body: &'a str,
+    /// The footnotes' list, when they show.
+    pub notes: Option<&'a str>,
+    /// The panel's list, when it shows.
+    pub panel: Option<&'a str>,
+    /// The card's element (empty and hidden until a card opens): a mounted answer's.
+    pub card: bool,
+}
+
+/// An answer's root markup: the answer (copy button, body, footnotes), the panel, the
+/// card.
+pub(crate) fn root_html(root: &Root) -> String {
+    let extra = root.notes.map_or(0, str::len) + root.panel.map_or(0, str::len);
+    let mut out = String::with_capacity(root.body.len() + extra + 512);
     let _ = write!(
         out,
-        "<div class=\"{}\" id=\"{}\"><div class=\"{ANSWER}\"><div class=\"{ANSWER_BODY}\">",
-        root_class(opts.theme, with_panel),
-        opts.id_prefix
+        "<div class=\"{}\" id=\"{}\" data-marker-style=\"{}\"><div class=\"{ANSWER}\">",
+        root.class, root.id, root.marker_style
     );
-    out.push_str(&answer_html(answer, opts));
+    if let Some(label) = root.copy {
+        out.push_str("<button type=\"button\" class=\"cite-copy\" data-state=\"idle\">");
+        crate::render::escape::push_escaped(&mut out, label);
+        out.push_str("</button>");
+    }
+    let _ = write!(out, "<div class=\"{ANSWER_BODY}\">");
+    out.push_str(root.body);
     out.push_str("</div>");
-    if notes {
-        let _ = write!(
-            out,
-            "<section class=\"{FOOTNOTES}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">",
-            opts.id_prefix
-        );
-        out.push_str(&footnotes_html(answer, opts));
-        out.push_str("</section>");
+    if let Some(notes) = root.notes {
+        out.push_str(&footnotes_section(root.id, notes));
     }
     out.push_str("</div>");
-    if with_panel {
+    if let Some(panel) = root.panel {
+        out.push_str(&panel_aside(root.id, panel));
+    }
+    if root.card {
         let _ = write!(
             out,
-            "<aside class=\"{PANEL}\" aria-labelledby=\"{}-panel-title\">",
-            opts.id_prefix
+            "<div class=\"{CARD}\" id=\"{}-card\" role=\"tooltip\" data-state=\"closed\" hidden></div>",
+            root.id
         );
-        out.push_str(&panel_html(answer, opts));
-        out.push_str("</aside>");
     }
     out.push_str("</div>");
     out
+}
+
+/// A whole static rendering for `renderToString`: the answer, its footnotes and (with
+/// `panel`) its panel in the root every host gives them ([`root_html`]), without the
+/// card (nothing opens one).
+pub fn render_to_string(answer: &Answer, opts: &RenderOptions, panel: bool) -> String {
+    let (notes, with_panel) = lists_shown(answer, true, panel);
+    root_html(&Root {
+        class: root_class(opts.theme, with_panel),
+        id: &opts.id_prefix,
+        marker_style: crate::render::marker_style_name(opts.marker_style),
+        copy: None,
+        body: &answer_html(answer, opts),
+        notes: notes.then(|| footnotes_html(answer, opts)).as_deref(),
+        panel: with_panel.then(|| panel_html(answer, opts)).as_deref(),
+        card: false,
+    })
 }

@@ -6,6 +6,8 @@
 
 mod adopt;
 mod highlight;
+#[cfg(all(test, feature = "ssr"))]
+mod tests;
 
 use crate::components::answer::dom::blocks::{push_block, show_answer};
 use crate::components::answer::dom::events::{

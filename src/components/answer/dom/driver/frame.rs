@@ -6,15 +6,14 @@
 use super::events::upgrade;
 use super::{find_nodes, Deferred, Driver, Nodes, NotesKey};
 use crate::components::answer::dom::blocks::push_block;
-use crate::components::answer::html::{answer_blocks, lists_shown, root_class};
-use crate::components::footnotes::html::footnotes_html;
+use crate::components::answer::html::{answer_blocks, lists_shown, root_class, root_html, Root};
+use crate::components::footnotes::html::{footnotes_html, footnotes_section};
 use crate::components::panel::dom::{mark_layout, set_expanded, PanelLayout};
-use crate::components::panel::html::{panel_html, PANEL_EAGER};
+use crate::components::panel::html::{panel_aside, panel_html, PANEL_EAGER};
 use crate::core::model::{Answer, ContentKind};
 use crate::core::str_ops;
 use crate::dom::util as dom;
 use crate::render::{self, class, RenderOptions};
-use std::fmt::Write as _;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -53,53 +52,37 @@ impl Driver {
                 later.blocks = blocks.split_off(first.max(1).min(blocks.len()));
             }
             let (notes, panel) = lists_shown(a, display.footnotes, display.panel);
-            let mut html = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
-            let _ = write!(
-                html,
-                "<div class=\"{}\" id=\"{}\" data-marker-style=\"{style}\"><div class=\"{}\">",
-                root_class(theme, panel),
-                r.id_prefix,
-                class::ANSWER
-            );
-            if display.copy_button {
-                let _ = write!(
-                    html,
-                    "<button type=\"button\" class=\"cite-copy\" data-state=\"idle\">{}</button>",
-                    crate::render::escape::escape(r.labels.get("copy"))
-                );
-            }
-            let _ = write!(html, "<div class=\"{}\">", class::ANSWER_BODY);
+            let mut body = String::with_capacity(blocks.iter().map(|b| b.html.len() + 32).sum());
             for b in &blocks {
-                push_block(&mut html, b);
+                push_block(&mut body, b);
             }
-            html.push_str("</div>");
             let notes_html = if notes {
                 footnotes_html(a, &r)
             } else {
                 String::new()
             };
-            if notes {
-                let below = defer && a.text.len() >= render::LAZY_AFTER;
-                html.push_str(&notes_section(&r, &split_list(&notes_html, below.then_some(0), &mut later.notes)));
-            }
-            *i.notes_html.borrow_mut() = notes_html;
-            html.push_str("</div>");
             let panel_html = if panel {
                 panel_html(a, &r)
             } else {
                 String::new()
             };
-            if panel {
-                let eager = defer.then_some(PANEL_EAGER);
-                html.push_str(&panel_aside(&r, &split_list(&panel_html, eager, &mut later.panel)));
-            }
+            let below = defer && a.text.len() >= render::LAZY_AFTER;
+            let notes_shown =
+                notes.then(|| split_list(&notes_html, below.then_some(0), &mut later.notes));
+            let eager = defer.then_some(PANEL_EAGER);
+            let panel_shown = panel.then(|| split_list(&panel_html, eager, &mut later.panel));
+            let html = root_html(&Root {
+                class: root_class(theme, panel),
+                id: &r.id_prefix,
+                marker_style: style,
+                copy: display.copy_button.then(|| r.labels.get("copy")),
+                body: &body,
+                notes: notes_shown.as_deref(),
+                panel: panel_shown.as_deref(),
+                card: true,
+            });
+            *i.notes_html.borrow_mut() = notes_html;
             *i.panel_html.borrow_mut() = panel_html;
-            let _ = write!(
-                html,
-                "<div class=\"{}\" id=\"{}-card\" role=\"tooltip\" data-state=\"closed\" hidden></div></div>",
-                class::CARD,
-                r.id_prefix
-            );
             *i.notes_key.borrow_mut() = NotesKey::of(a);
             i.shown_sources.set(a.sources.len());
             (html, blocks)
@@ -247,14 +230,14 @@ impl Driver {
             notes.then(|| footnotes_html(a, r)),
             (&nodes.answer, class::FOOTNOTES_SEL),
             &mut i.notes_html.borrow_mut(),
-            |inner| notes_section(r, inner),
+            |inner| footnotes_section(&r.id_prefix, inner),
             (&nodes.answer, "beforeend"),
         );
         sync_list(
             panel.then(|| panel_html(a, r)),
             (&nodes.root, class::PANEL_SEL),
             &mut i.panel_html.borrow_mut(),
-            |inner| panel_aside(r, inner),
+            |inner| panel_aside(&r.id_prefix, inner),
             (&nodes.card, "beforebegin"),
         );
         self.set_root_class(nodes, a);
@@ -274,24 +257,6 @@ impl Driver {
             mark_layout(&nodes.root);
         }
     }
-}
-
-/// The footnotes' section around their list.
-pub(super) fn notes_section(r: &RenderOptions, inner: &str) -> String {
-    format!(
-        "<section class=\"{}\" role=\"doc-endnotes\" aria-labelledby=\"{}-fn-title\">{inner}</section>",
-        class::FOOTNOTES,
-        r.id_prefix
-    )
-}
-
-/// The panel's `<aside>` around its list.
-pub(super) fn panel_aside(r: &RenderOptions, inner: &str) -> String {
-    format!(
-        "<aside class=\"{}\" id=\"{p}-panel\" aria-labelledby=\"{p}-panel-title\">{inner}</aside>",
-        class::PANEL,
-        p = r.id_prefix
-    )
 }
 
 /// A list's HTML (footnotes, panel) with its entries after the first `keep` moved to
