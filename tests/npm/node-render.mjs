@@ -146,7 +146,7 @@ await test('init() rejects an unknown `formats` with what it expects', async () 
 
 await test('renderToString: markers, footnotes, escaped titles', () => {
   const html = citekit.renderToString(ANSWER, DATA);
-  assert.match(html, /^<div class="cite-root" id="cite">/);
+  assert.match(html, /^<div class="cite-root" id="cite" data-marker-style="number">/);
   const markers = html.match(/<a class="cite-marker__link"[^>]*>\d+<\/a>/g) ?? [];
   assert.equal(markers.length, 3, html);
   assert.match(html, /<section class="cite-footnotes" role="doc-endnotes"/);
@@ -160,8 +160,9 @@ await test('renderToString: markers, footnotes, escaped titles', () => {
 
 await test('renderToString: panel, idPrefix and theme options', () => {
   const html = citekit.renderToString(ANSWER, DATA, { panel: true, idPrefix: 'answer7', theme: 'dark', markerStyle: 'grouped' });
-  assert.match(html, /^<div class="cite-root cite-theme-dark cite-root--with-panel" id="answer7">/);
-  assert.match(html, /<aside class="cite-panel"/);
+  // The root a mounted view has: its marker style named, the panel with its id.
+  assert.match(html, /^<div class="cite-root cite-theme-dark cite-root--with-panel" id="answer7" data-marker-style="grouped">/);
+  assert.match(html, /<aside class="cite-panel" id="answer7-panel" aria-labelledby="answer7-panel-title">/);
   assert.match(html, /id="answer7-fn-1"/);
   assert.ok(!/id="cite-/.test(html), 'default prefix left');
 });
