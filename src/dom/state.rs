@@ -105,7 +105,8 @@ pub struct Timers {
     pub(crate) escaped: Cell<Option<(usize, usize)>>,
     /// The last press the answer saw, and whether it was on a marker or the card: the
     /// page's listener tells a press inside from one outside by it (it sees a press in
-    /// a shadow root retargeted to the host).
+    /// a shadow root retargeted to the host), and the focus the press takes from a
+    /// marker does not close the card.
     pub(crate) last_press: RefCell<Option<(web_sys::Event, bool)>>,
 }
 

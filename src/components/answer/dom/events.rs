@@ -215,7 +215,13 @@ pub(crate) fn on_focus_out<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_s
     if marker_of(ev.target()).is_some() {
         t.escaped.set(None);
     }
-    let Some(from_marker) = leaving(ev.target(), ev.related_target()) else {
+    // A press on the card's text (or a marker) takes the focus to nothing: the reader
+    // is in the card (selecting its text, say), not leaving it.
+    let related = ev.related_target();
+    if related.is_none() && t.last_press.borrow().as_ref().is_some_and(|(_, on)| *on) {
+        return;
+    }
+    let Some(from_marker) = leaving(ev.target(), related) else {
         return;
     };
     if from_marker {
@@ -297,11 +303,15 @@ pub(crate) fn on_page_event<H: Host>(host: &H, t: &Timers, what: PageEvent, ev: 
         PageEvent::Press => {
             // A press the answer saw was told apart there (the window sees it
             // retargeted when the answer is in a shadow root); any other by its target.
-            let seen = t.last_press.borrow_mut().take();
-            let inside = match seen {
-                Some((p, on)) if p == ev => on,
-                _ => pressed_on_card(ev.target()),
+            let seen = match &*t.last_press.borrow() {
+                Some((p, on)) if *p == ev => Some(*on),
+                _ => None,
             };
+            if seen.is_none() {
+                // Pressed outside the answer: an earlier press there is over.
+                t.last_press.borrow_mut().take();
+            }
+            let inside = seen.unwrap_or_else(|| pressed_on_card(ev.target()));
             if !inside && host.card().is_some() {
                 host.set_card(None);
             }
