@@ -29,6 +29,13 @@
 //! that complete an event (the open block is resolved then, with its spans:
 //! docs/streaming.md).
 //! `--provider-stream` runs only this part.
+//!
+//! Then a stream whose answer links its sources inline as chat answers do (`[title
+//! [3]](https://…)` in every sentence, 40 KB): while a link's destination arrives, the
+//! hold-back asks the parser whether the end of the text is a link still arriving
+//! (`core/stream/hold.rs`). Every 4-character append's push is timed, and the median
+//! and p95 are printed beside those of the same sentences without link syntax, as a
+//! ratio. `--links` runs only this part.
 
 use citekit::components::answer::html::answer_blocks;
 use citekit::components::answer::html::stream_view::{
@@ -231,6 +238,10 @@ fn main() {
         provider_stream_appends();
         return;
     }
+    if std::env::args().any(|a| a == "--links") {
+        link_appends();
+        return;
+    }
     let data = citation_map();
     let options = Options {
         format: FormatChoice::Given(Format::CitationMap),
@@ -299,6 +310,103 @@ fn main() {
 
     stream_appends();
     provider_stream_appends();
+    link_appends();
+}
+
+/// How [`linked_answer`] writes its sentences' sources.
+#[derive(Clone, Copy, PartialEq)]
+enum Links {
+    /// The link's label as plain text, the marker after it.
+    None,
+    /// An inline link, a marker in its label.
+    Inline,
+    /// No link, no parenthesis, and every paragraph opens with code holding `](` (a
+    /// candidate the parser turns down on every append: the dearest case).
+    OpenInCode,
+}
+
+/// A 40 KB answer of paragraphs whose sentences each cite a source ([`Links`]).
+fn linked_answer(links: Links) -> String {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut out = String::new();
+    let mut k = 0;
+    while out.len() < 40 * 1024 {
+        if links == Links::OpenInCode {
+            out.push_str("Call `lookup](key` first. ");
+        }
+        for _ in 0..4 {
+            k += 1;
+            let (a, b, c) = (rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS));
+            let n = 1 + k % 20;
+            out.push_str(&match links {
+                Links::Inline => format!(
+                    "The {a} {b} is described in [the {c} guide [{n}]](https://www.example.com/docs/{a}/{b}-{k}?ref=answer&section={c}). "
+                ),
+                Links::None => format!(
+                    "The {a} {b} is described in the {c} guide [{n}] (www.example.com docs {a} {b} {k} ref answer section {c}). "
+                ),
+                Links::OpenInCode => format!(
+                    "The {a} {b} is described in the {c} guide [{n}] at www.example.com docs {a} {b} {k} ref answer section {c}. "
+                ),
+            });
+        }
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// Times every 4-character append of [`linked_answer`] with and without its links.
+fn link_appends() {
+    let mut map = Map::new();
+    for i in 1..=20u64 {
+        map.insert(
+            i.to_string(),
+            json!({"title": format!("Document {i}"), "source": format!("https://example.com/doc/{i}")}),
+        );
+    }
+    let data = Value::Object(map);
+    let options = Options::default();
+    let mut medians = Vec::new();
+    for links in [Links::None, Links::Inline, Links::OpenInCode] {
+        let text = linked_answer(links);
+        let Ok(mut parser) = StreamParser::new(Data::Json(&data), &options) else {
+            println!("links: the parser refused the data");
+            return;
+        };
+        let mut times = Vec::new();
+        let mut it = text.char_indices().map(|(i, _)| i).step_by(4).peekable();
+        while let Some(start) = it.next() {
+            let end = it.peek().copied().unwrap_or(text.len());
+            let t = Instant::now();
+            parser.push(&text[start..end]);
+            black_box(parser.snapshot());
+            times.push(t.elapsed());
+        }
+        let cited = parser.finish().citations.len();
+        times.sort();
+        let (median, p95) = (times[times.len() / 2], times[times.len() * 95 / 100]);
+        println!(
+            "links {}: {} bytes, {} appends, {cited} citations: push median {:.4} ms, p95 {:.4} ms",
+            match links {
+                Links::None => "none        ",
+                Links::Inline => "inline      ",
+                Links::OpenInCode => "open in code",
+            },
+            text.len(),
+            times.len(),
+            median.as_secs_f64() * 1e3,
+            p95.as_secs_f64() * 1e3
+        );
+        medians.push((median, p95));
+    }
+    let ratio = |x: Duration, y: Duration| x.as_secs_f64() / y.as_secs_f64().max(1e-9);
+    println!(
+        "links: an answer with inline links streams at {:.2}x the median, {:.2}x the p95 of one without; with `](` open in code, {:.2}x and {:.2}x",
+        ratio(medians[1].0, medians[0].0),
+        ratio(medians[1].1, medians[0].1),
+        ratio(medians[2].0, medians[0].0),
+        ratio(medians[2].1, medians[0].1)
+    );
 }
 
 /// Times 4-character appends to a stream parser at 4 KB, 40 KB and 200 KB of a 200 KB
