@@ -197,7 +197,7 @@ pub(crate) fn root_html(root: &Root) -> String {
 }
 
 /// A whole static rendering for `renderToString`: the answer, its footnotes and (with
-/// `panel`) its panel in the root every host gives them ([`root_html`]), without the
+/// `panel`) its panel in the root every host gives them (`root_html`), without the
 /// card (nothing opens one).
 pub fn render_to_string(answer: &Answer, opts: &RenderOptions, panel: bool) -> String {
     let (notes, with_panel) = lists_shown(answer, true, panel);
