@@ -1,6 +1,5 @@
 //! The hover card: filled and placed when it opens, kept inside the viewport.
 
-use crate::components::answer::dom::events::REPLACING;
 use crate::components::answer::html::markers::ref_id;
 use crate::core::model::Answer;
 use crate::dom::state::Card;
@@ -9,6 +8,11 @@ use crate::render::class;
 use crate::render::RenderOptions;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
+
+thread_local! {
+    /// True while the card's content is being replaced (its blur is not a leave).
+    pub(crate) static REPLACING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// Brings the card element `el` in line with `card`: content, visibility, position,
 /// the `data-state` of its marker and the marker link's `aria-describedby`. `last` is

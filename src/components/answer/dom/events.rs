@@ -3,7 +3,7 @@
 //! effects) and the plain driver (state in cells, DOM changed at once).
 
 use crate::components::answer::html::markers::ref_id;
-use crate::components::card::dom::{follow_marker, scroll_moves};
+use crate::components::card::dom::{follow_marker, scroll_moves, REPLACING};
 use crate::dom::page::PageEvent;
 use crate::dom::state::{Card, Highlight, Timeout, Timers, CLOSE_DELAY_MS, OPEN_DELAY_MS};
 use crate::dom::util as dom;
@@ -201,11 +201,6 @@ pub(crate) fn on_focus_in<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_sy
             open_card(host, ci, k);
         }
     }
-}
-
-thread_local! {
-    /// True while the card's content is being replaced (its blur is not a leave).
-    pub(crate) static REPLACING: Cell<bool> = const { Cell::new(false) };
 }
 
 pub(crate) fn on_focus_out<H: Host>(host: &H, t: &std::rc::Rc<Timers>, ev: web_sys::FocusEvent) {
