@@ -436,3 +436,71 @@ fn task_box_at_the_end_of_the_text_is_text() {
     }
     assert!(!ours("- [x]").iter().any(|e| e.starts_with("task")));
 }
+
+/// Regression, found by the `markdown_diff` fuzz target: a link label that starts with
+/// U+0001 (`[\u{1}1]`) found the footnote `[^1]`, whose key is U+0001 and its label, and
+/// was a link with no destination; CommonMark reads text (no such definition), and a
+/// definition of that label still makes a link.
+#[test]
+fn link_label_is_no_footnote_key() {
+    for md in [
+        "[\u{1}1]\n\n[^1]: n",
+        "[x] [\u{1}1]\n\n[^1]: n\n",
+        "[\u{1}1]\n\n[\u{1}1]: /u\n",
+        "[\u{2}\u{1}1] [\u{1}1]\n\n[\u{1}1]: /u\n[\u{2}\u{1}1]: /v\n",
+    ] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    assert!(!ours("[\u{1}1]\n\n[^1]: n")
+        .iter()
+        .any(|e| e.starts_with("S:Link")));
+}
+
+/// Regression, found by the `markdown_diff` fuzz target: in a table a backslash right
+/// before a `|` escapes it however many backslashes stand before it, and is taken out
+/// before the cell's inline markdown is read (GFM): `\\|` shows `|` (citekit showed
+/// `\|`), and the header `|a\\|b|` has one column (citekit counted two).
+#[test]
+fn table_pipe_escape_is_read_before_the_inlines() {
+    for md in [
+        "-][[^:>| \n|-\n[t\\\\|~-> \n|-\n\t~t",
+        "_\n|]P!v7\0]$ ~\\#\\\\|}-|\n|--",
+        "K\\\\|-\n-|:-:",
+        "| a | `b\\|c` |\n|-|-|",
+        "| a | `b\\\\|c` |\n|-|-|\n| x\\|y | *z\\|* |",
+    ] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    assert!(ours("| a\\\\|b |\n|-|\n").iter().any(|e| e == "T:a|b"));
+}
+
+/// Regression, found by the `markdown_diff` fuzz target: an email autolink's domain
+/// took any run of letters, digits, `-` and `.`; CommonMark's labels start and end with
+/// a letter or digit and none is empty, so `<A-@->` and `<4@.e43>` are text.
+#[test]
+fn email_autolink_domain_labels_are_checked() {
+    for md in [
+        "> <A-@-> | `r[`>1 -  1",
+        "*`_h\n<4@.e43>)\u{6}",
+        "<a@b-c.d-e> <a@b.> <a@b..c>",
+    ] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    assert!(ours("<a@b-c.d>")
+        .iter()
+        .any(|e| e.starts_with("S:Link(true")));
+    assert!(!ours("<a@-b>").iter().any(|e| e.starts_with("S:Link")));
+}
+
+/// Regression, found by the `markdown_diff` fuzz target: a definition's title over
+/// lines kept the leading blanks of its later lines; they are a paragraph line's
+/// indentation, not content (CommonMark, pulldown-cmark).
+#[test]
+fn definition_title_lines_lose_their_leading_blanks() {
+    for md in ["[t]\n\n[t]:' '\n\u{1}\n '", "[t]\n\n[t]: /u 'a\n   b'\n"] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    assert!(ours("[t]\n\n[t]: /u 'a\n   b'\n")
+        .iter()
+        .any(|e| e == "S:Link(false,/u,a\nb)"));
+}

@@ -18,7 +18,7 @@ mod emit;
 mod leaf;
 
 pub(super) use emit::emit;
-use leaf::{aligns, atx_content, cells, escapes_end, starts_block, trim_range};
+use leaf::{aligns, atx_content, cells, starts_block, trim_range};
 
 use crate::core::limits::MAX_BLOCK_DEPTH as MAX_DEPTH;
 
@@ -336,7 +336,7 @@ impl<'a> Parser<'a> {
                         while s < l.e && matches!(b[s], b' ' | b'\t') {
                             s += 1;
                         }
-                        if header_cols(b, s, l.e) == Some(cols) && !escapes_end(b, s, l.e) {
+                        if header_cols(b, s, l.e) == Some(cols) {
                             self.para_defs(container);
                             let aligns = aligns(&b[c.pos..le]);
                             self.nodes[container].kind = Kind::Table(aligns);
@@ -784,8 +784,6 @@ impl<'a> Parser<'a> {
             }
             n = last;
         }
-        delim_row(&c2).is_some_and(|cols| {
-            header_cols(self.b, d.pos, le) == Some(cols) && !escapes_end(self.b, d.pos, le)
-        })
+        delim_row(&c2).is_some_and(|cols| header_cols(self.b, d.pos, le) == Some(cols))
     }
 }
