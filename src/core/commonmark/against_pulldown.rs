@@ -188,7 +188,8 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// for spaces or tabs between a destination and its title; U+007F is an ASCII control
 /// character to CommonMark, which no link destination holds, and a destination there;
 /// a `<!` declaration's `>` may be a block quote's marker on the next line there; the
-/// blanks that start a list item's lazy line stay in a raw HTML tag across it there.
+/// blanks that start a list item's lazy line stay in a raw HTML tag across it there,
+/// and a tab that starts one (`*    a \`\n\tb\``) stays in a code span across it.
 /// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
 /// there (the backslash a hard break), where GFM reads the table with `\\` in its last
 /// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
@@ -208,6 +209,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
         || tag_open_across_indented_line(t)
+        || code_across_tab_line(t)
         || t.contains("]\\[")
         || t.contains("\\\n]")
         || marker_tab
@@ -247,7 +249,7 @@ fn definition_over_table(t: &str) -> bool {
 
 /// Whether an `=` after a `<` is followed (after blanks) by an unquoted attribute
 /// value (bytes but blanks, quotes, `=`, `<`, `>` and `` ` ``) that a tab ends, and
-/// then (after blanks) by a byte that starts no attribute and ends no tag.
+/// then (after blanks) by no end of the tag (`>`, `/>`).
 fn tab_in_unquoted_value(t: &str) -> bool {
     let b = t.as_bytes();
     let Some(lt) = t.find('<') else {
@@ -276,11 +278,8 @@ fn tab_in_unquoted_value(t: &str) -> bool {
         while j < b.len() && matches!(b[j], b' ' | b'\t') {
             j += 1;
         }
-        // (Not where an attribute, the end or a line end follows: a tag both ways.)
-        !matches!(
-            b.get(j),
-            None | Some(b'>' | b'/' | b'_' | b':' | b'\n' | b'\r')
-        ) && !b[j].is_ascii_alphabetic()
+        // (Not where the tag ends: a tag both ways.)
+        !(b.get(j) == Some(&b'>') || b[j..].starts_with(b"/>"))
     })
 }
 
@@ -323,6 +322,20 @@ fn tag_open_across_indented_line(t: &str) -> bool {
             open = l.as_bytes()[c] == b'<';
         }
         hit
+    })
+}
+
+/// Whether a line whose leading blanks hold a tab and that has a `` ` `` follows a
+/// line with a `` ` ``.
+fn code_across_tab_line(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().collect();
+    lines.windows(2).any(|w| {
+        w[0].contains('`')
+            && w[1].contains('`')
+            && w[1]
+                .bytes()
+                .take_while(|c| matches!(c, b' ' | b'\t'))
+                .any(|c| c == b'\t')
     })
 }
 
@@ -374,10 +387,9 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// footnote label in pulldown-cmark and GFM and not one in citekit (its markers and
 /// footnotes keep to plain labels); `footnote_label_with_blanks_is_an_open_difference`
 /// is the case. A table delimiter row with a cell that is not `:?-+:?` (GFM's rule) is
-/// read differently by the two (GFM reads no table), also in a block quote. A paragraph
-/// line after a link
-/// reference definition keeps its leading blanks in citekit, where CommonMark strips
-/// them (`[t]: /u\n -` shows ` -` here), and so does a link title's line (`"a\n b"`).
+/// read differently by the two (GFM reads no table), also in a block quote. An inline
+/// link's title keeps the leading blanks of its later lines in citekit, where
+/// CommonMark strips them (`[a](/u "a\n b")`).
 /// Containers nested past `MAX_BLOCK_DEPTH` (64) are text in citekit, a limit
 /// pulldown-cmark does not have (`nested_past_the_limit`). A label with an escaped
 /// bracket (`[^a\\[b]:`) is a footnote label there too.
@@ -420,10 +432,6 @@ pub fn open_difference(t: &str) -> bool {
                     !c.is_empty() && (core.is_empty() || core.bytes().any(|b| b != b'-'))
                 })
         })
-        || t.lines()
-            .collect::<Vec<_>>()
-            .windows(2)
-            .any(|w| w[0].contains("]:") && w[1].starts_with([' ', '\t']))
 }
 
 /// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)

@@ -345,6 +345,10 @@ fn fuzz_differences_are_named() {
         // A declaration or comment open over lines, then a block quote's `>`.
         ">\0<!g\n(\n>\0",
         ">-<!--]>\n>-->",
+        // A tab starting a list item's lazy line in a code span.
+        "*    \u{19} `\n\t$  \t -`    \u{19}",
+        "x <d\t_=#\tM\0>\"\t",
+        ">[\t\t *\n<d\tb\r\ne=_\t\t/|d\tr\0t>a>",
     ];
     let open = [
         "[^^]:",
@@ -353,7 +357,6 @@ fn fuzz_differences_are_named() {
         "- x\n\n[^a>]: note\n",
         ";0T|:-|\n -  |:--:--|\n &&&\0",
         "\u{6}\0|\n  -   :--|\n^\n!",
-        "# T\0\n[t]:/u\n -",
         "[/](/\"t< \"u>)| \n \\&P\")",
         "[t][^]\n1]\n\n[t]: /note",
         // A delimiter row cell that is not `:?-+:?`, in a block quote.
@@ -378,10 +381,11 @@ fn fuzz_differences_are_named() {
         "| a | b |\n|:-|-:|\n| 1 | 2 |",
         "[t]: /u\n-",
         "x <h a=b c>",
-        "x <h a=b\tc>",
+        "x <h a=b\t/>",
         "> a <!-- b -->\n> c",
         "> a <!b>\n> c",
         "[a]: /u\n\n| a |\n|-|",
+        "*    a `\n  $ -`",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
@@ -567,4 +571,19 @@ fn nesting_past_the_limit_is_an_open_difference() {
     let shallow = format!("{}a", ">".repeat(40));
     assert!(!open_difference(&shallow));
     assert_eq!(ours(&shallow), theirs(&shallow));
+}
+
+/// Regression, found by the `markdown_diff` fuzz target: a setext underline under a
+/// paragraph of definitions only is a paragraph line (CommonMark); it kept its leading
+/// blanks as text (`[t]: /u\n -` showed ` -`).
+#[test]
+fn underline_after_definitions_loses_its_blanks() {
+    for md in [
+        "[t]: /u\n -",
+        "[t]: \n[-|\n   =",
+        "[ . \u{1}\0\0\0\0]:\n*\n -\n(\nE",
+        "# T\0\n[t]:/u\n -",
+    ] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
 }

@@ -458,6 +458,9 @@ impl<'a> Parser<'a> {
                             self.finalize(t, next);
                             return;
                         }
+                        // All definitions: the line starts a paragraph, its leading
+                        // blanks no content.
+                        c = d;
                     }
                     // Thematic break.
                     if thematic_break(&d) {
