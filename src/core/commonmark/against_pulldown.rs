@@ -235,16 +235,29 @@ fn header_ends_with_backslash(t: &str) -> bool {
 /// between, and a `]:` comes on or after that line.
 fn definition_over_table(t: &str) -> bool {
     let lines: Vec<&str> = t.lines().collect();
-    (0..lines.len().saturating_sub(1)).any(|k| {
-        if !(lines[k].contains('|') && lines[k + 1].contains('|') && lines[k + 1].contains('-')) {
-            return false;
+    let Some(last_def) = lines.iter().rposition(|l| l.contains("]:")) else {
+        return false;
+    };
+    // The first line of the current run of non-blank lines that starts with `[`.
+    let mut open: Option<usize> = None;
+    for k in 0..lines.len() {
+        let bare = lines[k].trim_start_matches([' ', '\t', '>']);
+        if bare.is_empty() {
+            open = None;
+            continue;
         }
-        let bare = |l: &str| l.trim_start_matches([' ', '\t', '>']).to_string();
-        (0..=k)
-            .rev()
-            .take_while(|&j| !bare(lines[j]).is_empty())
-            .any(|j| bare(lines[j]).starts_with('[') && lines[j..].iter().any(|l| l.contains("]:")))
-    })
+        if open.is_none() && bare.starts_with('[') {
+            open = Some(k);
+        }
+        let header = lines[k].contains('|')
+            && lines
+                .get(k + 1)
+                .is_some_and(|n| n.contains('|') && n.contains('-'));
+        if header && open.is_some_and(|j| j <= last_def) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether an `=` after a `<` is followed (after blanks) by an unquoted attribute
