@@ -405,7 +405,8 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// CommonMark strips them (`[a](/u "a\n b")`).
 /// Containers nested past `MAX_BLOCK_DEPTH` (64) are text in citekit, a limit
 /// pulldown-cmark does not have (`nested_past_the_limit`). A label with an escaped
-/// bracket (`[^a\\[b]:`) is a footnote label there too.
+/// bracket (`[^a\\[b]:`) is a footnote label there too, and one of more than 100
+/// bytes (citekit's footnote labels keep to 100, as its markers' do; GFM's to 999).
 /// A link label `[^…]` right after a `]` is footnote syntax to citekit, not the label
 /// of a full reference link (`[t][^]` is a shortcut link to `t` here, text there).
 pub fn open_difference(t: &str) -> bool {
@@ -430,7 +431,8 @@ pub fn open_difference(t: &str) -> bool {
             }
             let end = end.min(b.len());
             label[end..].starts_with(']')
-                && label[..end].contains([' ', '\t', '\n', '\r', '`', '<', '>', '^', '\\'])
+                && (end > 100
+                    || label[..end].contains([' ', '\t', '\n', '\r', '`', '<', '>', '^', '\\']))
         })
         || t.lines().any(|l| {
             // (Also in a block quote: `> |-- -|`.)

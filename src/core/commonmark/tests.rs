@@ -362,6 +362,8 @@ fn fuzz_differences_are_named() {
         // A delimiter row cell that is not `:?-+:?`, in a block quote.
         ">o- ` ^ a | b|\n >| -- - | :::- |",
         ">: -: b|\n >|  -- -: -",
+        // A footnote label of more than 100 bytes.
+        "[^_JJ}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}JJ]:JJ]JJ**\0",
         // A footnote label with an escaped bracket.
         "[^\u{1e4}~~~~t\\[/\0t]:/\0\0\\",
     ];
@@ -390,6 +392,12 @@ fn fuzz_differences_are_named() {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
     }
+    // A footnote label of 100 bytes is one for both.
+    let label = "a".repeat(100);
+    let md = format!("x[^{label}]\n\n[^{label}]: n\n");
+    assert!(!open_difference(&md));
+    assert_eq!(ours(&md), theirs(&md));
+    assert!(ours(&md).iter().any(|e| e.starts_with("F:")));
 }
 
 /// Found by the `markdown_diff` fuzz target: in a loose list a task item's box came
