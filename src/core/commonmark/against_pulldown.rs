@@ -187,7 +187,8 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// between) is a link there and text here, as in commonmark.js, since CommonMark asks
 /// for spaces or tabs between a destination and its title; U+007F is an ASCII control
 /// character to CommonMark, which no link destination holds, and a destination there;
-/// a `<!` declaration's `>` may be a block quote's marker on the next line there; the
+/// a `<!` declaration's (or a comment's, a `<?` instruction's) end may take a block
+/// quote's marker on a later line there; the
 /// blanks that start a list item's lazy line stay in a raw HTML tag across it there,
 /// and a tab that starts one (`*    a \`\n\tb\``) stays in a code span across it.
 /// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
@@ -296,17 +297,19 @@ fn tab_in_unquoted_value(t: &str) -> bool {
     })
 }
 
-/// Whether a line ends inside a `<!` (one with no `>` after it, or `-->` for a
-/// comment) and a later line starts (after blanks) with a block quote's `>`, no line
-/// between closing it.
+/// Whether a line ends inside a `<!` or `<?` (one with no `>` after it, `-->` for a
+/// comment, `?>` for a processing instruction) and a later line starts (after blanks)
+/// with a block quote's `>`, no line between closing it.
 fn declaration_open_before_quote_line(t: &str) -> bool {
     let lines: Vec<&str> = t.lines().collect();
     lines.iter().enumerate().any(|(k, l)| {
-        let Some(i) = l.rfind("<!") else {
+        let Some(i) = l.rfind("<!").max(l.rfind("<?")) else {
             return false;
         };
         let close = if l[i..].starts_with("<!--") {
             "-->"
+        } else if l[i..].starts_with("<?") {
+            "?>"
         } else {
             ">"
         };

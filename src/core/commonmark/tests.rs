@@ -345,6 +345,8 @@ fn fuzz_differences_are_named() {
         // A declaration or comment open over lines, then a block quote's `>`.
         ">\0<!g\n(\n>\0",
         ">-<!--]>\n>-->",
+        "W@<?\n***\n>*W<?**\n>W><*W<?**<?>",
+        "> x <![CDATA[a\n> b]]>",
         // A tab starting a list item's lazy line in a code span.
         "*    \u{19} `\n\t$  \t -`    \u{19}",
         "x <d\t_=#\tM\0>\"\t",
@@ -386,6 +388,7 @@ fn fuzz_differences_are_named() {
         "x <h a=b\t/>",
         "> a <!-- b -->\n> c",
         "> a <!b>\n> c",
+        "> a <?b?>\n> c",
         "[a]: /u\n\n| a |\n|-|",
         "*    a `\n  $ -`",
     ] {
