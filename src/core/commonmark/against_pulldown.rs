@@ -196,7 +196,9 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
 /// (`[|\n|-\n]: /u`) is a link reference definition there, where GFM has read the
 /// table before the paragraph is done. A tab inside an unquoted attribute value
-/// (`<a b=c\t!>`) belongs to the value there; CommonMark ends the value at a tab.
+/// (`<a b=c\t!>`) belongs to the value there; CommonMark ends the value at a tab. A
+/// tab inside a task box (`- [\t] a`) is an unchecked box there; cmark-gfm, GFM's
+/// reference, reads text (only a space or an `x` makes a box), as citekit does.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -207,6 +209,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || header_ends_with_backslash(t)
         || definition_over_table(t)
         || tab_in_unquoted_value(t)
+        || t.contains("[\t]")
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
         || tag_open_across_indented_line(t)

@@ -347,6 +347,9 @@ fn fuzz_differences_are_named() {
         ">-<!--]>\n>-->",
         "W@<?\n***\n>*W<?**\n>W><*W<?**<?>",
         "> x <![CDATA[a\n> b]]>",
+        // A tab in a task box.
+        "* [\t]\n\n[&-[\n*  \t \n*  \t!",
+        "- [\t] a",
         // A tab starting a list item's lazy line in a code span.
         "*    \u{19} `\n\t$  \t -`    \u{19}",
         "x <d\t_=#\tM\0>\"\t",
