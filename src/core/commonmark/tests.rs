@@ -601,3 +601,22 @@ fn underline_after_definitions_loses_its_blanks() {
         assert_eq!(ours(md), theirs(md), "{md:?}");
     }
 }
+
+/// Regression, found by the `markdown_diff` fuzz target: a blank line inside an HTML
+/// block that goes on over it (a comment, types 1 to 5) made its list loose; in
+/// commonmark.js 0.31 (whose items are loose when their lines do not touch) and
+/// pulldown-cmark the list stays tight.
+#[test]
+fn blank_line_in_an_html_block_leaves_a_list_tight() {
+    for md in [
+        "- a\n- <!-- b\n\n- c\n",
+        "(\u{1}<!--\\\\\n|--|\n+ <*\0\0\0\0\0\0\0!-- -\0\0\0\0\0\u{16}\n+ <!--\\-||-\\\n\n+ <!-- -",
+        "- a\n- <div>\n\n- c\n",
+        "- a\n- <!-- b -->\n\n- c\n",
+    ] {
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
+    assert!(!ours("- a\n- <!-- b\n\n- c\n")
+        .iter()
+        .any(|e| e == "S:Paragraph"));
+}

@@ -597,10 +597,13 @@ impl<'a> Parser<'a> {
                 self.nodes[lc].last_blank = true;
             }
         }
+        // (A blank line that an HTML block holds, as types 1 to 5 do, leaves a list
+        // tight: commonmark.js 0.31 asks whether blocks' lines touch, not whether a
+        // line was blank.)
         let last_blank = blank
             && !(matches!(
                 self.nodes[container].kind,
-                Kind::Quote | Kind::Fenced { .. }
+                Kind::Quote | Kind::Fenced { .. } | Kind::Html(_)
             ) || (matches!(self.nodes[container].kind, Kind::Item { .. })
                 && self.nodes[container].children.is_empty()
                 && self.nodes[container].start >= ls));
