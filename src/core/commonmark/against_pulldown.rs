@@ -264,9 +264,10 @@ fn definition_over_table(t: &str) -> bool {
     false
 }
 
-/// Whether an `=` after a `<` is followed (after blanks) by an unquoted attribute
-/// value (bytes but blanks, quotes, `=`, `<`, `>` and `` ` ``) that a tab ends, and
-/// then (after blanks) by no end of the tag (`>`, `/>`).
+/// Whether an `=` after a `<` is followed (after blanks, and block quote markers on a
+/// later line) by an unquoted attribute value (bytes but blanks, quotes, `=`, `<`, `>`
+/// and `` ` ``) that a tab ends, and then (after blanks) by no end of the tag (`>`,
+/// `/>`).
 fn tab_in_unquoted_value(t: &str) -> bool {
     let b = t.as_bytes();
     let Some(lt) = t.find('<') else {
@@ -276,8 +277,13 @@ fn tab_in_unquoted_value(t: &str) -> bool {
         if c != b'=' {
             return false;
         }
+        // (Blanks, and past a line end block quote markers too.)
         let mut j = i + 1;
-        while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
+        let mut line_start = false;
+        while j < b.len()
+            && (matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') || (line_start && b[j] == b'>'))
+        {
+            line_start |= matches!(b[j], b'\n' | b'\r');
             j += 1;
         }
         let s = j;

@@ -354,6 +354,7 @@ fn fuzz_differences_are_named() {
         "*    \u{19} `\n\t$  \t -`    \u{19}",
         "x <d\t_=#\tM\0>\"\t",
         ">[\t\t *\n<d\tb\r\ne=_\t\t/|d\tr\0t>a>",
+        ">?\t<vvv v=\n>\u{1}\tv\0\0\0> b",
     ];
     let open = [
         "[^^]:",
