@@ -198,7 +198,9 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// table before the paragraph is done. A tab inside an unquoted attribute value
 /// (`<a b=c\t!>`) belongs to the value there; CommonMark ends the value at a tab. A
 /// tab inside a task box (`- [\t] a`) is an unchecked box there; cmark-gfm, GFM's
-/// reference, reads text (only a space or an `x` makes a box), as citekit does.
+/// reference, reads text (only a space or an `x` makes a box), as citekit does. A link
+/// label of more than 999 characters (a definition's, `[…]:`) is one there; CommonMark
+/// allows 999.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -210,6 +212,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || definition_over_table(t)
         || tab_in_unquoted_value(t)
         || t.contains("[\t]")
+        || label_past_999(t)
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
         || tag_open_across_indented_line(t)
@@ -232,6 +235,24 @@ fn header_ends_with_backslash(t: &str) -> bool {
             && w[1].contains(['|'])
             && w[1].contains('-')
     })
+}
+
+/// Whether a `]` closes a `[` (no bracket between) over more than 999 characters.
+fn label_past_999(t: &str) -> bool {
+    let mut open: Option<usize> = None;
+    for (i, c) in t.char_indices() {
+        match c {
+            '[' => open = Some(i),
+            ']' => {
+                if open.is_some_and(|o| t[o + 1..i].chars().count() > 999) {
+                    return true;
+                }
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a line with a `|` that a line with a `|` and a `-` follows comes after a

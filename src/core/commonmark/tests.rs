@@ -399,6 +399,13 @@ fn fuzz_differences_are_named() {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
     }
+    // A definition's label of more than 999 characters is one in pulldown-cmark only;
+    // one of 999 is one for both.
+    for (n, named) in [(1000, true), (999, false)] {
+        let md = format!("[{}]: /u\n\n|", "h".repeat(n));
+        assert_eq!(pulldown_quirk(&md), named, "{n}");
+        assert_eq!(ours(&md) == theirs(&md), !named, "{n}");
+    }
     // A footnote label of 100 bytes is one for both.
     let label = "a".repeat(100);
     let md = format!("x[^{label}]\n\n[^{label}]: n\n");
