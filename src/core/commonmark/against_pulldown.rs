@@ -52,11 +52,12 @@ fn show(out: &mut Vec<String>, e: String) {
             return;
         }
     }
-    // A raw HTML tag across a `\r\n` line end: pulldown-cmark keeps the `\r`, CommonMark
-    // (commonmark.js, cmark-gfm) and citekit write the line end as `\n`.
-    let e = match e.strip_prefix("I:") {
-        Some(h) if h.contains("\r\n") => format!("I:{}", h.replace("\r\n", "\n")),
-        _ => e,
+    // A raw HTML tag or a link title across a `\r\n` line end: pulldown-cmark keeps the
+    // `\r`, CommonMark (commonmark.js, cmark-gfm) and citekit write the line end as `\n`.
+    let e = if ["I:", "S:Link", "S:Image"].iter().any(|p| e.starts_with(p)) && e.contains("\r\n") {
+        e.replace("\r\n", "\n")
+    } else {
+        e
     };
     if let (Some(last), Some(t)) = (out.last_mut(), e.strip_prefix("H:")) {
         if let Some(prev) = last.strip_prefix("H:") {

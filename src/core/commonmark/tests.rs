@@ -571,12 +571,16 @@ fn table_header_ending_in_a_backslash_is_a_pulldown_quirk() {
 }
 
 /// Found by the `markdown_diff` fuzz target: pulldown-cmark keeps the `\r` of a `\r\n`
-/// line end inside a raw HTML tag; commonmark.js and cmark-gfm write `\n`, as citekit
-/// does. The comparison evens it out (`against_pulldown::show`), so no input is left
-/// out for it.
+/// line end inside a raw HTML tag or a link title; commonmark.js and cmark-gfm write
+/// `\n`, as citekit does. The comparison evens it out (`against_pulldown::show`), so no
+/// input is left out for it.
 #[test]
 fn raw_tag_over_a_crlf_line_end_is_evened_out() {
-    for md in ["-i:\n<db\r\ne_><", ">[\t<d\tb\r\ne>\0ht"] {
+    for md in [
+        "-i:\n<db\r\ne_><",
+        ">[\t<d\tb\r\ne>\0ht",
+        "[a](/u \"t\r\nu\") ![b](/v 't\r\nw')",
+    ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
     }
