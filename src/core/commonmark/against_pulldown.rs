@@ -434,9 +434,7 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// footnote label in pulldown-cmark and GFM and not one in citekit (its markers and
 /// footnotes keep to plain labels); `footnote_label_with_blanks_is_an_open_difference`
 /// is the case. A table delimiter row with a cell that is not `:?-+:?` (GFM's rule) is
-/// read differently by the two (GFM reads no table), also in a block quote. An inline
-/// link's title keeps the leading blanks of its later lines in citekit, where
-/// CommonMark strips them (`[a](/u "a\n b")`).
+/// read differently by the two (GFM reads no table), also in a block quote.
 /// Containers nested past `MAX_BLOCK_DEPTH` (64) are text in citekit, a limit
 /// pulldown-cmark does not have (`nested_past_the_limit`). A label with an escaped
 /// bracket (`[^a\\[b]:`) is a footnote label there too, and one of more than 100
@@ -446,10 +444,6 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
         || t.contains("][^")
-        || t.lines()
-            .collect::<Vec<_>>()
-            .windows(2)
-            .any(|w| w[0].contains(['"', '\'', '(']) && w[1].starts_with([' ', '\t']))
         || nested_past_the_limit(t)
         || t.match_indices("[^").any(|(i, _)| {
             let label = &t[i + 2..];

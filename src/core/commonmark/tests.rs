@@ -363,7 +363,6 @@ fn fuzz_differences_are_named() {
         "- x\n\n[^a>]: note\n",
         ";0T|:-|\n -  |:--:--|\n &&&\0",
         "\u{6}\0|\n  -   :--|\n^\n!",
-        "[/](/\"t< \"u>)| \n \\&P\")",
         "[t][^]\n1]\n\n[t]: /note",
         // A delimiter row cell that is not `:?-+:?`, in a block quote.
         ">o- ` ^ a | b|\n >| -- - | :::- |",
@@ -631,4 +630,19 @@ fn blank_line_in_an_html_block_leaves_a_list_tight() {
     assert!(!ours("- a\n- <!-- b\n\n- c\n")
         .iter()
         .any(|e| e == "S:Paragraph"));
+}
+
+/// Regression, found by the `markdown_diff` fuzz target: an inline link's title over
+/// lines kept the leading blanks of its later lines; they are the paragraph's
+/// indentation (commonmark.js, pulldown-cmark). Was an open difference.
+#[test]
+fn inline_title_lines_lose_their_leading_blanks() {
+    for md in [
+        "[a](/u \"t\n   u\")",
+        "[/](/\"t< \"u>)| \n \\&P\")",
+        "[ \0](: \n\"                    \n*\u{1c}\u{1d}+-\n \0](: \n\"                )               \n*\u{1c}\u{1d}+-\n**",
+    ] {
+        assert!(!open_difference(md), "{md:?}");
+        assert_eq!(ours(md), theirs(md), "{md:?}");
+    }
 }
