@@ -52,6 +52,13 @@ fn show(out: &mut Vec<String>, e: String) {
             return;
         }
     }
+    // A raw HTML tag or a link title across a `\r\n` line end: pulldown-cmark keeps the
+    // `\r`, CommonMark (commonmark.js, cmark-gfm) and citekit write the line end as `\n`.
+    let e = if ["I:", "S:Link", "S:Image"].iter().any(|p| e.starts_with(p)) && e.contains("\r\n") {
+        e.replace("\r\n", "\n")
+    } else {
+        e
+    };
     if let (Some(last), Some(t)) = (out.last_mut(), e.strip_prefix("H:")) {
         if let Some(prev) = last.strip_prefix("H:") {
             *last = format!("H:{prev}{t}");
@@ -181,8 +188,20 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// between) is a link there and text here, as in commonmark.js, since CommonMark asks
 /// for spaces or tabs between a destination and its title; U+007F is an ASCII control
 /// character to CommonMark, which no link destination holds, and a destination there;
-/// a `<!` declaration's `>` may be a block quote's marker on the next line there; the
-/// blanks that start a list item's lazy line stay in a raw HTML tag across it there.
+/// a `<!` declaration's (or a comment's, a `<?` instruction's) end may take a block
+/// quote's marker on a later line there; the
+/// blanks that start a list item's lazy line stay in a raw HTML tag across it there,
+/// and a tab that starts one (`*    a \`\n\tb\``) stays in a code span across it.
+/// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
+/// there (the backslash a hard break), where GFM reads the table with `\\` in its last
+/// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
+/// (`[|\n|-\n]: /u`) is a link reference definition there, where GFM has read the
+/// table before the paragraph is done. A tab inside an unquoted attribute value
+/// (`<a b=c\t!>`) belongs to the value there; CommonMark ends the value at a tab. A
+/// tab inside a task box (`- [\t] a`) is an unchecked box there; cmark-gfm, GFM's
+/// reference, reads text (only a space or an `x` makes a box), as citekit does. A link
+/// label of more than 999 characters (a definition's, `[…]:`) is one there; CommonMark
+/// allows 999.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -190,9 +209,15 @@ pub fn pulldown_quirk(t: &str) -> bool {
             && (w[1] == b'\t' || w[2] == b'\t')
     });
     angle_destination_then_title(t)
+        || header_ends_with_backslash(t)
+        || definition_over_table(t)
+        || tab_in_unquoted_value(t)
+        || t.contains("[\t]")
+        || label_past_999(t)
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
         || tag_open_across_indented_line(t)
+        || code_across_tab_line(t)
         || t.contains("]\\[")
         || t.contains("\\\n]")
         || marker_tab
@@ -201,13 +226,136 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || t.lines().any(|l| l.contains("[^") && l.contains('\t'))
 }
 
-/// Whether a line ends inside a `<!` (one with no `>` after it) and the next line
-/// starts (after blanks) with a block quote's `>`.
-fn declaration_open_before_quote_line(t: &str) -> bool {
+/// Whether a line with a `|` ends with an odd run of backslashes and the next line
+/// has a `|` and a `-` (a delimiter row's bytes).
+fn header_ends_with_backslash(t: &str) -> bool {
     let lines: Vec<&str> = t.lines().collect();
     lines.windows(2).any(|w| {
-        w[0].rfind("<!").is_some_and(|i| !w[0][i..].contains('>'))
-            && w[1].trim_start().starts_with('>')
+        w[0].contains('|')
+            && w[0].bytes().rev().take_while(|&c| c == b'\\').count() % 2 == 1
+            && w[1].contains(['|'])
+            && w[1].contains('-')
+    })
+}
+
+/// Whether a `]` closes a `[` (no bracket between) over more than 999 characters.
+fn label_past_999(t: &str) -> bool {
+    let mut open: Option<usize> = None;
+    for (i, c) in t.char_indices() {
+        match c {
+            '[' => open = Some(i),
+            ']' => {
+                if open.is_some_and(|o| t[o + 1..i].chars().count() > 999) {
+                    return true;
+                }
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a line with a `|` that a line with a `|` and a `-` follows comes after a
+/// line that starts (after blanks and `>`) with a `[`, or is one, with no blank line
+/// between, and a `]:` comes on or after that line.
+fn definition_over_table(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().collect();
+    let Some(last_def) = lines.iter().rposition(|l| l.contains("]:")) else {
+        return false;
+    };
+    // The first line of the current run of non-blank lines that starts with `[`.
+    let mut open: Option<usize> = None;
+    for k in 0..lines.len() {
+        let bare = lines[k].trim_start_matches([' ', '\t', '>']);
+        if bare.is_empty() {
+            open = None;
+            continue;
+        }
+        if open.is_none() && bare.starts_with('[') {
+            open = Some(k);
+        }
+        let header = lines[k].contains('|')
+            && lines
+                .get(k + 1)
+                .is_some_and(|n| n.contains('|') && n.contains('-'));
+        if header && open.is_some_and(|j| j <= last_def) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether an `=` after a `<` is followed (after blanks, and block quote markers on a
+/// later line) by an unquoted attribute value (bytes but blanks, quotes, `=`, `<`, `>`
+/// and `` ` ``) that a tab ends, and then (after blanks) by no end of the tag (`>`,
+/// `/>`).
+fn tab_in_unquoted_value(t: &str) -> bool {
+    let b = t.as_bytes();
+    let Some(lt) = t.find('<') else {
+        return false;
+    };
+    b.iter().enumerate().skip(lt).any(|(i, &c)| {
+        if c != b'=' {
+            return false;
+        }
+        // (Blanks, and past a line end block quote markers too.)
+        let mut j = i + 1;
+        let mut line_start = false;
+        while j < b.len()
+            && (matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') || (line_start && b[j] == b'>'))
+        {
+            line_start |= matches!(b[j], b'\n' | b'\r');
+            j += 1;
+        }
+        let s = j;
+        while j < b.len()
+            && !matches!(
+                b[j],
+                b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'=' | b'<' | b'>' | b'`'
+            )
+        {
+            j += 1;
+        }
+        if j == s || b.get(j) != Some(&b'\t') {
+            return false;
+        }
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        // (Not where the tag ends: a tag both ways.)
+        !(b.get(j) == Some(&b'>') || b[j..].starts_with(b"/>"))
+    })
+}
+
+/// Whether a line ends inside a `<!` or `<?` (one with no `>` after it, `-->` for a
+/// comment, `?>` for a processing instruction) and a later line starts (after blanks)
+/// with a block quote's `>`, no line between closing it.
+fn declaration_open_before_quote_line(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().collect();
+    lines.iter().enumerate().any(|(k, l)| {
+        let Some(i) = l.rfind("<!").max(l.rfind("<?")) else {
+            return false;
+        };
+        let close = if l[i..].starts_with("<!--") {
+            "-->"
+        } else if l[i..].starts_with("<?") {
+            "?>"
+        } else {
+            ">"
+        };
+        if l[i + 2..].contains(close) {
+            return false;
+        }
+        for m in &lines[k + 1..] {
+            if m.trim_start().starts_with('>') {
+                return true;
+            }
+            if m.contains(close) {
+                return false;
+            }
+        }
+        false
     })
 }
 
@@ -221,6 +369,20 @@ fn tag_open_across_indented_line(t: &str) -> bool {
             open = l.as_bytes()[c] == b'<';
         }
         hit
+    })
+}
+
+/// Whether a line whose leading blanks hold a tab and that has a `` ` `` follows a
+/// line with a `` ` ``.
+fn code_across_tab_line(t: &str) -> bool {
+    let lines: Vec<&str> = t.lines().collect();
+    lines.windows(2).any(|w| {
+        w[0].contains('`')
+            && w[1].contains('`')
+            && w[1]
+                .bytes()
+                .take_while(|c| matches!(c, b' ' | b'\t'))
+                .any(|c| c == b'\t')
     })
 }
 
@@ -272,25 +434,37 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// footnote label in pulldown-cmark and GFM and not one in citekit (its markers and
 /// footnotes keep to plain labels); `footnote_label_with_blanks_is_an_open_difference`
 /// is the case. A table delimiter row with a cell that is not `:?-+:?` (GFM's rule) is
-/// read differently by the two (GFM reads no table). A paragraph line after a link
-/// reference definition keeps its leading blanks in citekit, where CommonMark strips
-/// them (`[t]: /u\n -` shows ` -` here), and so does a link title's line (`"a\n b"`).
+/// read differently by the two (GFM reads no table), also in a block quote.
+/// Containers nested past `MAX_BLOCK_DEPTH` (64) are text in citekit, a limit
+/// pulldown-cmark does not have (`nested_past_the_limit`). A label with an escaped
+/// bracket (`[^a\\[b]:`) is a footnote label there too, and one of more than 100
+/// bytes (citekit's footnote labels keep to 100, as its markers' do; GFM's to 999).
 /// A link label `[^…]` right after a `]` is footnote syntax to citekit, not the label
 /// of a full reference link (`[t][^]` is a shortcut link to `t` here, text there).
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
         || t.contains("][^")
-        || t.lines()
-            .collect::<Vec<_>>()
-            .windows(2)
-            .any(|w| w[0].contains(['"', '\'', '(']) && w[1].starts_with([' ', '\t']))
+        || nested_past_the_limit(t)
         || t.match_indices("[^").any(|(i, _)| {
             let label = &t[i + 2..];
-            let end = label.find([']', '[']).unwrap_or(label.len());
+            // (An escaped bracket does not end the label.)
+            let b = label.as_bytes();
+            let mut end = 0;
+            while end < b.len() && !matches!(b[end], b']' | b'[') {
+                end += if b[end] == b'\\' && end + 1 < b.len() {
+                    2
+                } else {
+                    1
+                };
+            }
+            let end = end.min(b.len());
             label[end..].starts_with(']')
-                && label[..end].contains([' ', '\t', '\n', '\r', '`', '<', '>', '^', '\\'])
+                && (end > 100
+                    || label[..end].contains([' ', '\t', '\n', '\r', '`', '<', '>', '^', '\\']))
         })
         || t.lines().any(|l| {
+            // (Also in a block quote: `> |-- -|`.)
+            let l = l.trim_start_matches([' ', '\t', '>']);
             l.contains('|')
                 && l.contains('-')
                 && l.bytes()
@@ -301,8 +475,19 @@ pub fn open_difference(t: &str) -> bool {
                     !c.is_empty() && (core.is_empty() || core.bytes().any(|b| b != b'-'))
                 })
         })
-        || t.lines()
-            .collect::<Vec<_>>()
-            .windows(2)
-            .any(|w| w[0].contains("]:") && w[1].starts_with([' ', '\t']))
+}
+
+/// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)
+/// spans 60 columns or more, as a line nested 64 deep needs (with a few to spare).
+fn nested_past_the_limit(t: &str) -> bool {
+    t.lines().any(|l| {
+        l.bytes()
+            .take_while(|c| {
+                matches!(c, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'.' | b')')
+                    || c.is_ascii_digit()
+            })
+            .map(|c| if c == b'\t' { 4 } else { 1 })
+            .sum::<usize>()
+            >= 60
+    })
 }

@@ -352,24 +352,17 @@ pub(crate) fn delim_row(c: &Cursor<'_>) -> Option<usize> {
     (found_pipe && found_hyphen).then_some(cols)
 }
 
-/// The column count of a table header line, as pulldown-cmark counts it.
+/// The column count of a table header line, as pulldown-cmark counts it: a `|` right
+/// after a backslash is escaped, however many backslashes stand before it (GFM's rule:
+/// `\\|` is an escaped backslash to inline markdown, and a `\|` to the table).
 pub(crate) fn header_cols(b: &[u8], s: usize, e: usize) -> Option<usize> {
     let mut pipes = 0usize;
     let mut last = None;
-    let mut i = s;
-    while i < e {
-        match b[i] {
-            b'\\' if i + 1 < e && b[i + 1].is_ascii_punctuation() => {
-                i += 2;
-                continue;
-            }
-            b'|' => {
-                pipes += 1;
-                last = Some(i);
-            }
-            _ => {}
+    for i in s..e {
+        if b[i] == b'|' && !(i > s && b[i - 1] == b'\\') {
+            pipes += 1;
+            last = Some(i);
         }
-        i += 1;
     }
     let last = last?;
     let mut k = s;

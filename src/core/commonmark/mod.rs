@@ -136,7 +136,7 @@ pub enum Event<'a> {
 }
 
 /// A reference definition (`[label]: dest "title"`): its normalized label
-/// (`normalize_label`), destination and title. A footnote definition (`[^label]:`)
+/// (`link_key`), destination and title. A footnote definition (`[^label]:`)
 /// is `\u{1}` and its normalized label, with no destination or title.
 pub type RefDef = (String, String, String);
 
@@ -200,6 +200,19 @@ pub fn definitions(text: &str) -> Vec<RefDef> {
 pub(crate) fn sort_definitions(defs: &mut Vec<RefDef>) {
     defs.sort_by(|a, b| a.0.cmp(&b.0));
     defs.dedup_by(|later, first| later.0 == first.0);
+}
+
+/// A reference definition's key: its label normalized (`normalize_label`), with a
+/// `\u{2}` before one that starts with `\u{1}` or `\u{2}`, so that no link label's
+/// key is a footnote's (`\u{1}` and the footnote's label): `[\u{1}1]` is no link to
+/// the footnote `[^1]`.
+pub(crate) fn link_key(label: &str) -> String {
+    let key = normalize_label(label);
+    if key.starts_with(['\u{1}', '\u{2}']) {
+        format!("\u{2}{key}")
+    } else {
+        key
+    }
 }
 
 /// A reference definition's label, normalized for matching: Unicode case folded,

@@ -171,12 +171,23 @@ pub(crate) fn autolink(b: &[u8], i: usize, e: usize) -> Option<usize> {
     if j == s || j >= e || b[j] != b'@' {
         return None;
     }
-    j += 1;
-    let d = j;
-    while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'-') {
+    // The domain: labels of 1 to 63 letters, digits and `-`, each starting and ending
+    // with a letter or digit, joined by single dots.
+    loop {
         j += 1;
+        let l = j;
+        while j < e && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+            j += 1;
+        }
+        if j == l || j - l > 63 || b[l] == b'-' || b[j - 1] == b'-' {
+            return None;
+        }
+        match b.get(j) {
+            Some(b'.') if j < e => {}
+            Some(b'>') if j < e => return Some(j + 1),
+            _ => return None,
+        }
     }
-    (j > d && j < e && b[j] == b'>').then_some(j + 1)
 }
 
 /// One attribute of a tag: name range and value range (without quotes).
@@ -267,5 +278,15 @@ mod tests {
         assert_eq!(a("<a@b.example>"), Some(13));
         assert_eq!(a("<b>"), None);
         assert_eq!(a("<https://a b>"), None);
+        // A domain label starts and ends with a letter or digit, and none is empty.
+        assert_eq!(a("<a@b-c.d-e>"), Some(11));
+        for no in [
+            "<A-@->", "<a@-b>", "<a@b-.c>", "<a@.b>", "<a@b.>", "<a@b..c>", "<a@>",
+        ] {
+            assert_eq!(a(no), None, "{no}");
+        }
+        let long = format!("<a@{}>", "b".repeat(64));
+        assert_eq!(a(&long), None);
+        assert_eq!(a(&long.replacen('b', "", 1)), Some(long.len() - 1));
     }
 }

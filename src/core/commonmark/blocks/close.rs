@@ -48,7 +48,19 @@ impl Parser<'_> {
             if lines.is_empty() {
                 break;
             }
-            let (virt, map) = inlines::join(self.text, lines);
+            // (A paragraph line's leading blanks are not its content, nor a title's.)
+            let b = self.b;
+            let bare: Vec<Line> = lines
+                .iter()
+                .map(|&l| {
+                    let mut l = l;
+                    while l.s < l.e && matches!(b[l.s], b' ' | b'\t') {
+                        l.s += 1;
+                    }
+                    l
+                })
+                .collect();
+            let (virt, map) = inlines::join(self.text, &bare);
             let Some((label, dest, title, used)) = inlines::ref_def(&virt) else {
                 break;
             };
@@ -63,7 +75,7 @@ impl Parser<'_> {
             if let (Some(first), Some(last)) = (lines.first(), lines.get(drop.max(1) - 1)) {
                 self.def_ranges.push(first.s..last.e);
             }
-            let key = super::super::normalize_label(&label);
+            let key = super::super::link_key(&label);
             if !key.is_empty() {
                 self.defs.push((key, dest, title));
             }

@@ -20,13 +20,6 @@ pub(super) fn starts_block(d: &Cursor<'_>) -> bool {
     }
 }
 
-/// Whether the line ends with a backslash that escapes its line end (a hard break):
-/// such a line is no table header.
-pub(super) fn escapes_end(b: &[u8], s: usize, e: usize) -> bool {
-    let n = b[s..e].iter().rev().take_while(|&&c| c == b'\\').count();
-    n % 2 == 1
-}
-
 /// The content of an ATX heading after its `#`s: leading and trailing blanks and a
 /// closing sequence (after a space) out. (pulldown-cmark keeps a trailing tab after
 /// plain text; the tests compare headings without trailing blanks.)

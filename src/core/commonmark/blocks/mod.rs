@@ -18,7 +18,7 @@ mod emit;
 mod leaf;
 
 pub(super) use emit::emit;
-use leaf::{aligns, atx_content, cells, escapes_end, starts_block, trim_range};
+use leaf::{aligns, atx_content, cells, starts_block, trim_range};
 
 use crate::core::limits::MAX_BLOCK_DEPTH as MAX_DEPTH;
 
@@ -336,7 +336,7 @@ impl<'a> Parser<'a> {
                         while s < l.e && matches!(b[s], b' ' | b'\t') {
                             s += 1;
                         }
-                        if header_cols(b, s, l.e) == Some(cols) && !escapes_end(b, s, l.e) {
+                        if header_cols(b, s, l.e) == Some(cols) {
                             self.para_defs(container);
                             let aligns = aligns(&b[c.pos..le]);
                             self.nodes[container].kind = Kind::Table(aligns);
@@ -458,6 +458,9 @@ impl<'a> Parser<'a> {
                             self.finalize(t, next);
                             return;
                         }
+                        // All definitions: the line starts a paragraph, its leading
+                        // blanks no content.
+                        c = d;
                     }
                     // Thematic break.
                     if thematic_break(&d) {
@@ -594,10 +597,13 @@ impl<'a> Parser<'a> {
                 self.nodes[lc].last_blank = true;
             }
         }
+        // (A blank line that an HTML block holds, as types 1 to 5 do, leaves a list
+        // tight: commonmark.js 0.31 asks whether blocks' lines touch, not whether a
+        // line was blank.)
         let last_blank = blank
             && !(matches!(
                 self.nodes[container].kind,
-                Kind::Quote | Kind::Fenced { .. }
+                Kind::Quote | Kind::Fenced { .. } | Kind::Html(_)
             ) || (matches!(self.nodes[container].kind, Kind::Item { .. })
                 && self.nodes[container].children.is_empty()
                 && self.nodes[container].start >= ls));
@@ -784,8 +790,6 @@ impl<'a> Parser<'a> {
             }
             n = last;
         }
-        delim_row(&c2).is_some_and(|cols| {
-            header_cols(self.b, d.pos, le) == Some(cols) && !escapes_end(self.b, d.pos, le)
-        })
+        delim_row(&c2).is_some_and(|cols| header_cols(self.b, d.pos, le) == Some(cols))
     }
 }

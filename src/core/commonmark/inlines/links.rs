@@ -264,6 +264,21 @@ pub(super) fn inline_tail(v: &str, p: usize) -> Option<(String, String, usize)> 
     if k > j {
         if let Some((t, te)) = link_title(v, k) {
             title = unescape(t).into_owned();
+            // (A later line's leading blanks are the paragraph's, not the title's.)
+            if title.contains('\n') {
+                title = title
+                    .split('\n')
+                    .enumerate()
+                    .map(|(n, l)| {
+                        if n == 0 {
+                            l
+                        } else {
+                            l.trim_start_matches([' ', '\t'])
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n");
+            }
             j = skip_ws_nl(b, te)?;
         } else {
             j = k;

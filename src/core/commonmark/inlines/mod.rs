@@ -206,8 +206,19 @@ pub(super) fn parse_cell<'a>(
     shape: Shape,
     out: &mut Vec<(Event<'a>, Range<usize>)>,
 ) {
-    let v = text[r.clone()].to_string();
-    run(text, v, &[(0, r.start)], defs, true, shape, out);
+    // A backslash before a `|` is the table's escape, taken out before the inline
+    // markdown is read (GFM): `\\|` shows `|`, and `\|` in code is a `|`.
+    let mut v = String::with_capacity(r.len());
+    let mut map = vec![(0, r.start)];
+    let mut from = r.start;
+    for (k, _) in text[r.clone()].match_indices("\\|") {
+        let at = r.start + k;
+        v.push_str(&text[from..at]);
+        from = at + 1;
+        map.push((v.len(), from));
+    }
+    v.push_str(&text[from..r.end]);
+    run(text, v, &map, defs, true, shape, out);
 }
 
 fn run<'a>(
@@ -539,7 +550,7 @@ impl Inl<'_> {
                 after = i + 1;
             }
             if let Some(l) = label.filter(|_| !self.defs.is_empty()) {
-                let key = super::normalize_label(l);
+                let key = super::link_key(l);
                 if let Some((_, d, t)) = self.defs.get(&key) {
                     found = Some((d.clone(), t.clone(), after));
                 }
