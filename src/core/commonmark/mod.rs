@@ -208,7 +208,7 @@ pub(crate) fn sort_definitions(defs: &mut Vec<RefDef>) {
 /// the footnote `[^1]`.
 pub(crate) fn link_key(label: &str) -> String {
     let key = normalize_label(label);
-    if key.starts_with(['\u{1}', '\u{2}']) {
+    if matches!(key.as_bytes().first(), Some(1 | 2)) {
         format!("\u{2}{key}")
     } else {
         key

@@ -265,19 +265,17 @@ pub(super) fn inline_tail(v: &str, p: usize) -> Option<(String, String, usize)> 
         if let Some((t, te)) = link_title(v, k) {
             title = unescape(t).into_owned();
             // (A later line's leading blanks are the paragraph's, not the title's.)
-            if title.contains('\n') {
-                title = title
-                    .split('\n')
-                    .enumerate()
-                    .map(|(n, l)| {
-                        if n == 0 {
-                            l
-                        } else {
-                            l.trim_start_matches([' ', '\t'])
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n");
+            if crate::core::str_ops::memchr(b'\n', title.as_bytes()).is_some() {
+                let mut kept = String::with_capacity(title.len());
+                let mut line_start = false;
+                for c in title.chars() {
+                    if line_start && matches!(c, ' ' | '\t') {
+                        continue;
+                    }
+                    line_start = c == '\n';
+                    kept.push(c);
+                }
+                title = kept;
             }
             j = skip_ws_nl(b, te)?;
         } else {

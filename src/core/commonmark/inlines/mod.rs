@@ -211,7 +211,7 @@ pub(super) fn parse_cell<'a>(
     let mut v = String::with_capacity(r.len());
     let mut map = vec![(0, r.start)];
     let mut from = r.start;
-    for (k, _) in text[r.clone()].match_indices("\\|") {
+    for k in crate::core::str_ops::offsets(&text[r.clone()], "\\|") {
         let at = r.start + k;
         v.push_str(&text[from..at]);
         from = at + 1;
