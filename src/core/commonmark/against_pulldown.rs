@@ -201,7 +201,9 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// tab inside a task box (`- [\t] a`) is an unchecked box there; cmark-gfm, GFM's
 /// reference, reads text (only a space or an `x` makes a box), as citekit does. A link
 /// label of more than 999 characters (a definition's, `[…]:`) is one there; CommonMark
-/// allows 999.
+/// allows 999. A reference link that ends an ATX heading before trailing blanks with a
+/// tab (`# [a]\t`) is text there (it keeps the tab in the heading's content), a link
+/// in commonmark.js and cmark-gfm, as here.
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -209,6 +211,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
             && (w[1] == b'\t' || w[2] == b'\t')
     });
     angle_destination_then_title(t)
+        || heading_link_then_tab(t)
         || header_ends_with_backslash(t)
         || definition_over_table(t)
         || tab_in_unquoted_value(t)
@@ -224,6 +227,16 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || t.contains("\t>")
         || t.contains(['\u{b}', '\u{c}'])
         || t.lines().any(|l| l.contains("[^") && l.contains('\t'))
+}
+
+/// Whether a line that may be an ATX heading ends with `]` and then blanks with a tab.
+fn heading_link_then_tab(t: &str) -> bool {
+    t.lines().any(|l| {
+        let body = l.trim_end_matches([' ', '\t']);
+        l.trim_start_matches(' ').starts_with('#')
+            && body.ends_with(']')
+            && l[body.len()..].contains('\t')
+    })
 }
 
 /// Whether a line with a `|` ends with an odd run of backslashes and the next line

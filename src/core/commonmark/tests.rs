@@ -355,6 +355,9 @@ fn fuzz_differences_are_named() {
         "x <d\t_=#\tM\0>\"\t",
         ">[\t\t *\n<d\tb\r\ne=_\t\t/|d\tr\0t>a>",
         ">?\t<vvv v=\n>\u{1}\tv\0\0\0> b",
+        // A reference link ending a heading, then a tab.
+        "[\0]::\n# [\0]\t",
+        "[a]: /u\n# x [a] \t",
     ];
     let open = [
         "[^^]:",
@@ -394,6 +397,8 @@ fn fuzz_differences_are_named() {
         "> a <?b?>\n> c",
         "[a]: /u\n\n| a |\n|-|",
         "*    a `\n  $ -`",
+        "[a]: /u\n# [a]\n",
+        "[a]: /u\n## [a]\t #",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
