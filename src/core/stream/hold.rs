@@ -151,7 +151,7 @@ fn window_start(tail: &str) -> usize {
     while !tail.is_char_boundary(cut) {
         cut += 1;
     }
-    crate::core::str_ops::find_str(&tail[cut..], "\n").map_or(tail.len(), |i| cut + i + 1)
+    crate::core::str_ops::memchr(b'\n', &tail.as_bytes()[cut..]).map_or(tail.len(), |i| cut + i + 1)
 }
 
 /// How many parentheses are open at the end of `text` when one of them follows a `]`
