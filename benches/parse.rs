@@ -36,6 +36,13 @@
 //! (`core/stream/hold.rs`). Every 4-character append's push is timed, and the median
 //! and p95 are printed beside those of the same sentences without link syntax, as a
 //! ratio. `--links` runs only this part.
+//!
+//! Then one block that stays open while it streams (fenced code, a table, a tight list,
+//! an HTML comment that is never closed, 20 KB each): the open tail is read again on
+//! every append, so an append inside it costs the block's length; the median push is
+//! printed at 2, 10 and 20 KB into the block. And one append of a whole answer (20 KB,
+//! 200 KB) beside a one-shot parse of the same text: the blocks it brings are settled
+//! one by one, each costing its own length. `--blocks` runs only this part.
 
 use citekit::components::answer::html::answer_blocks;
 use citekit::components::answer::html::stream_view::{
@@ -242,6 +249,10 @@ fn main() {
         link_appends();
         return;
     }
+    if std::env::args().any(|a| a == "--blocks") {
+        long_blocks();
+        return;
+    }
     let data = citation_map();
     let options = Options {
         format: FormatChoice::Given(Format::CitationMap),
@@ -407,6 +418,103 @@ fn link_appends() {
         ratio(medians[2].0, medians[0].0),
         ratio(medians[2].1, medians[0].1)
     );
+}
+
+/// A stream parser over the one-source map of [`long_blocks`].
+fn one_source_parser() -> Option<StreamParser> {
+    let data = json!({"1": {"title": "One", "source": "https://example.com/one"}});
+    StreamParser::new(Data::Json(&data), &Options::default()).ok()
+}
+
+/// What one block that stays open costs the appends inside it, and what one append of
+/// a whole answer costs beside a one-shot parse of it.
+fn long_blocks() {
+    let grow = |head: &str, line: &dyn Fn(usize) -> String| {
+        let mut out = head.to_string();
+        let mut n = 0;
+        while out.len() < 20_000 {
+            n += 1;
+            out.push_str(&line(n));
+        }
+        out
+    };
+    let blocks = [
+        (
+            "fenced code",
+            grow("Code [1]:\n\n```rust\n", &|n| {
+                format!("let x{n} = f(a[1], b); // [1]\n")
+            }),
+        ),
+        (
+            "table",
+            grow("| a | b |\n|---|---|\n", &|n| {
+                format!("| row {n} [1] | more text here |\n")
+            }),
+        ),
+        (
+            "tight list",
+            grow("", &|n| {
+                format!("{n}. Item {n} says something cited [1].\n")
+            }),
+        ),
+        (
+            "open comment",
+            grow("<!--\n", &|n| format!("comment line {n} [1]\n\n")),
+        ),
+    ];
+    for (name, text) in &blocks {
+        let Some(mut parser) = one_source_parser() else {
+            println!("blocks: the parser refused the data");
+            return;
+        };
+        // The median push over the 400 bytes before each point.
+        let mut at = [
+            (2_000, Vec::new()),
+            (10_000, Vec::new()),
+            (20_000, Vec::new()),
+        ];
+        let mut it = text.char_indices().map(|(i, _)| i).step_by(4).peekable();
+        while let Some(start) = it.next() {
+            let end = it.peek().copied().unwrap_or(text.len());
+            let t = Instant::now();
+            parser.push(&text[start..end]);
+            black_box(parser.snapshot());
+            let d = t.elapsed();
+            if let Some((_, v)) = at.iter_mut().find(|(k, _)| start + 400 >= *k && start < *k) {
+                v.push(d);
+            }
+        }
+        let med = |v: &mut Vec<Duration>| {
+            v.sort();
+            v.get(v.len() / 2).map_or(0.0, |d| d.as_secs_f64() * 1e3)
+        };
+        let m: Vec<f64> = at.iter_mut().map(|(_, v)| med(v)).collect();
+        println!(
+            "blocks {name:<12}: one open block of {} bytes, push median at 2 KB {:.4} ms, 10 KB {:.4} ms, 20 KB {:.4} ms ({:.1}x the 2 KB one)",
+            text.len(), m[0], m[1], m[2], m[2] / m[0].max(1e-9)
+        );
+    }
+    for size in [20 * 1024, 200 * 1024] {
+        let text = answer(size);
+        let Some(mut parser) = one_source_parser() else {
+            return;
+        };
+        let t = Instant::now();
+        parser.push(&text);
+        black_box(parser.snapshot());
+        let pushed = t.elapsed();
+        let data = json!({"1": {"title": "One", "source": "https://example.com/one"}});
+        let t = Instant::now();
+        black_box(citekit::parse(Some(&text), Data::Json(&data), &Options::default()).ok());
+        let parsed = t.elapsed();
+        println!(
+            "blocks: one append of a {} KB answer {:.2} ms, {:.2}x a one-shot parse of it ({:.2} ms)",
+            size / 1024,
+            pushed.as_secs_f64() * 1e3,
+            pushed.as_secs_f64() / parsed.as_secs_f64().max(1e-9),
+            parsed.as_secs_f64() * 1e3
+        );
+    }
 }
 
 /// Times 4-character appends to a stream parser at 4 KB, 40 KB and 200 KB of a 200 KB
