@@ -199,13 +199,17 @@ async fn a_press_on_the_card_keeps_the_card_of_a_focused_marker() {
     let (_host, root) = mount_sample(false);
     sleep(20).await;
     let link = one(&root, ".cite-marker__link");
+    // A mouse press on `target` while `link` has the focus: pointerdown, then the
+    // focus leaves for nothing (as a press on text does).
+    let press = |target: &Element| {
+        pointer(target, "pointerdown", "mouse", None);
+        link.dyn_ref::<HtmlElement>().unwrap().blur().unwrap();
+    };
     focus(&link);
     sleep(20).await;
     let card = one(&root, ".cite-card");
     assert!(!card.has_attribute("hidden"), "card opens on focus");
-    // As a mouse press on text does: pointerdown, then the focus leaves for nothing.
-    pointer(&card, "pointerdown", "mouse", None);
-    link.dyn_ref::<HtmlElement>().unwrap().blur().unwrap();
+    press(&card);
     sleep(20).await;
     assert!(
         !card.has_attribute("hidden"),
@@ -213,9 +217,7 @@ async fn a_press_on_the_card_keeps_the_card_of_a_focused_marker() {
     );
     focus(&link);
     sleep(20).await;
-    let outside: Element = doc().body().unwrap().into();
-    pointer(&outside, "pointerdown", "mouse", None);
-    link.dyn_ref::<HtmlElement>().unwrap().blur().unwrap();
+    press(&doc().body().unwrap().into());
     sleep(20).await;
     assert!(card.has_attribute("hidden"), "a press outside closes it");
 }
