@@ -113,7 +113,8 @@ fn find_ci(hay: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
         .map(|k| from + k)
 }
 
-#[cfg(test)]
+// proptest is a dev-dependency of the host only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::block_boundary;
     use crate::core::commonmark::lines::{html_block, line_end, HtmlEnd};
