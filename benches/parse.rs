@@ -384,15 +384,10 @@ fn link_appends() {
             println!("links: the parser refused the data");
             return;
         };
-        let mut times = Vec::new();
-        let mut it = text.char_indices().map(|(i, _)| i).step_by(4).peekable();
-        while let Some(start) = it.next() {
-            let end = it.peek().copied().unwrap_or(text.len());
-            let t = Instant::now();
-            parser.push(&text[start..end]);
-            black_box(parser.snapshot());
-            times.push(t.elapsed());
-        }
+        let mut times: Vec<Duration> = timed_appends(&mut parser, &text)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect();
         let cited = parser.finish().citations.len();
         times.sort();
         let (median, p95) = (times[times.len() / 2], times[times.len() * 95 / 100]);
@@ -418,6 +413,21 @@ fn link_appends() {
         ratio(medians[2].0, medians[0].0),
         ratio(medians[2].1, medians[0].1)
     );
+}
+
+/// `text` pushed to `parser` in appends of 4 characters, each timed with the snapshot
+/// read after it: where each append starts and what it took.
+fn timed_appends(parser: &mut StreamParser, text: &str) -> Vec<(usize, Duration)> {
+    let mut out = Vec::new();
+    let mut it = text.char_indices().map(|(i, _)| i).step_by(4).peekable();
+    while let Some(start) = it.next() {
+        let end = it.peek().copied().unwrap_or(text.len());
+        let t = Instant::now();
+        parser.push(&text[start..end]);
+        black_box(parser.snapshot());
+        out.push((start, t.elapsed()));
+    }
+    out
 }
 
 /// A stream parser over the one-source map of [`long_blocks`].
@@ -473,13 +483,7 @@ fn long_blocks() {
             (10_000, Vec::new()),
             (20_000, Vec::new()),
         ];
-        let mut it = text.char_indices().map(|(i, _)| i).step_by(4).peekable();
-        while let Some(start) = it.next() {
-            let end = it.peek().copied().unwrap_or(text.len());
-            let t = Instant::now();
-            parser.push(&text[start..end]);
-            black_box(parser.snapshot());
-            let d = t.elapsed();
+        for (start, d) in timed_appends(&mut parser, text) {
             if let Some((_, v)) = at.iter_mut().find(|(k, _)| start + 400 >= *k && start < *k) {
                 v.push(d);
             }

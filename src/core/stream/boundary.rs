@@ -121,26 +121,13 @@ mod tests {
     use crate::core::markers::{protected_regions, TextSyntax};
     use proptest::prelude::*;
 
-    /// The rule read the slow way: the regions of the whole tail, and every HTML block
-    /// opener before a candidate searched for its end up to the candidate.
+    /// The rule read the slow way, byte by byte: a candidate is any byte after two line
+    /// feeds that is none itself; it is refused when it is blank or inside a region of
+    /// the whole tail, or when an HTML block opened before it has not ended by it.
     fn boundary_reading_everything(tail: &str) -> Option<usize> {
         let bytes = tail.as_bytes();
         let regions = protected_regions(tail, TextSyntax::Markdown);
-        let mut search = 0;
-        while let Some(p) = crate::core::str_ops::find(&bytes[search..], b"\n\n") {
-            let mut b = search + p + 2;
-            while b < tail.len() && bytes[b] == b'\n' {
-                b += 1;
-            }
-            search = b.min(tail.len());
-            if b >= tail.len() {
-                return None;
-            }
-            if matches!(bytes[b], b' ' | b'\t' | b'\r')
-                || regions.iter().any(|r| r.start < b && b < r.end)
-            {
-                continue;
-            }
+        let html_open_at = |b: usize| {
             let mut ls = 0;
             let mut open = false;
             while ls < b {
@@ -154,11 +141,14 @@ mod tests {
                 }
                 ls = next;
             }
-            if !open {
-                return Some(b);
-            }
-        }
-        None
+            open
+        };
+        (2..bytes.len()).find(|&b| {
+            &bytes[b - 2..b] == b"\n\n"
+                && !matches!(bytes[b], b'\n' | b' ' | b'\t' | b'\r')
+                && !regions.iter().any(|r| r.start < b && b < r.end)
+                && !html_open_at(b)
+        })
     }
 
     const PIECES: &[&str] = &[
