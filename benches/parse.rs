@@ -40,7 +40,8 @@
 //! Then one block that stays open while it streams (fenced code, a table, a tight list,
 //! an HTML comment that is never closed, 20 KB each): the open tail is read again on
 //! every append, so an append inside it costs the block's length; the median push is
-//! printed at 2, 10 and 20 KB into the block. And one append of a whole answer (20 KB,
+//! printed at 2, 10 and 20 KB into the block. Beside them, paragraphs with Windows line
+//! ends (`\r\n`), which settle as `\n` ones do, so their push stays flat. And one append of a whole answer (20 KB,
 //! 200 KB) beside a one-shot parse of the same text: the blocks it brings are settled
 //! one by one, each costing its own length. `--blocks` runs only this part.
 
@@ -471,6 +472,13 @@ fn long_blocks() {
             "open comment",
             grow("<!--\n", &|n| format!("comment line {n} [1]\n\n")),
         ),
+        // Not one block: paragraphs, as with `\n`, that must settle one by one.
+        (
+            "crlf paras",
+            grow("", &|n| {
+                format!("Paragraph {n} says something cited [1].\r\n\r\n")
+            }),
+        ),
     ];
     for (name, text) in &blocks {
         let Some(mut parser) = one_source_parser() else {
@@ -494,7 +502,7 @@ fn long_blocks() {
         };
         let m: Vec<f64> = at.iter_mut().map(|(_, v)| med(v)).collect();
         println!(
-            "blocks {name:<12}: one open block of {} bytes, push median at 2 KB {:.4} ms, 10 KB {:.4} ms, 20 KB {:.4} ms ({:.1}x the 2 KB one)",
+            "blocks {name:<12}: {} bytes, push median at 2 KB {:.4} ms, 10 KB {:.4} ms, 20 KB {:.4} ms ({:.1}x the 2 KB one)",
             text.len(), m[0], m[1], m[2], m[2] / m[0].max(1e-9)
         );
     }

@@ -7,7 +7,8 @@ use crate::core::commonmark::lines::{html_block, line_end, HtmlEnd};
 use crate::core::markers::{protected_regions, TextSyntax};
 
 /// The end of the first complete block of `tail`: the start of a line at column 0 that
-/// follows a blank line, outside every protected region (code fences, HTML comments).
+/// follows an empty line (`\n` or `\r\n`: an answer with Windows line ends settles
+/// its blocks too), outside every protected region (code fences, HTML comments).
 ///
 /// The regions are read from a prefix of `tail` that holds the candidate's whole line,
 /// doubled as later candidates need more: what covers a candidate started before it
@@ -22,12 +23,8 @@ pub fn block_boundary(tail: &str) -> Option<usize> {
     let mut read = 0;
     let mut protected: Vec<std::ops::Range<usize>> = Vec::new();
     let mut html: Vec<std::ops::Range<usize>> = Vec::new();
-    while let Some(p) = crate::core::str_ops::find(&bytes[search..], b"\n\n") {
-        let mut b = search + p + 2;
-        while b < tail.len() && bytes[b] == b'\n' {
-            b += 1;
-        }
-        search = b.min(tail.len());
+    while let Some(b) = after_blank_lines(bytes, search) {
+        search = b;
         if b >= tail.len() {
             return None; // what follows the blank line is not here yet
         }
@@ -52,6 +49,29 @@ pub fn block_boundary(tail: &str) -> Option<usize> {
             continue;
         }
         return Some(b);
+    }
+    None
+}
+
+/// The first line start at or after `from` that follows one or more empty lines (each
+/// ended by `\n` or `\r\n`), past all of them; the end of `bytes` when the empty lines
+/// run to it.
+fn after_blank_lines(bytes: &[u8], from: usize) -> Option<usize> {
+    let empty = |at: usize| match bytes.get(at) {
+        Some(b'\n') => Some(at + 1),
+        Some(b'\r') if bytes.get(at + 1) == Some(&b'\n') => Some(at + 2),
+        _ => None,
+    };
+    let mut at = from;
+    while let Some(k) = crate::core::str_ops::memchr(b'\n', &bytes[at..]) {
+        let line = at + k + 1;
+        if let Some(mut b) = empty(line) {
+            while let Some(next) = empty(b) {
+                b = next;
+            }
+            return Some(b);
+        }
+        at = line;
     }
     None
 }
@@ -143,8 +163,25 @@ mod tests {
             }
             open
         };
+        // After a line end, one or more empty lines (`\n` or `\r\n` each), and not
+        // itself the start of another.
+        let after_empty = |b: usize| {
+            let mut k = b;
+            let mut empties = 0;
+            loop {
+                if k >= 1 && bytes[k - 1] == b'\n' && k >= 2 && bytes[k - 2] == b'\n' {
+                    k -= 1;
+                } else if k >= 3 && &bytes[k - 3..k] == b"\n\r\n" {
+                    k -= 2;
+                } else {
+                    break;
+                }
+                empties += 1;
+            }
+            empties > 0
+        };
         (2..bytes.len()).find(|&b| {
-            &bytes[b - 2..b] == b"\n\n"
+            after_empty(b)
                 && !matches!(bytes[b], b'\n' | b' ' | b'\t' | b'\r')
                 && !regions.iter().any(|r| r.start < b && b < r.end)
                 && !html_open_at(b)
@@ -173,6 +210,11 @@ mod tests {
         "  <pre>\n\n",
         "</PRE>\n\n",
         "\n",
+        "Line [1].\r\n\r\n",
+        "```\r\ncode\r\n\r\n",
+        "<!--\r\n\r\n",
+        "\r\n",
+        "\r",
     ];
 
     proptest! {
@@ -190,6 +232,19 @@ mod tests {
     /// `<scripts>`, `<prefix>` or `<stylesheet>` only begin like a raw HTML block's
     /// tag: the hold-back once read them as one and never settled the block before a
     /// blank line after them, so every chunk re-read the rest of the answer.
+    /// An answer with Windows line ends (`\r\n`) once settled no block while it
+    /// streamed (only `\n\n` was a blank line), so every append read the whole answer
+    /// again: 20 KB in 4-character appends cost 0.27 ms an append at its end against
+    /// 0.0014 ms with `\n`.
+    #[test]
+    fn an_answer_with_windows_line_ends_settles_its_blocks() {
+        assert_eq!(block_boundary("a [1].\r\n\r\nb"), Some(10));
+        assert_eq!(block_boundary("a\r\n\r\n\r\n\nb"), Some(8));
+        assert_eq!(block_boundary("```\r\nx\r\n\r\ny"), None);
+        assert_eq!(block_boundary("a\r\n\r\n"), None);
+        assert_eq!(block_boundary("a\r\n\r\n  b"), None);
+    }
+
     #[test]
     fn a_tag_that_only_begins_like_script_does_not_hold_the_block_open() {
         assert_eq!(block_boundary("<scripts>\n\nnext\n"), Some(11));

@@ -698,7 +698,8 @@ mod growth_tests {
     /// The block bookkeeping of a streaming view ([`stream_blocks`]): after every 1 to 7
     /// bytes the blocks from the first that can have changed are rendered again; the
     /// blocks shown at the end are the one-shot render's. Over answers with lists,
-    /// empty items, tables, code, quotes and headings, cut at every size.
+    /// empty items, tables, code, quotes and headings, with `\n` and `\r\n` line ends,
+    /// cut at every size.
     #[test]
     fn streamed_blocks_end_as_the_one_shot_render() {
         let texts = [
@@ -712,7 +713,12 @@ mod growth_tests {
             "3": {"title": "Three", "source": "https://three.example/"}
         });
         let r = RenderOptions::default();
+        // Each with `\n` and with Windows line ends (whose blocks settle too).
+        let texts = texts
+            .iter()
+            .flat_map(|t| [t.to_string(), t.replace('\n', "\r\n")]);
         for text in texts {
+            let text = text.as_str();
             for step in 1..=7 {
                 let (blocks, a) = stream_blocks(text, Data::Json(&data), step, &mut |_, _| {});
                 assert_eq!(
