@@ -190,8 +190,15 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// character to CommonMark, which no link destination holds, and a destination there;
 /// a `<!` declaration's (or a comment's, a `<?` instruction's) end may take a block
 /// quote's marker on a later line there; the
-/// blanks that start a list item's lazy line stay in a raw HTML tag across it there,
-/// and a tab that starts one (`*    a \`\n\tb\``) stays in a code span across it.
+/// blanks that start a list item's lazy line stay in a raw HTML tag across it there
+/// (`- <a b=">"\n c>` keeps its blank in the tag there), and a tab that starts one
+/// (`*    a \`\n\tb\``) stays in a code span across it. (cmark-gfm keeps those blanks
+/// too; commonmark.js drops them, as the spec's paragraph rule asks: a paragraph's
+/// lines lose their initial spaces and tabs.) An escaped character that starts a later
+/// line of an inline link's title (after blanks) is read as unescaped there:
+/// `[](a "b\n\"y")` is text there (its `"` ends the title), a link titled `b\n"y` in
+/// commonmark.js and cmark-gfm, as here; `[](a (b\n\\<y))` is titled `b\n<y` there,
+/// `b\n\<y` in both and here (definitions' titles are read right there).
 /// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
 /// there (the backslash a hard break), where GFM reads the table with `\\` in its last
 /// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
@@ -221,6 +228,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || declaration_open_before_quote_line(t)
         || tag_open_across_indented_line(t)
         || code_across_tab_line(t)
+        || escape_starts_title_line(t)
         || t.contains("]\\[")
         || t.contains("\\\n]")
         || marker_tab
@@ -372,30 +380,85 @@ fn declaration_open_before_quote_line(t: &str) -> bool {
     })
 }
 
-/// Whether a line that starts with a blank comes while a `<` is open (the last of `<`
-/// and `>` before it is a `<`).
+/// Whether a line that starts with a blank comes while a `<` is open: no `>` or `<`
+/// after it before the line, but those inside a quoted attribute value (`="…"`,
+/// `='…'`, one that closes), and a line inside such a value counts too.
 fn tag_open_across_indented_line(t: &str) -> bool {
-    let mut open = false;
-    t.lines().enumerate().any(|(k, l)| {
-        let hit = k > 0 && open && l.starts_with([' ', '\t']);
-        if let Some(c) = l.rfind(['<', '>']) {
-            open = l.as_bytes()[c] == b'<';
+    let b = t.as_bytes();
+    let blank_led =
+        |k: usize| b[k] == b'\n' && b.get(k + 1).is_some_and(|&c| c == b' ' || c == b'\t');
+    b.iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == b'<')
+        .any(|(lt, _)| {
+            let mut k = lt + 1;
+            while k < b.len() {
+                match b[k] {
+                    b'>' | b'<' => return false,
+                    q @ (b'"' | b'\'')
+                        if b[lt + 1..k]
+                            .iter()
+                            .rev()
+                            .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+                            == Some(&b'=') =>
+                    {
+                        if let Some(n) = b[k + 1..].iter().position(|&c| c == q) {
+                            if (k + 1..k + 1 + n).any(blank_led) {
+                                return true;
+                            }
+                            k += n + 1;
+                        }
+                    }
+                    _ if blank_led(k) => return true,
+                    _ => {}
+                }
+                k += 1;
+            }
+            false
+        })
+}
+
+/// Whether a line whose leading blanks hold a tab comes, in a run of non-blank lines,
+/// after a line with a `` ` `` and on or before a line with one (a code span may cross
+/// it).
+fn code_across_tab_line(t: &str) -> bool {
+    // (A `` ` `` earlier in the run; a tab-led line after one.)
+    let (mut tick, mut tab_line) = (false, false);
+    t.lines().any(|l| {
+        if l.trim_matches([' ', '\t']).is_empty() {
+            (tick, tab_line) = (false, false);
+            return false;
         }
-        hit
+        tab_line |= tick
+            && l.bytes()
+                .take_while(|c| matches!(c, b' ' | b'\t'))
+                .any(|c| c == b'\t');
+        let has_tick = l.contains('`');
+        tick |= has_tick;
+        has_tick && tab_line
     })
 }
 
-/// Whether a line whose leading blanks hold a tab and that has a `` ` `` follows a
-/// line with a `` ` ``.
-fn code_across_tab_line(t: &str) -> bool {
-    let lines: Vec<&str> = t.lines().collect();
-    lines.windows(2).any(|w| {
-        w[0].contains('`')
-            && w[1].contains('`')
-            && w[1]
-                .bytes()
-                .take_while(|c| matches!(c, b' ' | b'\t'))
-                .any(|c| c == b'\t')
+/// Whether a line that starts (after blanks and block quote markers) with an escaped
+/// title delimiter (`\"`, `\'`, `\(`, `\)`), or an escaped backslash before
+/// punctuation, comes after a `](` in its run of non-blank lines.
+fn escape_starts_title_line(t: &str) -> bool {
+    let mut link = false;
+    t.lines().any(|l| {
+        let bare = l.trim_start_matches([' ', '\t', '>']).as_bytes();
+        if bare.is_empty() {
+            link = false;
+            return false;
+        }
+        let hit = link
+            && bare[0] == b'\\'
+            && match bare.get(1) {
+                Some(b'"' | b'\'' | b'(' | b')') => true,
+                Some(b'\\') => bare.get(2).is_some_and(u8::is_ascii_punctuation),
+                _ => false,
+            };
+        link |= l.contains("](");
+        hit
     })
 }
 
