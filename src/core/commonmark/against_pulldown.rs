@@ -517,8 +517,14 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// bytes (citekit's footnote labels keep to 100, as its markers' do; GFM's to 999).
 /// A link label `[^…]` right after a `]` is footnote syntax to citekit, not the label
 /// of a full reference link (`[t][^]` is a shortcut link to `t` here, text there).
+/// A task item whose first paragraph a setext underline makes a heading
+/// (`- [ ] a\n  -`): the GFM spec asks for a paragraph as a task item's first block,
+/// and citekit (and commonmark.js, which has no task items) reads the heading `[ ] a`;
+/// pulldown-cmark reads a box inside the heading `a`, cmark-gfm a box before the
+/// heading `a`, but in a block quote (`> - [ ] a\n>   -`) the heading `[ ] a`.
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
+        || task_box_over_underline(t)
         || t.contains("][^")
         || nested_past_the_limit(t)
         || t.match_indices("[^").any(|(i, _)| {
@@ -551,6 +557,34 @@ pub fn open_difference(t: &str) -> bool {
                     !c.is_empty() && (core.is_empty() || core.bytes().any(|b| b != b'-'))
                 })
         })
+}
+
+/// Whether a line with a task box after a list marker (`- [ ] a`) comes before an
+/// indented line of `-`s or `=`s alone (after blanks and `>`), no blank line between.
+fn task_box_over_underline(t: &str) -> bool {
+    let mut task = false;
+    t.lines().any(|l| {
+        let bare = l
+            .trim_start_matches([' ', '\t', '>'])
+            .trim_end_matches([' ', '\t']);
+        if bare.is_empty() {
+            task = false;
+            return false;
+        }
+        let indented =
+            l[..l.len() - l.trim_start_matches([' ', '\t', '>']).len()].ends_with([' ', '\t']);
+        let underline = task
+            && indented
+            && (bare.bytes().all(|c| c == b'-') || bare.bytes().all(|c| c == b'='));
+        task |= ["[ ]", "[x]", "[X]"].iter().any(|b| {
+            l.match_indices(b).any(|(i, _)| {
+                l[..i]
+                    .trim_end_matches([' ', '\t'])
+                    .ends_with(['-', '+', '*', '.', ')'])
+            })
+        });
+        underline
+    })
 }
 
 /// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)

@@ -382,6 +382,10 @@ fn fuzz_differences_are_named() {
         "[^_JJ}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}JJ]:JJ]JJ**\0",
         // A footnote label with an escaped bracket.
         "[^\u{1e4}~~~~t\\[/\0t]:/\0\0\\",
+        // A task item's first paragraph made a heading by a setext underline.
+        "* [ ]\ta\n\t-",
+        "1. [x] a\n   ===",
+        "> - [ ] a\n>   b\n>   ---",
     ];
     for md in quirks {
         assert!(pulldown_quirk(md), "{md:?}");
@@ -412,6 +416,9 @@ fn fuzz_differences_are_named() {
         "[](a \"b\n\\!y\")",
         "[](a (b\n\\\\y))",
         "[](a)\n\n\\\"y",
+        "- a\n  -",
+        "- [ ] a\n-",
+        "- [ ] a\n\n  -",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
