@@ -181,7 +181,10 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// an escaped `\[` as a `[` (`[x]\[a]` is a reference link to `a` there, text here);
 /// a backslash hard break right before a link text's `]` is a plain backslash there;
 /// tabs on a footnote definition's line, or in the blanks after a list marker, count
-/// columns differently there, and a tab before `>` continues a block quote there; a
+/// columns differently there (a task box after blanks with a tab that reach indented
+/// code's width, `*  \t\t[ ] a`, is a task item there, the code `  [ ] a` in
+/// commonmark.js and cmark-gfm, as here), and a tab before `>` continues a block
+/// quote there; a
 /// vertical tab or form feed is a blank between a link's destination, title and `)`
 /// (or a definition's) there, where CommonMark allows spaces, tabs and one line end;
 /// a destination in angle brackets followed at once by a title (`[a](<u>"t")`, no blank
@@ -226,6 +229,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || label_past_999(t)
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
+        || task_box_after_marker_tab(t)
         || tag_open_across_indented_line(t)
         || code_across_tab_line(t)
         || escape_starts_title_line(t)
@@ -377,6 +381,17 @@ fn declaration_open_before_quote_line(t: &str) -> bool {
             }
         }
         false
+    })
+}
+
+/// Whether a task box (`[ ]`, `[x]`, `[X]`) follows blanks that hold a tab after a list
+/// marker's byte.
+fn task_box_after_marker_tab(t: &str) -> bool {
+    ["[ ]", "[x]", "[X]"].iter().any(|b| {
+        t.match_indices(b).any(|(i, _)| {
+            let before = t[..i].trim_end_matches([' ', '\t']);
+            t[before.len()..i].contains('\t') && before.ends_with(['-', '+', '*', '.', ')'])
+        })
     })
 }
 

@@ -363,6 +363,10 @@ fn fuzz_differences_are_named() {
         "[](a\t(\n\\))",
         "[](a \"b\n\\\"y\")",
         "[](a (b\n\\\\<y))",
+        // A task box after a list marker's blanks with a tab, past indented code's width.
+        "*  \t\t[ ] ",
+        "-  \t\t[x] a",
+        "+   \t[ ] a",
         // A reference link ending a heading, then a tab.
         "[\0]::\n# [\0]\t",
         "[a]: /u\n# x [a] \t",
@@ -419,6 +423,8 @@ fn fuzz_differences_are_named() {
         "- a\n  -",
         "- [ ] a\n-",
         "- [ ] a\n\n  -",
+        "*  \t\tb",
+        "*  \tb",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
