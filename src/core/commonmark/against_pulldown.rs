@@ -397,7 +397,9 @@ fn task_box_after_marker_tab(t: &str) -> bool {
 
 /// Whether a line that starts with a blank comes while a `<` is open: no `>` or `<`
 /// after it before the line, but those inside a quoted attribute value (`="…"`,
-/// `='…'`, one that closes), and a line inside such a value counts too.
+/// `='…'`, one that closes), and a line inside such a value counts too; or inside a
+/// comment, a processing instruction or a CDATA section (`<!--a>\n -->`: a `>` before
+/// its end is no end).
 fn tag_open_across_indented_line(t: &str) -> bool {
     let b = t.as_bytes();
     let blank_led =
@@ -406,6 +408,13 @@ fn tag_open_across_indented_line(t: &str) -> bool {
         .enumerate()
         .filter(|&(_, &c)| c == b'<')
         .any(|(lt, _)| {
+            let closed = [("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")]
+                .iter()
+                .find(|(open, _)| t[lt..].starts_with(open))
+                .and_then(|(_, close)| t[lt + 2..].find(close));
+            if closed.is_some_and(|n| (lt..lt + 2 + n).any(blank_led)) {
+                return true;
+            }
             let mut k = lt + 1;
             while k < b.len() {
                 match b[k] {

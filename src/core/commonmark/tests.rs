@@ -359,6 +359,10 @@ fn fuzz_differences_are_named() {
         ">?\t<vvv v=\n>\u{1}\tv\0\0\0> b",
         // A list item's lazy line with a blank in a raw tag whose quoted value holds `>`.
         "- <a a=\">\"\n a>",
+        // ... or in a comment, a processing instruction, a CDATA section with a `>`.
+        "- a<!--a>\n -->",
+        "- a<?a>\n ?>",
+        "- a<![CDATA[>\n ]]>",
         // An escaped character that starts a later line of an inline link's title.
         "[](a\t(\n\\))",
         "[](a \"b\n\\\"y\")",
@@ -425,6 +429,8 @@ fn fuzz_differences_are_named() {
         "- [ ] a\n\n  -",
         "*  \t\tb",
         "*  \tb",
+        "- a<!--a-->\n b",
+        "- a<?a?>\n b",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
