@@ -202,6 +202,9 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// `[](a "b\n\"y")` is text there (its `"` ends the title), a link titled `b\n"y` in
 /// commonmark.js and cmark-gfm, as here; `[](a (b\n\\<y))` is titled `b\n<y` there,
 /// `b\n\<y` in both and here (definitions' titles are read right there).
+/// A `\|` inside raw HTML in a table cell (`| <a b="\|"> |`) stays `\|` there; GFM takes
+/// a table's `\|` to `|` before it reads the cell's inlines (cmark-gfm writes
+/// `<a b="|">`), as citekit does, and as pulldown-cmark does in a code span.
 /// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
 /// there (the backslash a hard break), where GFM reads the table with `\\` in its last
 /// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
@@ -230,6 +233,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
         || task_box_after_marker_tab(t)
+        || pipe_escape_in_table_html(t)
         || tag_open_across_indented_line(t)
         || code_across_tab_line(t)
         || escape_starts_title_line(t)
@@ -381,6 +385,21 @@ fn declaration_open_before_quote_line(t: &str) -> bool {
             }
         }
         false
+    })
+}
+
+/// Whether a line holds a `\|` between a `<` that may open raw HTML (a letter, `/`,
+/// `!` or `?` after it) and a later `>`, and a line has a `|` and a `-` (a table's
+/// delimiter row's bytes).
+fn pipe_escape_in_table_html(t: &str) -> bool {
+    let (mut row, mut html) = (false, false);
+    t.lines().any(|l| {
+        row |= l.contains('|') && l.contains('-');
+        html |= l.match_indices('<').any(|(i, _)| {
+            l[i + 1..].starts_with(|c: char| c.is_ascii_alphabetic() || "/!?".contains(c))
+                && l[i..].find("\\|").is_some_and(|j| l[i + j..].contains('>'))
+        });
+        row && html
     })
 }
 

@@ -371,6 +371,10 @@ fn fuzz_differences_are_named() {
         "*  \t\t[ ] ",
         "-  \t\t[x] a",
         "+   \t[ ] a",
+        // A `\|` inside raw HTML in a table cell.
+        "a<!a\\|>|\n-|",
+        "|a<a b=\"\\|\">|\n|-|",
+        "| <?a\\|?> |\n|-|",
         // A reference link ending a heading, then a tab.
         "[\0]::\n# [\0]\t",
         "[a]: /u\n# x [a] \t",
@@ -431,6 +435,8 @@ fn fuzz_differences_are_named() {
         "*  \tb",
         "- a<!--a-->\n b",
         "- a<?a?>\n b",
+        "| 1 < 2 \\| 3 > 2 |\n|-|",
+        "| <a> \\| b |\n|-|",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
