@@ -205,6 +205,9 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// A `\|` inside raw HTML in a table cell (`| <a b="\|"> |`) stays `\|` there; GFM takes
 /// a table's `\|` to `|` before it reads the cell's inlines (cmark-gfm writes
 /// `<a b="|">`), as citekit does, and as pulldown-cmark does in a code span.
+/// A definition whose label has blanks before a `^` (`[ ^a]: b`) defines the label
+/// `^a`; a reference link `[^a]` to it is text there (footnote syntax, no footnote),
+/// a link in commonmark.js and cmark-gfm (footnotes on), as here.
 /// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
 /// there (the backslash a hard break), where GFM reads the table with `\\` in its last
 /// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
@@ -234,6 +237,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || declaration_open_before_quote_line(t)
         || task_box_after_marker_tab(t)
         || pipe_escape_in_table_html(t)
+        || blank_before_caret_label(t)
         || tag_open_across_indented_line(t)
         || code_across_tab_line(t)
         || escape_starts_title_line(t)
@@ -400,6 +404,18 @@ fn pipe_escape_in_table_html(t: &str) -> bool {
                 && l[i..].find("\\|").is_some_and(|j| l[i + j..].contains('>'))
         });
         row && html
+    })
+}
+
+/// Whether a line starts (after container prefixes: blanks, `>`, list markers) with a
+/// `[`, blanks and a `^`.
+fn blank_before_caret_label(t: &str) -> bool {
+    t.lines().any(|l| {
+        l.trim_start_matches(|c: char| " \t>-*+.)".contains(c) || c.is_ascii_digit())
+            .strip_prefix('[')
+            .is_some_and(|r| {
+                r.starts_with([' ', '\t']) && r.trim_start_matches([' ', '\t']).starts_with('^')
+            })
     })
 }
 

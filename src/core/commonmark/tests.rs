@@ -375,6 +375,9 @@ fn fuzz_differences_are_named() {
         "a<!a\\|>|\n-|",
         "|a<a b=\"\\|\">|\n|-|",
         "| <?a\\|?> |\n|-|",
+        // A definition's label with blanks before `^`, and a reference link `[^…]` to it.
+        "[^\0\0]\n>[\t^\0\0]:a",
+        "[^a]\n\n[ ^a]: b",
         // A reference link ending a heading, then a tab.
         "[\0]::\n# [\0]\t",
         "[a]: /u\n# x [a] \t",
@@ -436,6 +439,8 @@ fn fuzz_differences_are_named() {
         "- a<!--a-->\n b",
         "- a<?a?>\n b",
         "| 1 < 2 \\| 3 > 2 |\n|-|",
+        "[a]\n\n[ a]: b",
+        "x [ ^a] y",
         "| <a> \\| b |\n|-|",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
