@@ -581,8 +581,12 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// and citekit (and commonmark.js, which has no task items) reads the heading `[ ] a`;
 /// pulldown-cmark reads a box inside the heading `a`, cmark-gfm a box before the
 /// heading `a`, but in a block quote (`> - [ ] a\n>   -`) the heading `[ ] a`.
+/// A link destination with parentheses nested more than 32 deep is text in citekit, as
+/// in cmark-gfm (the spec lets implementations limit the nesting); pulldown-cmark and
+/// commonmark.js read a link.
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
+        || parens_past_32(t)
         || task_box_over_underline(t)
         || t.contains("][^")
         || nested_past_the_limit(t)
@@ -644,6 +648,27 @@ fn task_box_over_underline(t: &str) -> bool {
         });
         underline
     })
+}
+
+/// Whether unescaped `(` nest more than 32 deep in a run of bytes with no blank or line
+/// end (as a link destination's are).
+fn parens_past_32(t: &str) -> bool {
+    let b = t.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            c if c <= b' ' => depth = 0,
+            _ => {}
+        }
+        if depth > 32 {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)

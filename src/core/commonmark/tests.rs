@@ -397,6 +397,8 @@ fn fuzz_differences_are_named() {
         "[^_JJ}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}JJ]:JJ]JJ**\0",
         // A footnote label with an escaped bracket.
         "[^\u{1e4}~~~~t\\[/\0t]:/\0\0\\",
+        // A link destination with parentheses nested 33 deep.
+        "[a]:((((((((((((((((((((((((((((((((()))))))))))))))))))))))))))))))))",
         // A task item's first paragraph made a heading by a setext underline.
         "* [ ]\ta\n\t-",
         "1. [x] a\n   ===",
@@ -441,6 +443,7 @@ fn fuzz_differences_are_named() {
         "| 1 < 2 \\| 3 > 2 |\n|-|",
         "[a]\n\n[ a]: b",
         "x [ ^a] y",
+        "[a]:(((((((((((((((((((((((((((((((())))))))))))))))))))))))))))))))\n\n[a]",
         "| <a> \\| b |\n|-|",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
