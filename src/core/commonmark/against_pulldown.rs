@@ -584,8 +584,20 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// A link destination with parentheses nested more than 32 deep is text in citekit, as
 /// in cmark-gfm (the spec lets implementations limit the nesting); pulldown-cmark and
 /// commonmark.js read a link.
+/// A fenced code block in a block quote whose last line, the text's end with no line end,
+/// is blank but for what the quote marker leaves of a tab (`>\`\`\`\n>\t\t`) loses that
+/// line in citekit; pulldown-cmark, commonmark.js and cmark-gfm keep `  \t`
+/// (`blank_last_line_in_a_quoted_fence_keeps_its_blanks` is the case).
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
+        || (!t.ends_with('\n')
+            && t.contains(['`', '~'])
+            && t.lines().last().is_some_and(|l| {
+                let l = l.trim_start_matches(' ');
+                l.starts_with('>')
+                    && l.contains('\t')
+                    && l.bytes().all(|c| matches!(c, b'>' | b' ' | b'\t'))
+            }))
         || parens_past_32(t)
         || task_box_over_underline(t)
         || t.contains("][^")
