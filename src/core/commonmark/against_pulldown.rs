@@ -181,7 +181,10 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// an escaped `\[` as a `[` (`[x]\[a]` is a reference link to `a` there, text here);
 /// a backslash hard break right before a link text's `]` is a plain backslash there;
 /// tabs on a footnote definition's line, or in the blanks after a list marker, count
-/// columns differently there, and a tab before `>` continues a block quote there; a
+/// columns differently there (a task box after blanks with a tab that reach indented
+/// code's width, `*  \t\t[ ] a`, is a task item there, the code `  [ ] a` in
+/// commonmark.js and cmark-gfm, as here), and a tab before `>` continues a block
+/// quote there; a
 /// vertical tab or form feed is a blank between a link's destination, title and `)`
 /// (or a definition's) there, where CommonMark allows spaces, tabs and one line end;
 /// a destination in angle brackets followed at once by a title (`[a](<u>"t")`, no blank
@@ -190,8 +193,21 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// character to CommonMark, which no link destination holds, and a destination there;
 /// a `<!` declaration's (or a comment's, a `<?` instruction's) end may take a block
 /// quote's marker on a later line there; the
-/// blanks that start a list item's lazy line stay in a raw HTML tag across it there,
-/// and a tab that starts one (`*    a \`\n\tb\``) stays in a code span across it.
+/// blanks that start a list item's lazy line stay in a raw HTML tag across it there
+/// (`- <a b=">"\n c>` keeps its blank in the tag there), and a tab that starts one
+/// (`*    a \`\n\tb\``) stays in a code span across it. (cmark-gfm keeps those blanks
+/// too; commonmark.js drops them, as the spec's paragraph rule asks: a paragraph's
+/// lines lose their initial spaces and tabs.) An escaped character that starts a later
+/// line of an inline link's title (after blanks) is read as unescaped there:
+/// `[](a "b\n\"y")` is text there (its `"` ends the title), a link titled `b\n"y` in
+/// commonmark.js and cmark-gfm, as here; `[](a (b\n\\<y))` is titled `b\n<y` there,
+/// `b\n\<y` in both and here (definitions' titles are read right there).
+/// A `\|` inside raw HTML in a table cell (`| <a b="\|"> |`) stays `\|` there; GFM takes
+/// a table's `\|` to `|` before it reads the cell's inlines (cmark-gfm writes
+/// `<a b="|">`), as citekit does, and as pulldown-cmark does in a code span.
+/// A definition whose label has blanks before a `^` (`[ ^a]: b`) defines the label
+/// `^a`; a reference link `[^a]` to it is text there (footnote syntax, no footnote),
+/// a link in commonmark.js and cmark-gfm (footnotes on), as here.
 /// A table header line that ends with a backslash (`| a \\` over `|-|`) is no header
 /// there (the backslash a hard break), where GFM reads the table with `\\` in its last
 /// cell. A paragraph that starts with `[` and holds a table's header and delimiter rows
@@ -219,8 +235,12 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || label_past_999(t)
         || t.contains('\u{7f}')
         || declaration_open_before_quote_line(t)
+        || task_box_after_marker_tab(t)
+        || pipe_escape_in_table_html(t)
+        || blank_before_caret_label(t)
         || tag_open_across_indented_line(t)
         || code_across_tab_line(t)
+        || escape_starts_title_line(t)
         || t.contains("]\\[")
         || t.contains("\\\n]")
         || marker_tab
@@ -372,30 +392,132 @@ fn declaration_open_before_quote_line(t: &str) -> bool {
     })
 }
 
-/// Whether a line that starts with a blank comes while a `<` is open (the last of `<`
-/// and `>` before it is a `<`).
-fn tag_open_across_indented_line(t: &str) -> bool {
-    let mut open = false;
-    t.lines().enumerate().any(|(k, l)| {
-        let hit = k > 0 && open && l.starts_with([' ', '\t']);
-        if let Some(c) = l.rfind(['<', '>']) {
-            open = l.as_bytes()[c] == b'<';
-        }
-        hit
+/// Whether a line holds a `\|` between a `<` that may open raw HTML (a letter, `/`,
+/// `!` or `?` after it) and a later `>`, and a line has a `|` and a `-` (a table's
+/// delimiter row's bytes).
+fn pipe_escape_in_table_html(t: &str) -> bool {
+    let (mut row, mut html) = (false, false);
+    t.lines().any(|l| {
+        row |= l.contains('|') && l.contains('-');
+        html |= l.match_indices('<').any(|(i, _)| {
+            l[i + 1..].starts_with(|c: char| c.is_ascii_alphabetic() || "/!?".contains(c))
+                && l[i..].find("\\|").is_some_and(|j| l[i + j..].contains('>'))
+        });
+        row && html
     })
 }
 
-/// Whether a line whose leading blanks hold a tab and that has a `` ` `` follows a
-/// line with a `` ` ``.
+/// Whether a line starts (after container prefixes: blanks, `>`, list markers) with a
+/// `[`, blanks and a `^`.
+fn blank_before_caret_label(t: &str) -> bool {
+    t.lines().any(|l| {
+        l.trim_start_matches(|c: char| " \t>-*+.)".contains(c) || c.is_ascii_digit())
+            .strip_prefix('[')
+            .is_some_and(|r| {
+                r.starts_with([' ', '\t']) && r.trim_start_matches([' ', '\t']).starts_with('^')
+            })
+    })
+}
+
+/// Whether a task box (`[ ]`, `[x]`, `[X]`) follows blanks that hold a tab after a list
+/// marker's byte.
+fn task_box_after_marker_tab(t: &str) -> bool {
+    ["[ ]", "[x]", "[X]"].iter().any(|b| {
+        t.match_indices(b).any(|(i, _)| {
+            let before = t[..i].trim_end_matches([' ', '\t']);
+            t[before.len()..i].contains('\t') && before.ends_with(['-', '+', '*', '.', ')'])
+        })
+    })
+}
+
+/// Whether a line that starts with a blank comes while a `<` is open: no `>` or `<`
+/// after it before the line, but those inside a quoted attribute value (`="…"`,
+/// `='…'`, one that closes), and a line inside such a value counts too; or inside a
+/// comment, a processing instruction or a CDATA section (`<!--a>\n -->`: a `>` before
+/// its end is no end).
+fn tag_open_across_indented_line(t: &str) -> bool {
+    let b = t.as_bytes();
+    let blank_led =
+        |k: usize| b[k] == b'\n' && b.get(k + 1).is_some_and(|&c| c == b' ' || c == b'\t');
+    b.iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == b'<')
+        .any(|(lt, _)| {
+            let closed = [("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")]
+                .iter()
+                .find(|(open, _)| t[lt..].starts_with(open))
+                .and_then(|(_, close)| t[lt + 2..].find(close));
+            if closed.is_some_and(|n| (lt..lt + 2 + n).any(blank_led)) {
+                return true;
+            }
+            let mut k = lt + 1;
+            while k < b.len() {
+                match b[k] {
+                    b'>' | b'<' => return false,
+                    q @ (b'"' | b'\'')
+                        if b[lt + 1..k]
+                            .iter()
+                            .rev()
+                            .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+                            == Some(&b'=') =>
+                    {
+                        if let Some(n) = b[k + 1..].iter().position(|&c| c == q) {
+                            if (k + 1..k + 1 + n).any(blank_led) {
+                                return true;
+                            }
+                            k += n + 1;
+                        }
+                    }
+                    _ if blank_led(k) => return true,
+                    _ => {}
+                }
+                k += 1;
+            }
+            false
+        })
+}
+
+/// Whether a line whose leading blanks hold a tab comes, in a run of non-blank lines,
+/// after a line with a `` ` `` and on or before a line with one (a code span may cross
+/// it).
 fn code_across_tab_line(t: &str) -> bool {
-    let lines: Vec<&str> = t.lines().collect();
-    lines.windows(2).any(|w| {
-        w[0].contains('`')
-            && w[1].contains('`')
-            && w[1]
-                .bytes()
+    // (A `` ` `` earlier in the run; a tab-led line after one.)
+    let (mut tick, mut tab_line) = (false, false);
+    t.lines().any(|l| {
+        if l.trim_matches([' ', '\t']).is_empty() {
+            (tick, tab_line) = (false, false);
+            return false;
+        }
+        tab_line |= tick
+            && l.bytes()
                 .take_while(|c| matches!(c, b' ' | b'\t'))
-                .any(|c| c == b'\t')
+                .any(|c| c == b'\t');
+        let has_tick = l.contains('`');
+        tick |= has_tick;
+        has_tick && tab_line
+    })
+}
+
+/// Whether a line that starts (after blanks and block quote markers) with an escaped
+/// title delimiter (`\"`, `\'`, `\(`, `\)`), or an escaped backslash before
+/// punctuation, comes after a `](` in its run of non-blank lines.
+fn escape_starts_title_line(t: &str) -> bool {
+    let mut link = false;
+    t.lines().any(|l| {
+        let bare = l.trim_start_matches([' ', '\t', '>']).as_bytes();
+        if bare.is_empty() {
+            link = false;
+            return false;
+        }
+        let hit = link
+            && bare[0] == b'\\'
+            && match bare.get(1) {
+                Some(b'"' | b'\'' | b'(' | b')') => true,
+                Some(b'\\') => bare.get(2).is_some_and(u8::is_ascii_punctuation),
+                _ => false,
+            };
+        link |= l.contains("](");
+        hit
     })
 }
 
@@ -454,8 +576,30 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// bytes (citekit's footnote labels keep to 100, as its markers' do; GFM's to 999).
 /// A link label `[^…]` right after a `]` is footnote syntax to citekit, not the label
 /// of a full reference link (`[t][^]` is a shortcut link to `t` here, text there).
+/// A task item whose first paragraph a setext underline makes a heading
+/// (`- [ ] a\n  -`): the GFM spec asks for a paragraph as a task item's first block,
+/// and citekit (and commonmark.js, which has no task items) reads the heading `[ ] a`;
+/// pulldown-cmark reads a box inside the heading `a`, cmark-gfm a box before the
+/// heading `a`, but in a block quote (`> - [ ] a\n>   -`) the heading `[ ] a`.
+/// A link destination with parentheses nested more than 32 deep is text in citekit, as
+/// in cmark-gfm (the spec lets implementations limit the nesting); pulldown-cmark and
+/// commonmark.js read a link.
+/// A fenced code block in a block quote whose last line, the text's end with no line end,
+/// is blank but for what the quote marker leaves of a tab (`>\`\`\`\n>\t\t`) loses that
+/// line in citekit; pulldown-cmark, commonmark.js and cmark-gfm keep `  \t`
+/// (`blank_last_line_in_a_quoted_fence_keeps_its_blanks` is the case).
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
+        || (!t.ends_with('\n')
+            && t.contains(['`', '~'])
+            && t.lines().last().is_some_and(|l| {
+                let l = l.trim_start_matches(' ');
+                l.starts_with('>')
+                    && l.contains('\t')
+                    && l.bytes().all(|c| matches!(c, b'>' | b' ' | b'\t'))
+            }))
+        || parens_past_32(t)
+        || task_box_over_underline(t)
         || t.contains("][^")
         || nested_past_the_limit(t)
         || t.match_indices("[^").any(|(i, _)| {
@@ -488,6 +632,55 @@ pub fn open_difference(t: &str) -> bool {
                     !c.is_empty() && (core.is_empty() || core.bytes().any(|b| b != b'-'))
                 })
         })
+}
+
+/// Whether a line with a task box after a list marker (`- [ ] a`) comes before an
+/// indented line of `-`s or `=`s alone (after blanks and `>`), no blank line between.
+fn task_box_over_underline(t: &str) -> bool {
+    let mut task = false;
+    t.lines().any(|l| {
+        let bare = l
+            .trim_start_matches([' ', '\t', '>'])
+            .trim_end_matches([' ', '\t']);
+        if bare.is_empty() {
+            task = false;
+            return false;
+        }
+        let indented =
+            l[..l.len() - l.trim_start_matches([' ', '\t', '>']).len()].ends_with([' ', '\t']);
+        let underline = task
+            && indented
+            && (bare.bytes().all(|c| c == b'-') || bare.bytes().all(|c| c == b'='));
+        task |= ["[ ]", "[x]", "[X]"].iter().any(|b| {
+            l.match_indices(b).any(|(i, _)| {
+                l[..i]
+                    .trim_end_matches([' ', '\t'])
+                    .ends_with(['-', '+', '*', '.', ')'])
+            })
+        });
+        underline
+    })
+}
+
+/// Whether unescaped `(` nest more than 32 deep in a run of bytes with no blank or line
+/// end (as a link destination's are).
+fn parens_past_32(t: &str) -> bool {
+    let b = t.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            c if c <= b' ' => depth = 0,
+            _ => {}
+        }
+        if depth > 32 {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)

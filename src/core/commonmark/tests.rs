@@ -352,9 +352,32 @@ fn fuzz_differences_are_named() {
         "- [\t] a",
         // A tab starting a list item's lazy line in a code span.
         "*    \u{19} `\n\t$  \t -`    \u{19}",
+        // ... one that holds none of the span's backticks, a line or more inside it.
+        "*    `\n\ta\n`",
         "x <d\t_=#\tM\0>\"\t",
         ">[\t\t *\n<d\tb\r\ne=_\t\t/|d\tr\0t>a>",
         ">?\t<vvv v=\n>\u{1}\tv\0\0\0> b",
+        // A list item's lazy line with a blank in a raw tag whose quoted value holds `>`.
+        "- <a a=\">\"\n a>",
+        // ... or in a comment, a processing instruction, a CDATA section with a `>`.
+        "- a<!--a>\n -->",
+        "- a<?a>\n ?>",
+        "- a<![CDATA[>\n ]]>",
+        // An escaped character that starts a later line of an inline link's title.
+        "[](a\t(\n\\))",
+        "[](a \"b\n\\\"y\")",
+        "[](a (b\n\\\\<y))",
+        // A task box after a list marker's blanks with a tab, past indented code's width.
+        "*  \t\t[ ] ",
+        "-  \t\t[x] a",
+        "+   \t[ ] a",
+        // A `\|` inside raw HTML in a table cell.
+        "a<!a\\|>|\n-|",
+        "|a<a b=\"\\|\">|\n|-|",
+        "| <?a\\|?> |\n|-|",
+        // A definition's label with blanks before `^`, and a reference link `[^…]` to it.
+        "[^\0\0]\n>[\t^\0\0]:a",
+        "[^a]\n\n[ ^a]: b",
         // A reference link ending a heading, then a tab.
         "[\0]::\n# [\0]\t",
         "[a]: /u\n# x [a] \t",
@@ -374,6 +397,12 @@ fn fuzz_differences_are_named() {
         "[^_JJ}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}JJ]:JJ]JJ**\0",
         // A footnote label with an escaped bracket.
         "[^\u{1e4}~~~~t\\[/\0t]:/\0\0\\",
+        // A link destination with parentheses nested 33 deep.
+        "[a]:((((((((((((((((((((((((((((((((()))))))))))))))))))))))))))))))))",
+        // A task item's first paragraph made a heading by a setext underline.
+        "* [ ]\ta\n\t-",
+        "1. [x] a\n   ===",
+        "> - [ ] a\n>   b\n>   ---",
     ];
     for md in quirks {
         assert!(pulldown_quirk(md), "{md:?}");
@@ -399,6 +428,23 @@ fn fuzz_differences_are_named() {
         "*    a `\n  $ -`",
         "[a]: /u\n# [a]\n",
         "[a]: /u\n## [a]\t #",
+        "- x <a a=\">\" b>\n c",
+        "*    `\n\ta\n\nb`",
+        "[](a \"b\n\\!y\")",
+        "[](a (b\n\\\\y))",
+        "[](a)\n\n\\\"y",
+        "- a\n  -",
+        "- [ ] a\n-",
+        "- [ ] a\n\n  -",
+        "*  \t\tb",
+        "*  \tb",
+        "- a<!--a-->\n b",
+        "- a<?a?>\n b",
+        "| 1 < 2 \\| 3 > 2 |\n|-|",
+        "[a]\n\n[ a]: b",
+        "x [ ^a] y",
+        "[a]:(((((((((((((((((((((((((((((((())))))))))))))))))))))))))))))))\n\n[a]",
+        "| <a> \\| b |\n|-|",
     ] {
         assert!(!pulldown_quirk(md) && !open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
@@ -650,4 +696,39 @@ fn inline_title_lines_lose_their_leading_blanks() {
         assert!(!open_difference(md), "{md:?}");
         assert_eq!(ours(md), theirs(md), "{md:?}");
     }
+}
+
+/// Found by the `markdown_diff` fuzz target: pulldown-cmark reads an escaped character
+/// that starts a later line of an inline link's title as unescaped, so `\"` there ends a
+/// `"` title and `\\<` is `<`. CommonMark's escapes hold on every line: commonmark.js
+/// and cmark-gfm read the title `b\n"y` and `b\n\<y`, as citekit does.
+#[test]
+fn escape_starting_a_title_line_is_a_pulldown_quirk() {
+    for (md, title) in [
+        ("[](a \"b\n\\\"y\")", "b\n\"y"),
+        ("[](a (b\n  \\\\<y))", "b\n\\<y"),
+        ("> [](a 'b\n> \\'y')", "b\n'y"),
+    ] {
+        assert!(pulldown_quirk(md), "{md:?}");
+        let link = format!("S:Link(false,a,{title})");
+        assert!(ours(md).contains(&link), "{md:?}: {:?}", ours(md));
+        assert!(!theirs(md).contains(&link), "{md:?}: {:?}", theirs(md));
+    }
+    // Not at a line's start, the escape is one for both.
+    let md = "[](a \"b\nc\\\"y\")";
+    assert!(!pulldown_quirk(md));
+    assert_eq!(ours(md), theirs(md));
+}
+
+/// Found by the `markdown_diff` fuzz target, open: a fenced code block in a block quote
+/// whose last line ends the text with no line end and is blank but for what the quote
+/// marker leaves of a tab keeps that line (`  \t`) in pulldown-cmark, commonmark.js and
+/// cmark-gfm; citekit drops it (its rule for a blank last line measures the indentation
+/// from the line's start, before the `>`).
+#[test]
+#[ignore = "open: a quoted fence's blank last line with a tab is dropped by core::commonmark"]
+fn blank_last_line_in_a_quoted_fence_keeps_its_blanks() {
+    let md = ">```\n>\t\t";
+    assert!(open_difference(md));
+    assert_eq!(ours(md), theirs(md));
 }
