@@ -378,7 +378,16 @@ pub(crate) fn header_cols(b: &[u8], s: usize, e: usize) -> Option<usize> {
 
 /// Whether `hay` contains `pat`, ASCII case-insensitively.
 pub(crate) fn contains_ci(hay: &[u8], pat: &[u8]) -> bool {
-    pat.len() <= hay.len() && hay.windows(pat.len()).any(|w| w.eq_ignore_ascii_case(pat))
+    find_ci(hay, 0, pat).is_some()
+}
+
+/// The first place at or after `from` where `pat` occurs in `hay`, ASCII
+/// case-insensitively.
+pub(crate) fn find_ci(hay: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
+    hay[from..]
+        .windows(pat.len())
+        .position(|w| w.eq_ignore_ascii_case(pat))
+        .map(|k| from + k)
 }
 
 /// The kind of HTML block a line starts (CommonMark types 1 to 7), by how it ends.

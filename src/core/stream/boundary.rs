@@ -3,7 +3,7 @@
 //! fences, HTML comments and blocks). It reads text only, so the parser and the views
 //! that settle blocks share one rule.
 
-use crate::core::commonmark::lines::{html_block, line_end, HtmlEnd};
+use crate::core::commonmark::lines::{find_ci, html_block, line_end, HtmlEnd};
 use crate::core::markers::{protected_regions, TextSyntax};
 
 /// The end of the first complete block of `tail`: the start of a line at column 0 that
@@ -124,20 +124,11 @@ fn open_html_ranges(tail: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// The first place at or after `from` where `pat` occurs in `hay`, ASCII
-/// case-insensitively.
-fn find_ci(hay: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    hay[from..]
-        .windows(pat.len())
-        .position(|w| w.eq_ignore_ascii_case(pat))
-        .map(|k| from + k)
-}
-
 // proptest is a dev-dependency of the host only.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::block_boundary;
-    use crate::core::commonmark::lines::{html_block, line_end, HtmlEnd};
+    use crate::core::commonmark::lines::{contains_ci, html_block, line_end, HtmlEnd};
     use crate::core::markers::{protected_regions, TextSyntax};
     use proptest::prelude::*;
 
@@ -155,8 +146,7 @@ mod tests {
                 let indent = bytes[ls..le].iter().take_while(|&&c| c == b' ').count();
                 if indent <= 3 {
                     if let Some(HtmlEnd::Contains(end)) = html_block(&bytes[ls + indent..le]) {
-                        let hay = &bytes[ls + indent..b];
-                        open |= !hay.windows(end.len()).any(|w| w.eq_ignore_ascii_case(end));
+                        open |= !contains_ci(&bytes[ls + indent..b], end);
                     }
                 }
                 ls = next;
@@ -169,7 +159,7 @@ mod tests {
             let mut k = b;
             let mut empties = 0;
             loop {
-                if k >= 1 && bytes[k - 1] == b'\n' && k >= 2 && bytes[k - 2] == b'\n' {
+                if k >= 2 && &bytes[k - 2..k] == b"\n\n" {
                     k -= 1;
                 } else if k >= 3 && &bytes[k - 3..k] == b"\n\r\n" {
                     k -= 2;
