@@ -588,8 +588,14 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// is blank but for what the quote marker leaves of a tab (`>\`\`\`\n>\t\t`) loses that
 /// line in citekit; pulldown-cmark, commonmark.js and cmark-gfm keep `  \t`
 /// (`blank_last_line_in_a_quoted_fence_keeps_its_blanks` is the case).
+/// A definition whose label holds only Unicode blanks, one of them not a space, tab or
+/// line end (`[\u{a0}]: a`), is a definition in CommonMark, pulldown-cmark and cmark-gfm
+/// (only those count as blank in a label) and a paragraph in citekit (and commonmark.js),
+/// which trims every Unicode blank (`label_of_other_blanks`; the case is
+/// `a_label_of_no_break_spaces_is_a_definition`).
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
+        || label_of_other_blanks(t)
         || (!t.ends_with('\n')
             && t.contains(['`', '~'])
             && t.lines().last().is_some_and(|l| {
@@ -681,6 +687,17 @@ fn parens_past_32(t: &str) -> bool {
         i += 1;
     }
     false
+}
+
+/// Whether a `[` and the next `]` hold only Unicode blanks, at least one of them not a
+/// space, tab or line end.
+fn label_of_other_blanks(t: &str) -> bool {
+    t.match_indices('[').any(|(i, _)| {
+        t[i + 1..].find(']').is_some_and(|e| {
+            let label = &t[i + 1..i + 1 + e];
+            label.trim().is_empty() && !label.trim_matches([' ', '\t', '\n', '\r']).is_empty()
+        })
+    })
 }
 
 /// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)
