@@ -701,16 +701,23 @@ fn label_of_other_blanks(t: &str) -> bool {
 }
 
 /// Whether a line's container prefix (`>`, blanks, list markers: a tab four columns)
-/// spans 60 columns or more, as a line nested 64 deep needs (with a few to spare).
+/// spans 60 columns or more, as a line nested 64 deep needs (with a few to spare). The
+/// prefix starts at the line's start or after a footnote definition's `]:` (one more
+/// container: `[^a]: >>>…`).
 fn nested_past_the_limit(t: &str) -> bool {
     t.lines().any(|l| {
-        l.bytes()
-            .take_while(|c| {
-                matches!(c, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'.' | b')')
-                    || c.is_ascii_digit()
+        std::iter::once(0)
+            .chain(l.match_indices("]:").map(|(i, _)| i + 2))
+            .any(|s| {
+                l[s..]
+                    .bytes()
+                    .take_while(|c| {
+                        matches!(c, b'>' | b' ' | b'\t' | b'-' | b'*' | b'+' | b'.' | b')')
+                            || c.is_ascii_digit()
+                    })
+                    .map(|c| if c == b'\t' { 4 } else { 1 })
+                    .sum::<usize>()
+                    >= 60
             })
-            .map(|c| if c == b'\t' { 4 } else { 1 })
-            .sum::<usize>()
-            >= 60
     })
 }

@@ -403,6 +403,8 @@ fn fuzz_differences_are_named() {
         "* [ ]\ta\n\t-",
         "1. [x] a\n   ===",
         "> - [ ] a\n>   b\n>   ---",
+        // Block quotes nested past the limit inside a footnote definition.
+        &format!("[^a]: [^b]:{}]v W ", ">".repeat(90)),
     ];
     for md in quirks {
         assert!(pulldown_quirk(md), "{md:?}");
