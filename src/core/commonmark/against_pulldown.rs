@@ -581,11 +581,12 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 /// and citekit (and commonmark.js, which has no task items) reads the heading `[ ] a`;
 /// pulldown-cmark reads a box inside the heading `a`, cmark-gfm a box before the
 /// heading `a`, but in a block quote (`> - [ ] a\n>   -`) the heading `[ ] a`.
-/// A list item started after a blank line whose content is a thematic break
-/// (`- b\n  - c\n\n  - ***\n- d`) leaves the blank line on the lists around it in
+/// A list item started after a blank line whose content starts with a block that uses
+/// its whole line (a thematic break, an ATX heading, a fence's opening line:
+/// `- b\n  - c\n\n  - ***\n- d`) leaves the blank line on the lists around it in
 /// citekit, which reads the outer list loose; pulldown-cmark, commonmark.js and cmark-gfm
-/// read it tight, the blank line being inside the inner list (`rule_item_after_blank`;
-/// `a_rule_item_after_a_blank_line_leaves_the_outer_list_tight` is the case).
+/// read it tight, the blank line being inside the inner list (`line_item_after_blank`;
+/// `a_one_line_block_item_after_a_blank_line_leaves_the_outer_list_tight` is the case).
 /// A link destination with parentheses nested more than 32 deep is text in citekit, as
 /// in cmark-gfm (the spec lets implementations limit the nesting); pulldown-cmark and
 /// commonmark.js read a link.
@@ -601,7 +602,7 @@ pub fn punct_differs() -> &'static std::collections::HashSet<u32> {
 pub fn open_difference(t: &str) -> bool {
     t.split("\r\n").any(|p| p.contains('\r'))
         || label_of_other_blanks(t)
-        || rule_item_after_blank(t)
+        || line_item_after_blank(t)
         || (!t.ends_with('\n')
             && t.contains(['`', '~'])
             && t.lines().last().is_some_and(|l| {
@@ -696,30 +697,37 @@ fn parens_past_32(t: &str) -> bool {
 }
 
 /// Whether a line that follows a blank line (or one of blanks and `>`) holds, after
-/// container prefixes, one or more list markers and then a thematic break.
-fn rule_item_after_blank(t: &str) -> bool {
+/// container prefixes, one or more list markers and then a thematic break, an ATX
+/// heading or a fence's opening line.
+fn line_item_after_blank(t: &str) -> bool {
     let mut after_blank = false;
     t.lines().any(|l| {
-        let hit = after_blank && marker_then_rule(l);
+        let hit = after_blank && marker_then_line_block(l);
         after_blank |= l.bytes().all(|c| matches!(c, b' ' | b'\t' | b'>' | b'\r'));
         hit
     })
 }
 
-/// Whether `l`, past blanks and `>`, is list markers and then a thematic break.
-fn marker_then_rule(l: &str) -> bool {
-    let is_rule = |r: &str| {
+/// Whether `l`, past blanks and `>`, is list markers and then a thematic break, an ATX
+/// heading or a fence's opening line.
+fn marker_then_line_block(l: &str) -> bool {
+    let line_block = |r: &str| {
         let r = r.trim_matches([' ', '\t', '\r']);
-        r.chars().next().is_some_and(|c| {
+        let hashes = r.bytes().take_while(|&c| c == b'#').count();
+        let rule = r.chars().next().is_some_and(|c| {
             matches!(c, '-' | '*' | '_')
                 && r.chars().all(|x| x == c || x == ' ' || x == '\t')
                 && r.chars().filter(|&x| x == c).count() >= 3
-        })
+        });
+        rule || r.starts_with("```")
+            || r.starts_with("~~~")
+            || ((1..=6).contains(&hashes)
+                && (r.len() == hashes || r[hashes..].starts_with([' ', '\t'])))
     };
     let mut r = l.trim_start_matches([' ', '\t', '>']);
     let mut marker = false;
     loop {
-        if marker && is_rule(r) {
+        if marker && line_block(r) {
             return true;
         }
         let digits = r.bytes().take_while(u8::is_ascii_digit).count();
