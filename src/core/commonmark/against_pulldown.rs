@@ -367,28 +367,30 @@ fn tab_in_unquoted_value(t: &str) -> bool {
 fn declaration_open_before_quote_line(t: &str) -> bool {
     let lines: Vec<&str> = t.lines().collect();
     lines.iter().enumerate().any(|(k, l)| {
-        let Some(i) = l.rfind("<!").max(l.rfind("<?")) else {
-            return false;
-        };
-        let close = if l[i..].starts_with("<!--") {
-            "-->"
-        } else if l[i..].starts_with("<?") {
-            "?>"
-        } else {
-            ">"
-        };
-        if l[i + 2..].contains(close) {
-            return false;
-        }
-        for m in &lines[k + 1..] {
-            if m.trim_start().starts_with('>') {
-                return true;
-            }
-            if m.contains(close) {
-                return false;
-            }
-        }
-        false
+        // (Any of the line's openers: `<!--<!>` leaves the comment open.)
+        l.match_indices("<!")
+            .chain(l.match_indices("<?"))
+            .any(|(i, _)| {
+                let close = if l[i..].starts_with("<!--") {
+                    "-->"
+                } else if l[i..].starts_with("<?") {
+                    "?>"
+                } else {
+                    ">"
+                };
+                if l[i + 2..].contains(close) {
+                    return false;
+                }
+                for m in &lines[k + 1..] {
+                    if m.trim_start().starts_with('>') {
+                        return true;
+                    }
+                    if m.contains(close) {
+                        return false;
+                    }
+                }
+                false
+            })
     })
 }
 

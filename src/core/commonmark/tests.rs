@@ -347,6 +347,8 @@ fn fuzz_differences_are_named() {
         ">-<!--]>\n>-->",
         "W@<?\n***\n>*W<?**\n>W><*W<?**<?>",
         "> x <![CDATA[a\n> b]]>",
+        // (The comment open with a closed declaration after it on its line.)
+        ">a<!--<!>\n>-->\n",
         // A tab in a task box.
         "* [\t]\n\n[&-[\n*  \t \n*  \t!",
         "- [\t] a",
