@@ -219,7 +219,10 @@ pub fn theirs(t: &str) -> Vec<String> {
 /// label of more than 999 characters (a definition's, `[…]:`) is one there; CommonMark
 /// allows 999. A reference link that ends an ATX heading before trailing blanks with a
 /// tab (`# [a]\t`) is text there (it keeps the tab in the heading's content), a link
-/// in commonmark.js and cmark-gfm, as here.
+/// in commonmark.js and cmark-gfm, as here. An HTML block of type 1 (`<pre`, `<script`,
+/// `<style`, `<textarea`, any case) ends at its end tag in any case (`</PRE>`) in
+/// CommonMark; pulldown-cmark ends it only at a lowercase one and keeps the lines after
+/// in the block (`end_tag_not_lowercase`).
 pub fn pulldown_quirk(t: &str) -> bool {
     let marker_tab = t.as_bytes().windows(3).any(|w| {
         matches!(w[0], b'-' | b'*' | b'+' | b'.' | b')')
@@ -227,6 +230,7 @@ pub fn pulldown_quirk(t: &str) -> bool {
             && (w[1] == b'\t' || w[2] == b'\t')
     });
     angle_destination_then_title(t)
+        || end_tag_not_lowercase(t)
         || heading_link_then_tab(t)
         || header_ends_with_backslash(t)
         || definition_over_table(t)
@@ -247,6 +251,20 @@ pub fn pulldown_quirk(t: &str) -> bool {
         || t.contains("\t>")
         || t.contains(['\u{b}', '\u{c}'])
         || t.lines().any(|l| l.contains("[^") && l.contains('\t'))
+}
+
+/// Whether an end tag of an HTML block of type 1 (`</pre`, `</script`, `</style`,
+/// `</textarea`, matched in any case) is written with a capital letter.
+fn end_tag_not_lowercase(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.windows(2).enumerate().any(|(i, w)| {
+        w == b"</"
+            && ["pre", "script", "style", "textarea"].iter().any(|name| {
+                b.get(i + 2..i + 2 + name.len()).is_some_and(|tag| {
+                    tag.eq_ignore_ascii_case(name.as_bytes()) && tag != name.as_bytes()
+                })
+            })
+    })
 }
 
 /// Whether a line that may be an ATX heading ends with `]` and then blanks with a tab.

@@ -349,6 +349,9 @@ fn fuzz_differences_are_named() {
         "> x <![CDATA[a\n> b]]>",
         // (The comment open with a closed declaration after it on its line.)
         ">a<!--<!>\n>-->\n",
+        // A type 1 HTML block's end tag with a capital letter.
+        "<PRe></PRe>\n[",
+        "<script>\nx\n</Script>\ny",
         // A tab in a task box.
         "* [\t]\n\n[&-[\n*  \t \n*  \t!",
         "- [\t] a",
@@ -423,6 +426,7 @@ fn fuzz_differences_are_named() {
     }
     // Their plain neighbours are left in.
     for md in [
+        "<PRE></pre>\n[",
         "1. a\n2. b\n\n   ---\n3. c\n",
         "- a\n- b\n  - c\n\n  - x\n    ***\n- d\n",
         "[4]: /u\n\n[4]",
